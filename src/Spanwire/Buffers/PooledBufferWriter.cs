@@ -1,0 +1,182 @@
+using System.Buffers;
+using System.Runtime.CompilerServices;
+
+namespace Spanwire.Buffers;
+
+/// <summary>
+/// An <see cref="IBufferWriter{T}"/> over pooled segments that never touch the large object heap. Content can grow
+/// past 2 GiB; it is read back as a <see cref="ReadOnlySequence{T}"/>, copied to a stream, or copied to an array.
+/// </summary>
+/// <remarks>
+/// <para>
+/// A span request of up to <see cref="SegmentPool.SegmentSize"/> bytes is always served from a segment directly:
+/// if the current segment has less room than asked, the rest of it is left unused and the next segment is started,
+/// so nothing is copied. A larger request is served from a temporary ArrayPool buffer whose bytes are copied into
+/// segments on <see cref="Advance"/>.
+/// </para>
+/// <para>
+/// Single owner: one thread at a time. Dispose it to give its segments back; <see cref="Reset"/> does the same and
+/// keeps the writer usable. Views from <see cref="WrittenSequence"/> are valid until the next write that starts a
+/// segment, <see cref="Reset"/> or <see cref="Dispose"/>.
+/// </para>
+/// </remarks>
+/// <example>
+/// <code>
+/// using var buffer = new PooledBufferWriter();
+/// JsonSerializer.Serialize(new Utf8JsonWriter(buffer), value);
+/// await buffer.CopyToAsync(networkStream);
+/// </code>
+/// </example>
+public sealed class PooledBufferWriter : IBufferWriter<byte>, IDisposable
+{
+    private SegmentChain _chain;
+    private bool _disposed;
+
+    /// <summary>A writer over <see cref="SegmentPool.Shared"/>.</summary>
+    public PooledBufferWriter()
+        : this(SegmentPool.Shared)
+    {
+    }
+
+    /// <summary>A writer over the given pool.</summary>
+    public PooledBufferWriter(SegmentPool pool)
+    {
+        ArgumentNullException.ThrowIfNull(pool);
+        _chain = new SegmentChain(pool);
+    }
+
+    /// <summary>The pool segments come from.</summary>
+    public SegmentPool Pool => _chain.Pool;
+
+    /// <summary>Bytes written (committed with <see cref="Advance"/> or <see cref="Write"/>).</summary>
+    public long WrittenCount
+    {
+        get
+        {
+            ThrowIfDisposed();
+            return _chain.Length;
+        }
+    }
+
+    /// <summary>The written bytes as a sequence over the segments themselves. Allocates nothing once the writer has seen its segments.</summary>
+    public ReadOnlySequence<byte> WrittenSequence
+    {
+        get
+        {
+            ThrowIfDisposed();
+            return _chain.AsSequence();
+        }
+    }
+
+    /// <inheritdoc />
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void Advance(int count)
+    {
+        ThrowIfDisposed();
+        _chain.AdvanceTail(count);
+    }
+
+    /// <inheritdoc />
+    /// <remarks>Served without copying for any <paramref name="sizeHint"/> up to the pool's segment size.</remarks>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public Span<byte> GetSpan(int sizeHint = 0)
+    {
+        ThrowIfDisposed();
+        return _chain.GetTailSpan(sizeHint);
+    }
+
+    /// <inheritdoc />
+    public Memory<byte> GetMemory(int sizeHint = 0)
+    {
+        ThrowIfDisposed();
+        return _chain.GetTailMemory(sizeHint);
+    }
+
+    /// <summary>Appends <paramref name="source"/>.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void Write(ReadOnlySpan<byte> source)
+    {
+        ThrowIfDisposed();
+        _chain.Append(source);
+    }
+
+    /// <summary>Writes every written byte to <paramref name="destination"/>, segment by segment.</summary>
+    public void CopyTo(Stream destination)
+    {
+        ArgumentNullException.ThrowIfNull(destination);
+        ThrowIfDisposed();
+        _chain.CopyTo(destination);
+    }
+
+    /// <summary>Writes every written byte to <paramref name="destination"/>. Do not write to this writer until the task ends.</summary>
+    public Task CopyToAsync(Stream destination, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(destination);
+        ThrowIfDisposed();
+        return _chain.CopyToAsync(destination, 0, cancellationToken);
+    }
+
+    /// <summary>Copies every written byte into <paramref name="destination"/>, which must be large enough.</summary>
+    /// <exception cref="ArgumentException"><paramref name="destination"/> is shorter than <see cref="WrittenCount"/>.</exception>
+    public void CopyTo(Span<byte> destination)
+    {
+        ThrowIfDisposed();
+        if (destination.Length < _chain.Length)
+        {
+            ThrowHelper.ThrowArgument(nameof(destination),
+                $"The destination has {destination.Length} bytes; {_chain.Length} were written.");
+        }
+
+        _chain.CopyTo(0, destination[..(int)_chain.Length]);
+    }
+
+    /// <summary>
+    /// A new array holding a copy of every written byte. This allocates, on the large object heap when 85,000 bytes or
+    /// more: prefer <see cref="WrittenSequence"/> or <see cref="CopyTo(Stream)"/>.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">More bytes were written than an array can hold.</exception>
+    public byte[] ToArray()
+    {
+        ThrowIfDisposed();
+        long length = _chain.Length;
+        if (length > Array.MaxLength)
+        {
+            ThrowHelper.ThrowInvalidOperation($"{length} bytes were written; an array holds at most {Array.MaxLength}.");
+        }
+
+        if (length == 0)
+        {
+            return [];
+        }
+
+        byte[] result = GC.AllocateUninitializedArray<byte>((int)length);
+        _chain.CopyTo(0, result);
+        return result;
+    }
+
+    /// <summary>Forgets the written bytes and gives every segment back to the pool; the writer stays usable.</summary>
+    public void Reset()
+    {
+        ThrowIfDisposed();
+        _chain.Clear();
+    }
+
+    /// <summary>Gives every segment back to the pool. Calling it again does nothing.</summary>
+    public void Dispose()
+    {
+        if (!_disposed)
+        {
+            _disposed = true;
+            _chain.Clear();
+        }
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void ThrowIfDisposed()
+    {
+        if (_disposed)
+        {
+            ThrowHelper.ThrowObjectDisposed(nameof(PooledBufferWriter));
+        }
+    }
+}

@@ -1,0 +1,373 @@
+using System.Buffers;
+using System.Runtime.CompilerServices;
+
+namespace Spanwire.Buffers;
+
+/// <summary>
+/// A read/write/seekable <see cref="Stream"/> over pooled segments, with <see cref="MemoryStream"/>'s semantics for
+/// every member, that never puts a buffer on the large object heap. It is also an <see cref="IBufferWriter{T}"/>
+/// that writes at <see cref="Position"/>.
+/// </summary>
+/// <remarks>
+/// <para>
+/// Differences from MemoryStream: lengths and positions may exceed 2 GiB; there is no GetBuffer (the content is not
+/// one array: use <see cref="GetReadOnlySequence"/>); <see cref="Capacity"/> can only be read; and after Dispose the
+/// content is gone (the segments went back to the pool), so <see cref="ToArray"/> throws ObjectDisposedException
+/// where MemoryStream's still answers.
+/// </para>
+/// <para>
+/// No finalizer, no per-stream identifier: a stream that is not disposed just leaves its segments to the garbage
+/// collector. Single owner: one thread at a time.
+/// </para>
+/// </remarks>
+/// <example>
+/// <code>
+/// using var stream = new PooledStream();
+/// serializer.Serialize(stream, value);
+/// stream.Position = 0;
+/// await stream.CopyToAsync(response.Body);
+/// </code>
+/// </example>
+public sealed partial class PooledStream : Stream, IBufferWriter<byte>
+{
+    private SegmentChain _chain;
+    private long _position;
+    private bool _disposed;
+
+    /// <summary>An empty stream over <see cref="SegmentPool.Shared"/>.</summary>
+    public PooledStream()
+        : this(SegmentPool.Shared)
+    {
+    }
+
+    /// <summary>An empty stream over the given pool.</summary>
+    public PooledStream(SegmentPool pool)
+    {
+        ArgumentNullException.ThrowIfNull(pool);
+        _chain = new SegmentChain(pool);
+    }
+
+    /// <summary>The pool segments come from.</summary>
+    public SegmentPool Pool => _chain.Pool;
+
+    /// <inheritdoc />
+    public override bool CanRead => !_disposed;
+
+    /// <inheritdoc />
+    public override bool CanSeek => !_disposed;
+
+    /// <inheritdoc />
+    public override bool CanWrite => !_disposed;
+
+    /// <inheritdoc />
+    public override long Length
+    {
+        get
+        {
+            EnsureNotDisposed();
+            return _chain.Length;
+        }
+    }
+
+    /// <inheritdoc />
+    public override long Position
+    {
+        get
+        {
+            EnsureNotDisposed();
+            return _position;
+        }
+        set
+        {
+            ArgumentOutOfRangeException.ThrowIfNegative(value);
+            EnsureNotDisposed();
+            _position = value;
+        }
+    }
+
+    /// <summary>Bytes the stream can hold before it rents another segment.</summary>
+    public long Capacity
+    {
+        get
+        {
+            EnsureNotDisposed();
+            return _chain.Capacity;
+        }
+    }
+
+    /// <inheritdoc />
+    public override void Flush()
+    {
+    }
+
+    /// <inheritdoc />
+    public override Task FlushAsync(CancellationToken cancellationToken) =>
+        cancellationToken.IsCancellationRequested ? Task.FromCanceled(cancellationToken) : Task.CompletedTask;
+
+    /// <inheritdoc />
+    public override int Read(byte[] buffer, int offset, int count)
+    {
+        ValidateBufferArguments(buffer, offset, count);
+        EnsureNotDisposed();
+        return ReadCore(buffer.AsSpan(offset, count));
+    }
+
+    /// <inheritdoc />
+    public override int Read(Span<byte> buffer)
+    {
+        EnsureNotDisposed();
+        return ReadCore(buffer);
+    }
+
+    /// <inheritdoc />
+    public override int ReadByte()
+    {
+        EnsureNotDisposed();
+        if (_position >= _chain.Length)
+        {
+            return -1;
+        }
+
+        Span<byte> one = stackalloc byte[1];
+        _chain.CopyTo(_position++, one);
+        return one[0];
+    }
+
+    private int ReadCore(Span<byte> destination)
+    {
+        long available = _chain.Length - _position;
+        if (available <= 0)
+        {
+            return 0;
+        }
+
+        int n = (int)Math.Min(available, destination.Length);
+        _chain.CopyTo(_position, destination[..n]);
+        _position += n;
+        return n;
+    }
+
+    /// <inheritdoc />
+    public override long Seek(long offset, SeekOrigin origin)
+    {
+        EnsureNotDisposed();
+        long origin64 = origin switch
+        {
+            SeekOrigin.Begin => 0,
+            SeekOrigin.Current => _position,
+            SeekOrigin.End => _chain.Length,
+            _ => throw new ArgumentException($"Invalid seek origin {(int)origin}.", nameof(origin)),
+        };
+
+        if (offset > long.MaxValue - origin64)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(offset), "The resulting position is past the largest stream length.");
+        }
+
+        long target = origin64 + offset;
+        if (target < 0)
+        {
+            ThrowHelper.ThrowIO("An attempt was made to move the position before the beginning of the stream.");
+        }
+
+        _position = target;
+        return target;
+    }
+
+    /// <inheritdoc />
+    /// <remarks>As with MemoryStream, bytes added by lengthening are zero, and a position past the new length moves to it.</remarks>
+    public override void SetLength(long value)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(value);
+        EnsureNotDisposed();
+        long length = _chain.Length;
+        if (value < length)
+        {
+            _chain.Truncate(value);
+        }
+        else
+        {
+            _chain.AppendZeros(value - length);
+        }
+
+        if (_position > value)
+        {
+            _position = value;
+        }
+    }
+
+    /// <inheritdoc />
+    public override void Write(byte[] buffer, int offset, int count)
+    {
+        ValidateBufferArguments(buffer, offset, count);
+        EnsureNotDisposed();
+        WriteCore(new ReadOnlySpan<byte>(buffer, offset, count));
+    }
+
+    /// <inheritdoc />
+    public override void Write(ReadOnlySpan<byte> buffer)
+    {
+        EnsureNotDisposed();
+        WriteCore(buffer);
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void WriteCore(ReadOnlySpan<byte> source)
+    {
+        if (_position == _chain.Length)
+        {
+            _chain.Append(source);
+            _position += source.Length;
+            return;
+        }
+
+        WriteAwayFromEnd(source);
+    }
+
+    /// <inheritdoc />
+    public override void WriteByte(byte value)
+    {
+        EnsureNotDisposed();
+        if (_position == _chain.Length)
+        {
+            _chain.AppendByte(value);
+            _position++;
+            return;
+        }
+
+        WriteAwayFromEnd([value]);
+    }
+
+    /// <summary>A write that starts before the end (overwrite, then append the rest) or past it (zero-fill first).</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void WriteAwayFromEnd(ReadOnlySpan<byte> source)
+    {
+        long length = _chain.Length;
+        if (_position > length)
+        {
+            // MemoryStream zero-fills the gap, and extends the stream even for an empty write.
+            _chain.AppendZeros(_position - length);
+            _chain.Append(source);
+            _position += source.Length;
+            return;
+        }
+
+        int overwrite = (int)Math.Min(source.Length, length - _position);
+        int i = _chain.FindSegment(_position);
+        ReadOnlySpan<byte> rest = source;
+        while (overwrite > 0)
+        {
+            Span<byte> content = _chain.SegmentContent(i++, out long start);
+            content = content[(int)(_position - start)..];
+            int n = Math.Min(content.Length, overwrite);
+            rest[..n].CopyTo(content);
+            rest = rest[n..];
+            overwrite -= n;
+            _position += n;
+        }
+
+        if (!rest.IsEmpty)
+        {
+            _chain.Append(rest);
+            _position += rest.Length;
+        }
+    }
+
+    /// <inheritdoc />
+    public override void CopyTo(Stream destination, int bufferSize)
+    {
+        ValidateCopyToArguments(destination, bufferSize);
+        EnsureNotDisposed();
+        long from = _position;
+        long length = _chain.Length;
+        if (from >= length)
+        {
+            return;
+        }
+
+        _position = length;
+        _chain.CopyTo(destination, from);
+    }
+
+    /// <inheritdoc />
+    public override Task CopyToAsync(Stream destination, int bufferSize, CancellationToken cancellationToken)
+    {
+        ValidateCopyToArguments(destination, bufferSize);
+        EnsureNotDisposed();
+        if (cancellationToken.IsCancellationRequested)
+        {
+            return Task.FromCanceled(cancellationToken);
+        }
+
+        long from = _position;
+        long length = _chain.Length;
+        if (from >= length)
+        {
+            return Task.CompletedTask;
+        }
+
+        _position = length;
+        return _chain.CopyToAsync(destination, from, cancellationToken);
+    }
+
+    /// <summary>Writes the whole content to <paramref name="stream"/>, whatever the position (as MemoryStream.WriteTo).</summary>
+    public void WriteTo(Stream stream)
+    {
+        ArgumentNullException.ThrowIfNull(stream);
+        EnsureNotDisposed();
+        _chain.CopyTo(stream);
+    }
+
+    /// <summary>The whole content as a sequence over the segments. Valid until the stream next changes or is disposed.</summary>
+    public ReadOnlySequence<byte> GetReadOnlySequence()
+    {
+        EnsureNotDisposed();
+        return _chain.AsSequence();
+    }
+
+    /// <summary>
+    /// A new array holding a copy of the whole content, whatever the position. This allocates (on the large object
+    /// heap at 85,000 bytes or more): prefer <see cref="GetReadOnlySequence"/> or <see cref="WriteTo"/>.
+    /// </summary>
+    public byte[] ToArray()
+    {
+        EnsureNotDisposed();
+        long length = _chain.Length;
+        if (length > Array.MaxLength)
+        {
+            ThrowHelper.ThrowInvalidOperation($"The stream holds {length} bytes; an array holds at most {Array.MaxLength}.");
+        }
+
+        if (length == 0)
+        {
+            return [];
+        }
+
+        byte[] result = GC.AllocateUninitializedArray<byte>((int)length);
+        _chain.CopyTo(0, result);
+        return result;
+    }
+
+    /// <inheritdoc />
+    protected override void Dispose(bool disposing)
+    {
+        if (!_disposed)
+        {
+            _disposed = true;
+            ReleaseOverwriteBuffer();
+            _chain.Clear();
+            _position = 0;
+        }
+
+        base.Dispose(disposing);
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void EnsureNotDisposed()
+    {
+        if (_disposed)
+        {
+            ThrowHelper.ThrowObjectDisposed(nameof(PooledStream));
+        }
+    }
+}

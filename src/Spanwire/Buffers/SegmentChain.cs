@@ -1,0 +1,457 @@
+using System.Buffers;
+using System.Diagnostics;
+using System.Runtime.CompilerServices;
+
+namespace Spanwire.Buffers;
+
+/// <summary>
+/// The storage behind <see cref="PooledBufferWriter"/> and <see cref="PooledStream"/>: pooled segments in order,
+/// appended at the tail. A segment other than the tail may end before its array does (a span request that did not
+/// fit in the room left started a new segment rather than copying), so positions map to segments through each
+/// segment's <see cref="Segment.Start"/> and length, never by division.
+/// </summary>
+/// <remarks>
+/// A mutable struct held in a field of its owner and only ever used in place: it costs no extra object and no
+/// indirection. Not thread-safe; its owners are single-owner types.
+/// </remarks>
+internal struct SegmentChain
+{
+    private readonly SegmentPool _pool;
+    private Segment[] _segments;
+    private int _count;
+
+    // The tail: where appends go. _tail is the tail segment's array (an empty array while there is no segment),
+    // _tailUsed its live content length, _tailStart its offset in the whole content.
+    private byte[] _tail;
+    private int _tailUsed;
+    private long _tailStart;
+
+    // A buffer from ArrayPool<byte>.Shared handed out for a span request larger than a segment; its committed
+    // bytes are copied into segments on AdvanceTail.
+    private byte[]? _oversize;
+
+    public SegmentChain(SegmentPool pool)
+    {
+        _pool = pool;
+        _segments = [];
+        _tail = [];
+    }
+
+    public readonly SegmentPool Pool => _pool;
+
+    /// <summary>Bytes of content.</summary>
+    public readonly long Length => _tailStart + _tailUsed;
+
+    /// <summary>Segments holding content or room.</summary>
+    public readonly int Count => _count;
+
+    /// <summary>Bytes that can be held without renting another segment.</summary>
+    public readonly long Capacity => _tailStart + _tail.Length;
+
+    /// <summary>A span of at least <paramref name="sizeHint"/> bytes (at least one) at the end of the content.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public Span<byte> GetTailSpan(int sizeHint)
+    {
+        byte[] tail = _tail;
+        int used = _tailUsed;
+        if (sizeHint <= tail.Length - used && used < tail.Length && _oversize is null)
+        {
+            return tail.AsSpan(used);
+        }
+
+        return GetTailMemorySlow(sizeHint).Span;
+    }
+
+    /// <summary>As <see cref="GetTailSpan"/>, as memory.</summary>
+    public Memory<byte> GetTailMemory(int sizeHint)
+    {
+        byte[] tail = _tail;
+        int used = _tailUsed;
+        if (sizeHint <= tail.Length - used && used < tail.Length && _oversize is null)
+        {
+            return tail.AsMemory(used);
+        }
+
+        return GetTailMemorySlow(sizeHint);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private Memory<byte> GetTailMemorySlow(int sizeHint)
+    {
+        if (sizeHint < 0)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(sizeHint), $"sizeHint must not be negative; it was {sizeHint}.");
+        }
+
+        if (_oversize is not null)
+        {
+            // A second request before the first was committed: that request's bytes are abandoned, as the
+            // IBufferWriter contract allows.
+            ReturnOversize();
+        }
+
+        sizeHint = Math.Max(sizeHint, 1);
+        if (sizeHint <= _tail.Length - _tailUsed)
+        {
+            return _tail.AsMemory(_tailUsed);
+        }
+
+        if (sizeHint <= _pool.SegmentSize)
+        {
+            AddSegment();
+            return _tail.AsMemory();
+        }
+
+        // Larger than any segment: the one case served through a temporary buffer.
+        _oversize = ArrayPool<byte>.Shared.Rent(sizeHint);
+        return _oversize.AsMemory();
+    }
+
+    /// <summary>Commits <paramref name="count"/> bytes of the span last handed out by GetTailSpan/GetTailMemory.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void AdvanceTail(int count)
+    {
+        int room = _tail.Length - _tailUsed;
+        if ((uint)count <= (uint)room && _oversize is null)
+        {
+            _tailUsed += count;
+            return;
+        }
+
+        AdvanceTailSlow(count);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void AdvanceTailSlow(int count)
+    {
+        if (count < 0)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(count), $"count must not be negative; it was {count}.");
+        }
+
+        if (_oversize is null)
+        {
+            ThrowHelper.ThrowAdvancedTooFar(count, _tail.Length - _tailUsed);
+        }
+
+        byte[] oversize = _oversize;
+        if (count > oversize.Length)
+        {
+            ThrowHelper.ThrowAdvancedTooFar(count, oversize.Length);
+        }
+
+        _oversize = null;
+        try
+        {
+            Append(oversize.AsSpan(0, count));
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(oversize);
+        }
+    }
+
+    /// <summary>Appends bytes at the end of the content.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void Append(ReadOnlySpan<byte> source)
+    {
+        int used = _tailUsed;
+        if (source.Length <= _tail.Length - used)
+        {
+            source.CopyTo(_tail.AsSpan(used));
+            _tailUsed = used + source.Length;
+            return;
+        }
+
+        AppendSlow(source);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void AppendSlow(ReadOnlySpan<byte> source)
+    {
+        while (true)
+        {
+            int room = _tail.Length - _tailUsed;
+            int n = Math.Min(room, source.Length);
+            source[..n].CopyTo(_tail.AsSpan(_tailUsed));
+            _tailUsed += n;
+            source = source[n..];
+            if (source.IsEmpty)
+            {
+                return;
+            }
+
+            AddSegment();
+        }
+    }
+
+    /// <summary>Appends one byte.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void AppendByte(byte value)
+    {
+        byte[] tail = _tail;
+        int used = _tailUsed;
+        if ((uint)used < (uint)tail.Length)
+        {
+            tail[used] = value;
+            _tailUsed = used + 1;
+            return;
+        }
+
+        AppendSlow([value]);
+    }
+
+    /// <summary>Appends <paramref name="count"/> zero bytes.</summary>
+    public void AppendZeros(long count)
+    {
+        while (count > 0)
+        {
+            int room = _tail.Length - _tailUsed;
+            if (room == 0)
+            {
+                AddSegment();
+                continue;
+            }
+
+            int n = (int)Math.Min(room, count);
+            _tail.AsSpan(_tailUsed, n).Clear();
+            _tailUsed += n;
+            count -= n;
+        }
+    }
+
+    /// <summary>Shortens the content to <paramref name="newLength"/> bytes and returns the segments past it.</summary>
+    public void Truncate(long newLength)
+    {
+        Debug.Assert(newLength >= 0 && newLength <= Length);
+        if (newLength == Length)
+        {
+            return;
+        }
+
+        if (newLength == 0)
+        {
+            Clear();
+            return;
+        }
+
+        // The segment that holds the last byte kept becomes the tail; its whole array is room again.
+        int keep = FindSegment(newLength - 1);
+        for (int i = _count - 1; i > keep; i--)
+        {
+            ReleaseSlot(i);
+        }
+
+        _count = keep + 1;
+        Segment last = _segments[keep];
+        _tail = last.Array!;
+        _tailStart = last.Start;
+        _tailUsed = (int)(newLength - last.Start);
+    }
+
+    /// <summary>Index of the segment holding the byte at <paramref name="position"/> (0 ≤ position &lt; Length).</summary>
+    public readonly int FindSegment(long position)
+    {
+        Debug.Assert(position >= 0 && position < Length);
+        if (position >= _tailStart)
+        {
+            return _count - 1;
+        }
+
+        // Largest i with Start ≤ position; non-tail segments are never empty, so that segment holds the byte.
+        int lo = 0, hi = _count - 2;
+        while (lo < hi)
+        {
+            int mid = (lo + hi + 1) >>> 1;
+            if (_segments[mid].Start <= position)
+            {
+                lo = mid;
+            }
+            else
+            {
+                hi = mid - 1;
+            }
+        }
+
+        return lo;
+    }
+
+    /// <summary>The content of segment <paramref name="index"/> and its offset in the whole.</summary>
+    public readonly Span<byte> SegmentContent(int index, out long start)
+    {
+        Segment s = _segments[index];
+        start = s.Start;
+        return s.Array.AsSpan(0, index == _count - 1 ? _tailUsed : s.Length);
+    }
+
+    /// <summary>
+    /// The room of segment <paramref name="index"/> for overwriting and, at the tail, appending: its content length
+    /// for a sealed segment, its whole array for the tail.
+    /// </summary>
+    public readonly Span<byte> SegmentWritable(int index, out long start)
+    {
+        Segment s = _segments[index];
+        start = s.Start;
+        return index == _count - 1 ? s.Array.AsSpan() : s.Array.AsSpan(0, s.Length);
+    }
+
+    /// <summary>
+    /// Records that the tail now holds <paramref name="used"/> bytes, after a caller wrote into the tail through
+    /// <see cref="SegmentWritable"/>. Never shrinks the content.
+    /// </summary>
+    public void ExtendTailTo(int used)
+    {
+        Debug.Assert(used <= _tail.Length);
+        if (used > _tailUsed)
+        {
+            _tailUsed = used;
+        }
+    }
+
+    /// <summary>The content as a sequence. Valid until the chain next changes segments (append past the tail, truncate, clear).</summary>
+    public readonly ReadOnlySequence<byte> AsSequence()
+    {
+        if (_count <= 1)
+        {
+            return _count == 0 ? ReadOnlySequence<byte>.Empty : new ReadOnlySequence<byte>(_tail, 0, _tailUsed);
+        }
+
+        Segment last = _segments[_count - 1];
+        last.Link(_tailUsed, null);
+        Segment next = last;
+        for (int i = _count - 2; i >= 0; i--)
+        {
+            Segment s = _segments[i];
+            s.Link(s.Length, next);
+            next = s;
+        }
+
+        return new ReadOnlySequence<byte>(_segments[0], 0, last, _tailUsed);
+    }
+
+    /// <summary>Copies the content from <paramref name="fromPosition"/> on into <paramref name="destination"/>.</summary>
+    public readonly void CopyTo(Stream destination, long fromPosition = 0)
+    {
+        if (fromPosition >= Length)
+        {
+            return;
+        }
+
+        int first = FindSegment(fromPosition);
+        for (int i = first; i < _count; i++)
+        {
+            Span<byte> content = SegmentContent(i, out long start);
+            destination.Write(i == first ? content[(int)(fromPosition - start)..] : content);
+        }
+    }
+
+    /// <summary>Asynchronous <see cref="CopyTo(Stream, long)"/>. The chain must not change until the task ends.</summary>
+    public readonly async Task CopyToAsync(Stream destination, long fromPosition, CancellationToken cancellationToken)
+    {
+        // A struct cannot be captured by an async method: work from a copy of the fields that matter.
+        Segment[] segments = _segments;
+        int count = _count;
+        int tailUsed = _tailUsed;
+        if (fromPosition >= Length)
+        {
+            return;
+        }
+
+        int first = FindSegment(fromPosition);
+        for (int i = first; i < count; i++)
+        {
+            Segment s = segments[i];
+            int length = i == count - 1 ? tailUsed : s.Length;
+            int skip = i == first ? (int)(fromPosition - s.Start) : 0;
+            await destination.WriteAsync(s.Array.AsMemory(skip, length - skip), cancellationToken).ConfigureAwait(false);
+        }
+    }
+
+    /// <summary>Copies <paramref name="destination"/>.Length bytes of content starting at <paramref name="position"/>.</summary>
+    public readonly void CopyTo(long position, Span<byte> destination)
+    {
+        if (destination.IsEmpty)
+        {
+            return;
+        }
+
+        int i = FindSegment(position);
+        while (!destination.IsEmpty)
+        {
+            Span<byte> content = SegmentContent(i, out long start);
+            content = content[(int)(position - start)..];
+            int n = Math.Min(content.Length, destination.Length);
+            content[..n].CopyTo(destination);
+            destination = destination[n..];
+            position += n;
+            i++;
+        }
+    }
+
+    /// <summary>Returns every segment to the pool; the slots stay for reuse.</summary>
+    public void Clear()
+    {
+        if (_oversize is not null)
+        {
+            ReturnOversize();
+        }
+
+        for (int i = _count - 1; i >= 0; i--)
+        {
+            ReleaseSlot(i);
+        }
+
+        _count = 0;
+        _tail = [];
+        _tailUsed = 0;
+        _tailStart = 0;
+    }
+
+    private readonly void ReleaseSlot(int index)
+    {
+        Segment s = _segments[index];
+        byte[]? array = s.Array;
+        s.Release();
+        if (array is not null)
+        {
+            _pool.Return(array);
+        }
+    }
+
+    private void ReturnOversize()
+    {
+        byte[] oversize = _oversize!;
+        _oversize = null;
+        ArrayPool<byte>.Shared.Return(oversize);
+    }
+
+    /// <summary>Seals the tail at its current length and makes a fresh segment the tail.</summary>
+    private void AddSegment()
+    {
+        if (_count > 0)
+        {
+            _segments[_count - 1].Length = _tailUsed;
+            _tailStart += _tailUsed;
+        }
+
+        if (_count == _segments.Length)
+        {
+            Array.Resize(ref _segments, Math.Max(4, _segments.Length * 2));
+        }
+
+        Segment s = _segments[_count] ??= new Segment();
+        byte[] array = _pool.Rent();
+        if (array.Length != _pool.SegmentSize)
+        {
+            ThrowHelper.ThrowInvalidOperation(
+                $"The segment pool handed out {array.Length} bytes; its SegmentSize is {_pool.SegmentSize}.");
+        }
+
+        s.Array = array;
+        s.Start = _tailStart;
+        s.Length = 0;
+        _count++;
+        _tail = array;
+        _tailUsed = 0;
+    }
+}

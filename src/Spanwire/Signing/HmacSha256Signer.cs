@@ -1,0 +1,168 @@
+using System.Security.Cryptography;
+
+namespace Spanwire.Signing;
+
+/// <summary>
+/// HMAC-SHA256 over data fed in pieces: the state behind <see cref="SigningBufferWriter"/> and
+/// <see cref="SigningStream"/>. Signatures come out as bytes or lowercase hex written into the caller's span, and
+/// are verified in fixed time. Nothing here allocates after construction.
+/// </summary>
+/// <remarks>
+/// The key is handed to the platform's HMAC at construction and no managed copy is kept; the native HMAC context
+/// that holds it is freed, and cleansed, on <see cref="Dispose"/>. Clear your own copy of the key once the signer
+/// exists. Not thread-safe.
+/// </remarks>
+/// <example>
+/// <code>
+/// using var signer = new HmacSha256Signer(key);
+/// signer.Append(payload);
+/// Span&lt;char&gt; hex = stackalloc char[HmacSha256Signer.HexLength];
+/// signer.WriteSignatureHex(hex);
+/// </code>
+/// </example>
+public sealed class HmacSha256Signer : IDisposable
+{
+    /// <summary>Bytes in a signature.</summary>
+    public const int SignatureSize = 32;
+
+    /// <summary>Characters (or UTF-8 bytes) in a signature written as hex.</summary>
+    public const int HexLength = 64;
+
+    private readonly IncrementalHash _hash;
+    private long _bytesSigned;
+    private bool _disposed;
+
+    /// <summary>A signer with the given key (any length; HMAC hashes keys longer than 64 bytes).</summary>
+    public HmacSha256Signer(ReadOnlySpan<byte> key)
+    {
+        _hash = IncrementalHash.CreateHMAC(HashAlgorithmName.SHA256, key);
+    }
+
+    /// <summary>Bytes fed since construction or the last <see cref="Reset"/>.</summary>
+    public long BytesSigned => _bytesSigned;
+
+    /// <summary>Feeds <paramref name="data"/> into the signature.</summary>
+    public void Append(ReadOnlySpan<byte> data)
+    {
+        ThrowIfDisposed();
+        if (!data.IsEmpty)
+        {
+            _hash.AppendData(data);
+            _bytesSigned += data.Length;
+        }
+    }
+
+    /// <summary>
+    /// Writes the signature of everything fed so far into <paramref name="destination"/> (at least
+    /// <see cref="SignatureSize"/> bytes) and returns <see cref="SignatureSize"/>. Feeding may go on afterwards.
+    /// </summary>
+    /// <exception cref="ArgumentException"><paramref name="destination"/> is too small.</exception>
+    public int GetSignature(Span<byte> destination)
+    {
+        ThrowIfDisposed();
+        EnsureRoom(destination.Length, SignatureSize, nameof(destination));
+        return _hash.GetCurrentHash(destination);
+    }
+
+    /// <summary>Writes the signature as 64 lowercase hex characters into <paramref name="destination"/>.</summary>
+    /// <exception cref="ArgumentException"><paramref name="destination"/> is shorter than <see cref="HexLength"/>.</exception>
+    public int WriteSignatureHex(Span<char> destination)
+    {
+        EnsureRoom(destination.Length, HexLength, nameof(destination));
+        Span<byte> signature = stackalloc byte[SignatureSize];
+        GetSignature(signature);
+        Convert.TryToHexStringLower(signature, destination, out int written);
+        return written;
+    }
+
+    /// <summary>Writes the signature as 64 lowercase hex characters in UTF-8 into <paramref name="utf8Destination"/>.</summary>
+    /// <exception cref="ArgumentException"><paramref name="utf8Destination"/> is shorter than <see cref="HexLength"/>.</exception>
+    public int WriteSignatureHex(Span<byte> utf8Destination)
+    {
+        EnsureRoom(utf8Destination.Length, HexLength, nameof(utf8Destination));
+        Span<byte> signature = stackalloc byte[SignatureSize];
+        GetSignature(signature);
+        Convert.TryToHexStringLower(signature, utf8Destination, out int written);
+        return written;
+    }
+
+    /// <summary>The signature as a lowercase hex string. Allocates the string; the span overloads do not.</summary>
+    public string GetSignatureHex()
+    {
+        Span<byte> signature = stackalloc byte[SignatureSize];
+        GetSignature(signature);
+        return Convert.ToHexStringLower(signature);
+    }
+
+    /// <summary>Whether <paramref name="expected"/> is the signature of everything fed so far, compared in fixed time.</summary>
+    public bool Verify(ReadOnlySpan<byte> expected)
+    {
+        Span<byte> signature = stackalloc byte[SignatureSize];
+        GetSignature(signature);
+        return expected.Length == SignatureSize && CryptographicOperations.FixedTimeEquals(signature, expected);
+    }
+
+    /// <summary>
+    /// Whether <paramref name="expectedHex"/> (64 hex characters, either case) is the signature of everything fed so
+    /// far. Text that is not 64 hex characters never matches.
+    /// </summary>
+    public bool VerifyHex(ReadOnlySpan<char> expectedHex)
+    {
+        Span<byte> expected = stackalloc byte[SignatureSize];
+        return TryParseHexSignature(expectedHex, expected) & Verify(expected);
+    }
+
+    /// <summary>As <see cref="VerifyHex(ReadOnlySpan{char})"/>, for UTF-8 hex.</summary>
+    public bool VerifyHex(ReadOnlySpan<byte> utf8ExpectedHex)
+    {
+        Span<byte> expected = stackalloc byte[SignatureSize];
+        return TryParseHexSignature(utf8ExpectedHex, expected) & Verify(expected);
+    }
+
+    /// <summary>Parses 64 hex characters into a 32-byte signature. False for any other text.</summary>
+    public static bool TryParseHexSignature(ReadOnlySpan<char> hex, Span<byte> signature) =>
+        hex.Length == HexLength && signature.Length >= SignatureSize &&
+        Convert.FromHexString(hex, signature[..SignatureSize], out _, out int written) == System.Buffers.OperationStatus.Done &&
+        written == SignatureSize;
+
+    /// <summary>Parses 64 UTF-8 hex characters into a 32-byte signature. False for any other text.</summary>
+    public static bool TryParseHexSignature(ReadOnlySpan<byte> utf8Hex, Span<byte> signature) =>
+        utf8Hex.Length == HexLength && signature.Length >= SignatureSize &&
+        Convert.FromHexString(utf8Hex, signature[..SignatureSize], out _, out int written) == System.Buffers.OperationStatus.Done &&
+        written == SignatureSize;
+
+    /// <summary>Starts a new signature with the same key.</summary>
+    public void Reset()
+    {
+        ThrowIfDisposed();
+        Span<byte> discard = stackalloc byte[SignatureSize];
+        _hash.GetHashAndReset(discard);
+        _bytesSigned = 0;
+    }
+
+    /// <summary>Frees the HMAC context and the key material it holds. Calling it again does nothing.</summary>
+    public void Dispose()
+    {
+        if (!_disposed)
+        {
+            _disposed = true;
+            _hash.Dispose();
+        }
+    }
+
+    private void ThrowIfDisposed()
+    {
+        if (_disposed)
+        {
+            ThrowHelper.ThrowObjectDisposed(nameof(HmacSha256Signer));
+        }
+    }
+
+    private static void EnsureRoom(int length, int required, string paramName)
+    {
+        if (length < required)
+        {
+            ThrowHelper.ThrowArgument(paramName, $"The destination has {length} elements; {required} are needed.");
+        }
+    }
+}
