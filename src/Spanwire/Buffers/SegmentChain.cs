@@ -54,7 +54,7 @@ internal struct SegmentChain
     {
         byte[] tail = _tail;
         int used = _tailUsed;
-        if (sizeHint <= tail.Length - used && used < tail.Length && _oversize is null)
+        if ((uint)sizeHint <= (uint)(tail.Length - used) && used < tail.Length && _oversize is null)
         {
             return tail.AsSpan(used);
         }
@@ -67,7 +67,7 @@ internal struct SegmentChain
     {
         byte[] tail = _tail;
         int used = _tailUsed;
-        if (sizeHint <= tail.Length - used && used < tail.Length && _oversize is null)
+        if ((uint)sizeHint <= (uint)(tail.Length - used) && used < tail.Length && _oversize is null)
         {
             return tail.AsMemory(used);
         }
