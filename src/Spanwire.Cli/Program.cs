@@ -1,0 +1,110 @@
+using System.Reflection;
+using Spanwire.Cli.Commands;
+
+namespace Spanwire.Cli;
+
+/// <summary>The <c>spanwire</c> tool: one verb (or verb group) per job; every error is one line on stderr.</summary>
+internal static class Program
+{
+    private static readonly ICommand[] s_commands =
+    [
+        new SignCommand(),
+        new VerifyCommand(),
+    ];
+
+    private static int Main(string[] args)
+    {
+        string verb = args.Length > 0 ? args[0] : "";
+        try
+        {
+            return Run(args);
+        }
+        catch (CliException ex)
+        {
+            return Fail(verb, ex.Message);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return Fail(verb, ex.Message.TrimEnd('.'));
+        }
+        catch (Exception ex)
+        {
+            // A bug in the tool: still one line, never a stack trace.
+            Console.Error.WriteLine($"spanwire: internal error: {ex.GetType().Name}: {ex.Message}");
+            return ExitCodes.InternalError;
+        }
+    }
+
+    private static int Run(string[] args)
+    {
+        if (args.Length == 0)
+        {
+            Console.Error.Write(Usage());
+            return ExitCodes.BadInput;
+        }
+
+        string verb = args[0];
+        if (verb is "--help" or "-h" or "help")
+        {
+            Console.Out.Write(Usage());
+            return ExitCodes.Success;
+        }
+
+        if (verb == "--version")
+        {
+            Console.Out.WriteLine(Version());
+            return ExitCodes.Success;
+        }
+
+        ICommand? command = Array.Find(s_commands, c => c.Name == verb)
+            ?? throw new CliException(verb.StartsWith('-')
+                ? $"unknown option '{verb}' (see 'spanwire --help')"
+                : $"unknown command '{verb}' (see 'spanwire --help')");
+
+        string[] rest = args[1..];
+        if (rest.Contains("--help") || rest.Contains("-h"))
+        {
+            Console.Out.WriteLine(command.Help);
+            return ExitCodes.Success;
+        }
+
+        if (rest.Contains("--version"))
+        {
+            Console.Out.WriteLine(Version());
+            return ExitCodes.Success;
+        }
+
+        var reader = new ArgumentReader(command.Name, rest, command.ValueOptions, command.Flags);
+        return command.Run(reader);
+    }
+
+    private static int Fail(string verb, string message)
+    {
+        string who = Array.Exists(s_commands, c => c.Name == verb) ? $"spanwire {verb}" : "spanwire";
+        Console.Error.WriteLine($"{who}: error: {message}");
+        return ExitCodes.BadInput;
+    }
+
+    private static string Version()
+    {
+        string version = typeof(Program).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion ?? "0.0.0";
+        int plus = version.IndexOf('+', StringComparison.Ordinal);
+        return $"spanwire {(plus > 0 ? version[..plus] : version)}";
+    }
+
+    private static string Usage()
+    {
+        var text = new System.Text.StringBuilder();
+        text.AppendLine("usage: spanwire <command> [options]");
+        text.AppendLine();
+        text.AppendLine("commands:");
+        foreach (ICommand command in s_commands)
+        {
+            text.AppendLine($"  {command.Name,-10} {command.Summary}");
+        }
+
+        text.AppendLine();
+        text.AppendLine("Run 'spanwire <command> --help' for a command's options; 'spanwire --version' for the version.");
+        return text.ToString();
+    }
+}

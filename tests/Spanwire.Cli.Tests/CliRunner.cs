@@ -1,0 +1,50 @@
+using System.Diagnostics;
+
+namespace Spanwire.Cli.Tests;
+
+/// <summary>Runs the real spanwire executable (Spanwire.Cli.dll beside the tests) as a separate process.</summary>
+internal static class CliRunner
+{
+    private static readonly string s_tool = Path.Combine(AppContext.BaseDirectory, "Spanwire.Cli.dll");
+
+    public sealed record Result(int ExitCode, string StdOut, string StdErr)
+    {
+        /// <summary>Stderr as lines, without the trailing empty one.</summary>
+        public string[] ErrorLines => StdErr.Split('\n', StringSplitOptions.RemoveEmptyEntries);
+    }
+
+    public static Result Run(byte[]? stdin, params string[] arguments)
+    {
+        var start = new ProcessStartInfo("dotnet")
+        {
+            RedirectStandardInput = true,
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        start.ArgumentList.Add(s_tool);
+        foreach (string argument in arguments)
+        {
+            start.ArgumentList.Add(argument);
+        }
+
+        using var process = Process.Start(start)!;
+        Task<string> stdout = process.StandardOutput.ReadToEndAsync();
+        Task<string> stderr = process.StandardError.ReadToEndAsync();
+        if (stdin is not null)
+        {
+            process.StandardInput.BaseStream.Write(stdin);
+        }
+
+        process.StandardInput.Close();
+        if (!process.WaitForExit(60_000))
+        {
+            process.Kill(entireProcessTree: true);
+            throw new TimeoutException($"spanwire {string.Join(' ', arguments)} did not finish in 60 s");
+        }
+
+        return new Result(process.ExitCode, stdout.Result, stderr.Result);
+    }
+
+    public static Result Run(params string[] arguments) => Run(null, arguments);
+}
