@@ -167,7 +167,7 @@ public sealed class PooledBufferWriter : IBufferWriter<byte>, IDisposable
         if (!_disposed)
         {
             _disposed = true;
-            _chain.Clear();
+            _chain.Release();
         }
     }
 

@@ -355,7 +355,7 @@ public sealed partial class PooledStream : Stream, IBufferWriter<byte>
         {
             _disposed = true;
             ReleaseOverwriteBuffer();
-            _chain.Clear();
+            _chain.Release();
             _position = 0;
         }
 

@@ -388,6 +388,17 @@ internal struct SegmentChain
         }
     }
 
+    /// <summary>Returns every segment to the pool and the table of slots to the per-thread cache: the owner is done with the chain.</summary>
+    public void Release()
+    {
+        Clear();
+        if (_segments.Length > 0)
+        {
+            SegmentTableCache.Return(_segments);
+            _segments = [];
+        }
+    }
+
     /// <summary>Returns every segment to the pool; the slots stay for reuse.</summary>
     public void Clear()
     {
@@ -436,7 +447,14 @@ internal struct SegmentChain
 
         if (_count == _segments.Length)
         {
-            Array.Resize(ref _segments, Math.Max(4, _segments.Length * 2));
+            if (_segments.Length == 0)
+            {
+                _segments = SegmentTableCache.Rent();
+            }
+            else
+            {
+                Array.Resize(ref _segments, _segments.Length * 2);
+            }
         }
 
         Segment s = _segments[_count] ??= new Segment();

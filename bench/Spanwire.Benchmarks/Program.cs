@@ -1,0 +1,110 @@
+using System.Reflection;
+using BenchmarkDotNet.Attributes;
+using BenchmarkDotNet.Columns;
+using BenchmarkDotNet.Configs;
+using BenchmarkDotNet.Diagnosers;
+using Perfolizer.Horology;
+using BenchmarkDotNet.Jobs;
+using BenchmarkDotNet.Loggers;
+using BenchmarkDotNet.Reports;
+using BenchmarkDotNet.Running;
+using BenchmarkDotNet.Toolchains.InProcess.Emit;
+
+namespace Spanwire.Benchmarks;
+
+/// <summary>
+/// Runs the benchmarks and prints one table of ratios against each scenario's baseline (the incumbent).
+/// <list type="bullet">
+/// <item><c>--quick</c> (the default): a short in-process job of every benchmark class, a few minutes in all.</item>
+/// <item><c>--full</c>: BenchmarkDotNet's default job, out of process: for the README's performance table.</item>
+/// <item><c>--filter TEXT</c>: only the classes whose name contains TEXT.</item>
+/// </list>
+/// The table is also written as markdown to artifacts/benchmarks/{quick,full}-report.md; BenchmarkDotNet's own log
+/// goes to artifacts/benchmarks/{quick,full}-log.txt.
+/// </summary>
+public static class Program
+{
+    public static int Main(string[] args)
+    {
+        bool full = args.Contains("--full");
+        int filterAt = Array.IndexOf(args, "--filter");
+        string? filter = filterAt >= 0 && filterAt + 1 < args.Length ? args[filterAt + 1] : null;
+        string unknown = args.Where((a, i) => a is not ("--full" or "--quick" or "--filter") && (i == 0 || args[i - 1] != "--filter"))
+            .FirstOrDefault() ?? "";
+        if (unknown.Length > 0)
+        {
+            Console.Error.WriteLine($"benchmarks: unknown argument '{unknown}' (use --quick, --full, --filter TEXT)");
+            return 2;
+        }
+
+        Type[] classes = Assembly.GetExecutingAssembly().GetTypes()
+            .Where(t => t.IsPublic && !t.IsAbstract && t.GetMethods().Any(m => m.GetCustomAttribute<BenchmarkAttribute>() is not null))
+            .Where(t => filter is null || t.Name.Contains(filter, StringComparison.OrdinalIgnoreCase))
+            .OrderBy(t => t.Namespace).ThenBy(t => t.Name)
+            .ToArray();
+        if (classes.Length == 0)
+        {
+            Console.Error.WriteLine($"benchmarks: no benchmark class matches '{filter}'");
+            return 2;
+        }
+
+        string mode = full ? "full" : "quick";
+        string outDir = Path.Combine(FindRepositoryRoot(), "artifacts", "benchmarks");
+        Directory.CreateDirectory(outDir);
+        string logPath = Path.Combine(outDir, $"{mode}-log.txt");
+        using var log = new StreamWriter(logPath);
+
+        var summaries = new List<Summary>();
+        foreach (Type type in classes)
+        {
+            Console.WriteLine($"running {type.Name} ({mode})...");
+            Summary summary = BenchmarkRunner.Run(type, CreateConfig(full, new StreamLogger(log)));
+            summaries.Add(summary);
+            if (summary.HasCriticalValidationErrors || summary.Reports.Any(r => !r.Success))
+            {
+                Console.Error.WriteLine($"benchmarks: {type.Name} did not run cleanly; see {logPath}");
+            }
+        }
+
+        string markdown = RatioReport.Render(summaries, mode);
+        Console.WriteLine();
+        Console.WriteLine(markdown);
+        string reportPath = Path.Combine(outDir, $"{mode}-report.md");
+        File.WriteAllText(reportPath, markdown);
+        Console.WriteLine($"written to {Path.GetRelativePath(Environment.CurrentDirectory, reportPath)}");
+        return summaries.All(s => !s.HasCriticalValidationErrors && s.Reports.All(r => r.Success)) ? 0 : 1;
+    }
+
+    private static IConfig CreateConfig(bool full, ILogger logger)
+    {
+        Job job = full
+            ? Job.Default.WithId("Full")
+            : Job.Default
+                .WithToolchain(InProcessEmitToolchain.Instance)
+                .WithLaunchCount(1)
+                .WithWarmupCount(2)
+                .WithIterationCount(5)
+                .WithIterationTime(TimeInterval.FromMilliseconds(120))
+                .WithId("Quick");
+
+        return ManualConfig.CreateEmpty()
+            .AddJob(job)
+            .AddLogger(logger)
+            .AddColumnProvider(DefaultColumnProviders.Instance)
+            .AddDiagnoser(MemoryDiagnoser.Default)
+            .WithArtifactsPath(Path.Combine(FindRepositoryRoot(), "artifacts", "benchmarks", "bdn"));
+    }
+
+    private static string FindRepositoryRoot()
+    {
+        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
+        {
+            if (File.Exists(Path.Combine(dir.FullName, "Spanwire.slnx")))
+            {
+                return dir.FullName;
+            }
+        }
+
+        return Environment.CurrentDirectory;
+    }
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Builds everything and runs every test project. Ends with one line summing all projects:
+#   N passed, N failed, N skipped
+# Exits non-zero if the build fails or any test fails. Installs what the tests need (later: the broker).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
+
+if ! command -v dotnet >/dev/null 2>&1; then
+  echo "test.sh: the .NET SDK (dotnet) is not on PATH; install the SDK named in global.json" >&2
+  echo "0 passed, 0 failed"
+  exit 1
+fi
+
+results="artifacts/test-results"
+rm -rf "$results"
+mkdir -p "$results"
+
+echo "== build (Release)"
+if ! dotnet build Spanwire.slnx -c Release -v quiet -nologo; then
+  echo "test.sh: the build failed; no tests ran" >&2
+  echo "0 passed, 0 failed"
+  exit 1
+fi
+
+status=0
+for project in $(find tests -name '*.csproj' | sort); do
+  name=$(basename "$project" .csproj)
+  echo "== $name"
+  if ! dotnet test "$project" -c Release --no-build -nologo \
+      --logger "trx;LogFileName=$name.trx" --logger "console;verbosity=minimal" \
+      --results-directory "$results"; then
+    status=1
+  fi
+  if [ ! -f "$results/$name.trx" ]; then
+    echo "test.sh: $name produced no results (its test host failed to start or crashed)" >&2
+    status=1
+  fi
+done
+
+# Sum the counters of every project's results file.
+passed=0; failed=0; skipped=0
+for trx in "$results"/*.trx; do
+  [ -f "$trx" ] || continue
+  counters=$(grep -o '<Counters [^>]*>' "$trx" | head -n 1)
+  get() { echo "$counters" | grep -o " $1=\"[0-9]*\"" | grep -o '[0-9]\+' || echo 0; }
+  total=$(get total); executed=$(get executed)
+  passed=$((passed + $(get passed)))
+  failed=$((failed + $(get failed) + $(get error) + $(get timeout) + $(get aborted)))
+  skipped=$((skipped + total - executed))
+done
+
+[ "$failed" -gt 0 ] && status=1
+echo "$passed passed, $failed failed, $skipped skipped"
+exit $status

@@ -1,0 +1,68 @@
+using System.Reflection;
+using System.Security.Cryptography;
+using BenchmarkDotNet.Attributes;
+using Spanwire.Benchmarks.Buffers;
+using Spanwire.Benchmarks.Signing;
+
+namespace Spanwire.Benchmarks.Tests;
+
+/// <summary>A benchmark compares like with like only if every row does the same work: these check that they do.</summary>
+public sealed class BenchmarkRowsAgreeTests
+{
+    private static object?[] RunEveryBenchmark(object instance) =>
+        instance.GetType().GetMethods()
+            .Where(m => m.GetCustomAttribute<BenchmarkAttribute>() is not null)
+            .Select(m => m.Invoke(instance, null))
+            .ToArray();
+
+    [Fact]
+    public void Every_serialize_and_sign_row_produces_the_same_signature()
+    {
+        var benchmarks = new SerializeAndSignBenchmarks();
+        benchmarks.Setup();
+        byte[] json = benchmarks.BaselineBytes();
+        string expected = Convert.ToHexStringLower(HMACSHA256.HashData(SerializeAndSignBenchmarks.Key, json));
+
+        object?[] signatures = RunEveryBenchmark(benchmarks);
+        Assert.Equal(5, signatures.Length);
+        Assert.All(signatures, s => Assert.Equal(expected, s));
+        Assert.Equal(json, benchmarks.SystemTextJsonBytes());
+    }
+
+    [Fact]
+    public void The_envelope_is_about_a_megabyte_of_camelCase_json()
+    {
+        var benchmarks = new SerializeAndSignBenchmarks();
+        benchmarks.Setup();
+        string json = System.Text.Encoding.UTF8.GetString(benchmarks.BaselineBytes());
+        Assert.InRange(json.Length, 900_000, 1_300_000);
+        Assert.StartsWith("{\"widgets\":[{\"id\":\"", json, StringComparison.Ordinal);
+        Assert.Contains("\"property9\":\"Property92999\",\"createdUtc\":\"2024-01-01T00:49:59Z\"}]}", json, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(100)]
+    [InlineData(4096)]
+    public void Every_buffer_row_writes_the_same_length(int pieceSize)
+    {
+        var benchmarks = new BufferWriteBenchmarks { PieceSize = pieceSize };
+        benchmarks.Setup();
+        object?[] lengths = RunEveryBenchmark(benchmarks);
+        Assert.All(lengths, l => Assert.Equal((long)(1 << 20) / pieceSize * pieceSize, l));
+    }
+
+    [Fact]
+    public void Every_small_message_row_writes_100_bytes()
+    {
+        var benchmarks = new SmallMessageBenchmarks();
+        benchmarks.Setup();
+        Assert.All(RunEveryBenchmark(benchmarks), l => Assert.Equal(100L, l));
+    }
+
+    [Fact]
+    public void Both_segment_sources_hand_out_64_KiB()
+    {
+        var benchmarks = new SegmentSourceBenchmarks();
+        Assert.All(RunEveryBenchmark(benchmarks), l => Assert.True((int)l! >= 65536));
+    }
+}
