@@ -8,7 +8,6 @@ using BenchmarkDotNet.Jobs;
 using BenchmarkDotNet.Loggers;
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
-using BenchmarkDotNet.Toolchains.InProcess.Emit;
 
 namespace Spanwire.Benchmarks;
 
@@ -54,16 +53,11 @@ public static class Program
         string logPath = Path.Combine(outDir, $"{mode}-log.txt");
         using var log = new StreamWriter(logPath);
 
-        var summaries = new List<Summary>();
-        foreach (Type type in classes)
+        Console.WriteLine($"running {classes.Length} benchmark classes ({mode}); full log in {logPath}");
+        Summary[] summaries = BenchmarkRunner.Run(classes, CreateConfig(full, new ProgressLogger(log)));
+        foreach (Summary summary in summaries.Where(s => s.HasCriticalValidationErrors || s.Reports.Any(r => !r.Success)))
         {
-            Console.WriteLine($"running {type.Name} ({mode})...");
-            Summary summary = BenchmarkRunner.Run(type, CreateConfig(full, new StreamLogger(log)));
-            summaries.Add(summary);
-            if (summary.HasCriticalValidationErrors || summary.Reports.Any(r => !r.Success))
-            {
-                Console.Error.WriteLine($"benchmarks: {type.Name} did not run cleanly; see {logPath}");
-            }
+            Console.Error.WriteLine($"benchmarks: {summary.Title} did not run cleanly; see {logPath}");
         }
 
         string markdown = RatioReport.Render(summaries, mode);
@@ -79,12 +73,11 @@ public static class Program
     {
         Job job = full
             ? Job.Default.WithId("Full")
-            : Job.Default
-                .WithToolchain(InProcessEmitToolchain.Instance)
+            : Job.Default // out of process, so no benchmark inherits another's heap
                 .WithLaunchCount(1)
-                .WithWarmupCount(2)
-                .WithIterationCount(5)
-                .WithIterationTime(TimeInterval.FromMilliseconds(120))
+                .WithWarmupCount(3)
+                .WithIterationCount(8)
+                .WithIterationTime(TimeInterval.FromMilliseconds(100))
                 .WithId("Quick");
 
         return ManualConfig.CreateEmpty()
