@@ -138,20 +138,7 @@ public sealed class PooledBufferWriter : IBufferWriter<byte>, IDisposable
     public byte[] ToArray()
     {
         ThrowIfDisposed();
-        long length = _chain.Length;
-        if (length > Array.MaxLength)
-        {
-            ThrowHelper.ThrowInvalidOperation($"{length} bytes were written; an array holds at most {Array.MaxLength}.");
-        }
-
-        if (length == 0)
-        {
-            return [];
-        }
-
-        byte[] result = GC.AllocateUninitializedArray<byte>((int)length);
-        _chain.CopyTo(0, result);
-        return result;
+        return _chain.ToArray();
     }
 
     /// <summary>Forgets the written bytes and gives every segment back to the pool; the writer stays usable.</summary>

@@ -332,20 +332,7 @@ public sealed partial class PooledStream : Stream, IBufferWriter<byte>
     public byte[] ToArray()
     {
         EnsureNotDisposed();
-        long length = _chain.Length;
-        if (length > Array.MaxLength)
-        {
-            ThrowHelper.ThrowInvalidOperation($"The stream holds {length} bytes; an array holds at most {Array.MaxLength}.");
-        }
-
-        if (length == 0)
-        {
-            return [];
-        }
-
-        byte[] result = GC.AllocateUninitializedArray<byte>((int)length);
-        _chain.CopyTo(0, result);
-        return result;
+        return _chain.ToArray();
     }
 
     /// <inheritdoc />

@@ -388,6 +388,26 @@ internal struct SegmentChain
         }
     }
 
+    /// <summary>A new array holding a copy of the whole content.</summary>
+    /// <exception cref="InvalidOperationException">The content is larger than an array can hold.</exception>
+    public readonly byte[] ToArray()
+    {
+        long length = Length;
+        if (length > Array.MaxLength)
+        {
+            ThrowHelper.ThrowInvalidOperation($"The content has {length} bytes; an array holds at most {Array.MaxLength}.");
+        }
+
+        if (length == 0)
+        {
+            return [];
+        }
+
+        byte[] result = GC.AllocateUninitializedArray<byte>((int)length);
+        CopyTo(0, result);
+        return result;
+    }
+
     /// <summary>Returns every segment to the pool and the table of slots to the per-thread cache: the owner is done with the chain.</summary>
     public void Release()
     {
