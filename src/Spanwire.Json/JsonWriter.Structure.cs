@@ -1,0 +1,361 @@
+using System.Buffers;
+using System.Runtime.CompilerServices;
+using System.Text;
+using System.Text.Unicode;
+using System.Text.Json;
+
+namespace Spanwire.Json;
+
+// Validation, what goes before each token (comma, new line, indentation), containers and property names.
+public sealed partial class JsonWriter
+{
+    /// <summary>Writes the beginning of a JSON object.</summary>
+    /// <exception cref="InvalidOperationException">The depth limit is reached, or (validating) an object cannot start here.</exception>
+    public void WriteStartObject() => WriteStart((byte)'{', JsonTokenType.StartObject);
+
+    /// <summary>Writes the beginning of a JSON array.</summary>
+    /// <exception cref="InvalidOperationException">The depth limit is reached, or (validating) an array cannot start here.</exception>
+    public void WriteStartArray() => WriteStart((byte)'[', JsonTokenType.StartArray);
+
+    /// <summary>Writes the end of a JSON object.</summary>
+    public void WriteEndObject() => WriteEnd((byte)'}', JsonTokenType.EndObject);
+
+    /// <summary>Writes the end of a JSON array.</summary>
+    public void WriteEndArray() => WriteEnd((byte)']', JsonTokenType.EndArray);
+
+    private void WriteStart(byte token, JsonTokenType tokenType)
+    {
+        if (_depth >= _maxDepth)
+        {
+            ThrowDepthTooLarge();
+        }
+
+        int p = BeginValue(1);
+        _buffer[p++] = token;
+        _pos = p;
+        if (_validate)
+        {
+            bool isObject = token == (byte)'{';
+            _stack.Push(isObject);
+            _container = isObject ? Container.Object : Container.Array;
+        }
+
+        _needsComma = false;
+        _depth++;
+        _tokenType = tokenType;
+        _commentAfterNoneOrPropertyName = false;
+    }
+
+    private void WriteEnd(byte token, JsonTokenType tokenType)
+    {
+        if (_validate)
+        {
+            ValidateEnd(token);
+        }
+
+        if (_indented && _tokenType is not (JsonTokenType.StartObject or JsonTokenType.StartArray))
+        {
+            // The end token goes on its own line at the outer level.
+            int indent = Math.Max(0, Indentation - _indentSize);
+            Reserve(indent + 3);
+            byte[] buffer = _buffer;
+            int p = WriteNewLine(buffer, _pos);
+            p = WriteIndentation(buffer, p, indent);
+            buffer[p++] = token;
+            _pos = p;
+        }
+        else
+        {
+            Reserve(1);
+            _buffer[_pos++] = token;
+        }
+
+        _needsComma = true;
+        if (_depth != 0)
+        {
+            _depth--;
+        }
+
+        _tokenType = tokenType;
+    }
+
+    private void ValidateEnd(byte token)
+    {
+        if (_tokenType == JsonTokenType.PropertyName ||
+            _container != (token == (byte)'}' ? Container.Object : Container.Array))
+        {
+            ThrowMismatched(token);
+        }
+
+        bool parentIsObject = _stack.Pop();
+        _container = _stack.Count == 0 ? Container.None : parentIsObject ? Container.Object : Container.Array;
+    }
+
+    /// <summary>
+    /// Validates that a value may come next, reserves room for the separator, new line and indentation plus
+    /// <paramref name="maxValueLength"/> bytes, writes what goes before the value, and returns where the value goes.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private int BeginValue(int maxValueLength)
+    {
+        if (_validate)
+        {
+            ValidateWritingValue();
+        }
+
+        if (_indented)
+        {
+            return BeginValueIndented(maxValueLength);
+        }
+
+        Reserve(maxValueLength + 1);
+        int p = _pos;
+        if (_needsComma)
+        {
+            _buffer[p++] = (byte)',';
+        }
+
+        return p;
+    }
+
+    private int BeginValueIndented(int maxValueLength)
+    {
+        int indent = Indentation;
+        Reserve(maxValueLength + indent + 3);
+        byte[] buffer = _buffer;
+        int p = _pos;
+        if (_needsComma)
+        {
+            buffer[p++] = (byte)',';
+        }
+
+        if (_tokenType != JsonTokenType.PropertyName)
+        {
+            if (_tokenType != JsonTokenType.None)
+            {
+                p = WriteNewLine(buffer, p);
+            }
+
+            p = WriteIndentation(buffer, p, indent);
+        }
+
+        return p;
+    }
+
+    /// <summary>Records a complete value ending at <paramref name="end"/>.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void EndValue(int end, JsonTokenType tokenType)
+    {
+        _pos = end;
+        _needsComma = true;
+        _tokenType = tokenType;
+        _commentAfterNoneOrPropertyName = false;
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void ValidateWritingValue()
+    {
+        bool ok = _container switch
+        {
+            Container.Object => _tokenType == JsonTokenType.PropertyName,
+            Container.Array => true,
+            _ => _tokenType == JsonTokenType.None,
+        };
+        if (!ok)
+        {
+            ThrowCannotWriteValue();
+        }
+    }
+
+    private void ValidateWritingProperty()
+    {
+        if (_container != Container.Object || _tokenType == JsonTokenType.PropertyName)
+        {
+            JsonThrow.InvalidOperation(_tokenType == JsonTokenType.PropertyName
+                ? "Cannot write a JSON property name following another property name. A JSON value is missing."
+                : "Cannot write a JSON property within an array or as the first JSON token.");
+        }
+    }
+
+    /// <summary>Writes an already escaped UTF-8 property name: separator, new line and indentation, "name": .</summary>
+    private void WritePropertyNameEscaped(ReadOnlySpan<byte> escapedName)
+    {
+        if (_validate)
+        {
+            ValidateWritingProperty();
+        }
+
+        int p = BeginPropertyName(escapedName.Length);
+        byte[] buffer = _buffer;
+        buffer[p++] = (byte)'"';
+        escapedName.CopyTo(buffer.AsSpan(p));
+        p += escapedName.Length;
+        EndPropertyName(buffer, p);
+    }
+
+    /// <summary>Writes an already escaped UTF-16 property name, transcoding it.</summary>
+    private void WritePropertyNameEscaped(ReadOnlySpan<char> escapedName)
+    {
+        if (_validate)
+        {
+            ValidateWritingProperty();
+        }
+
+        int p = BeginPropertyName(escapedName.Length * 3);
+        byte[] buffer = _buffer;
+        buffer[p++] = (byte)'"';
+        p += Transcode(escapedName, buffer.AsSpan(p));
+        EndPropertyName(buffer, p);
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private int BeginPropertyName(int maxNameLength)
+    {
+        if (_indented)
+        {
+            int indent = Indentation;
+            Reserve(maxNameLength + indent + 7);
+            int i = _pos;
+            if (_needsComma)
+            {
+                _buffer[i++] = (byte)',';
+            }
+
+            if (_tokenType != JsonTokenType.None || _commentAfterNoneOrPropertyName)
+            {
+                i = WriteNewLine(_buffer, i);
+            }
+
+            return WriteIndentation(_buffer, i, indent);
+        }
+
+        Reserve(maxNameLength + 4);
+        int p = _pos;
+        if (_needsComma)
+        {
+            _buffer[p++] = (byte)',';
+        }
+
+        return p;
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void EndPropertyName(byte[] buffer, int p)
+    {
+        buffer[p++] = (byte)'"';
+        buffer[p++] = (byte)':';
+        if (_indented)
+        {
+            buffer[p++] = (byte)' ';
+        }
+
+        _pos = p;
+        _needsComma = false;
+        _tokenType = JsonTokenType.PropertyName;
+        _commentAfterNoneOrPropertyName = false;
+    }
+
+    /// <summary>Writes a property name, escaping it as the options' encoder requires.</summary>
+    public void WritePropertyName(ReadOnlySpan<char> propertyName)
+    {
+        CheckTokenSize(propertyName.Length);
+        int first = _escaping.FirstToEscape(propertyName);
+        if (first < 0)
+        {
+            WritePropertyNameEscaped(propertyName);
+        }
+        else
+        {
+            WriteEscapedPropertyName(propertyName, first);
+        }
+    }
+
+    /// <summary>Writes a UTF-8 property name, escaping it as the options' encoder requires.</summary>
+    public void WritePropertyName(ReadOnlySpan<byte> utf8PropertyName)
+    {
+        CheckTokenSize(utf8PropertyName.Length);
+        int first = _escaping.FirstToEscape(utf8PropertyName);
+        if (first < 0)
+        {
+            WritePropertyNameEscaped(utf8PropertyName);
+        }
+        else
+        {
+            WriteEscapedPropertyName(utf8PropertyName, first);
+        }
+    }
+
+    /// <summary>Writes a property name.</summary>
+    /// <exception cref="ArgumentNullException"><paramref name="propertyName"/> is null.</exception>
+    public void WritePropertyName(string propertyName)
+    {
+        ArgumentNullException.ThrowIfNull(propertyName);
+        WritePropertyName(propertyName.AsSpan());
+    }
+
+    /// <summary>Writes a pre-encoded property name as it is.</summary>
+    public void WritePropertyName(JsonEncodedText propertyName) => WritePropertyNameEscaped(propertyName.EncodedUtf8Bytes);
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void WriteEscapedPropertyName(ReadOnlySpan<char> name, int first)
+    {
+        char[] rented = ArrayPool<char>.Shared.Rent(name.Length * JsonEscaping.MaxExpansion);
+        try
+        {
+            int n = _escaping.Escape(name, first, rented);
+            WritePropertyNameEscaped(rented.AsSpan(0, n));
+        }
+        finally
+        {
+            ArrayPool<char>.Shared.Return(rented);
+        }
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void WriteEscapedPropertyName(ReadOnlySpan<byte> name, int first)
+    {
+        byte[] rented = ArrayPool<byte>.Shared.Rent(name.Length * JsonEscaping.MaxExpansion);
+        try
+        {
+            int n = _escaping.Escape(name, first, rented);
+            WritePropertyNameEscaped(rented.AsSpan(0, n));
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(rented);
+        }
+    }
+
+    /// <summary>UTF-16 to UTF-8; invalid UTF-16 is an ArgumentException, as in Utf8JsonWriter.</summary>
+    private static int Transcode(ReadOnlySpan<char> value, Span<byte> destination)
+    {
+        if (Utf8.FromUtf16(value, destination, out int read, out int written, replaceInvalidSequences: false) != OperationStatus.Done)
+        {
+            JsonThrow.Argument($"Cannot encode invalid UTF-16 text as JSON. Invalid surrogate value: '0x{(int)value[read]:X2}'.");
+        }
+
+        return written;
+    }
+
+    private static void CheckTokenSize(int length)
+    {
+        if (length > MaxTokenSize)
+        {
+            JsonThrow.TooLarge(length);
+        }
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ThrowDepthTooLarge() =>
+        JsonThrow.InvalidOperation($"CurrentDepth ({_depth}) is equal to or larger than the maximum allowed depth of {_maxDepth}. Cannot write the next JSON object or array.");
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ThrowMismatched(byte token) =>
+        JsonThrow.InvalidOperation($"'{(char)token}' is invalid following {_tokenType}.");
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ThrowCannotWriteValue() =>
+        JsonThrow.InvalidOperation(_container == Container.Object
+            ? "Cannot write a JSON value within an object without a property name."
+            : "Cannot write a JSON value after a single JSON value or outside of an existing closed object/array.");
+}

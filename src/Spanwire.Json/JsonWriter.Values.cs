@@ -1,0 +1,235 @@
+using System.Buffers;
+using System.Buffers.Text;
+using System.Globalization;
+using System.Runtime.CompilerServices;
+using System.Text.Json;
+
+namespace Spanwire.Json;
+
+// Values without a property name: strings, numbers, literals, Guid, dates, Base64.
+public sealed partial class JsonWriter
+{
+    private const int MaxBase64Source = 125_000_000; // Utf8JsonWriter's limit on bytes written as Base64
+
+    /// <summary>Writes a string value, escaping it as the options' encoder requires; null writes the null literal.</summary>
+    public void WriteStringValue(string? value)
+    {
+        if (value is null)
+        {
+            WriteNullValue();
+            return;
+        }
+
+        WriteStringValue(value.AsSpan());
+    }
+
+    /// <summary>Writes a string value, escaping it as the options' encoder requires.</summary>
+    public void WriteStringValue(ReadOnlySpan<char> value)
+    {
+        CheckTokenSize(value.Length);
+        int first = _escaping.FirstToEscape(value);
+        if (first < 0)
+        {
+            WriteStringEscaped(value);
+        }
+        else
+        {
+            WriteEscapedString(value, first);
+        }
+    }
+
+    /// <summary>Writes a UTF-8 string value, escaping it as the options' encoder requires (invalid UTF-8 becomes \uFFFD).</summary>
+    public void WriteStringValue(ReadOnlySpan<byte> utf8Value)
+    {
+        CheckTokenSize(utf8Value.Length);
+        int first = _escaping.FirstToEscape(utf8Value);
+        if (first < 0)
+        {
+            WriteStringEscaped(utf8Value);
+        }
+        else
+        {
+            WriteEscapedString(utf8Value, first);
+        }
+    }
+
+    /// <summary>Writes a pre-encoded string value as it is.</summary>
+    public void WriteStringValue(JsonEncodedText value) => WriteStringEscaped(value.EncodedUtf8Bytes);
+
+    private void WriteStringEscaped(ReadOnlySpan<char> escaped)
+    {
+        int p = BeginValue(escaped.Length * 3 + 2);
+        byte[] buffer = _buffer;
+        buffer[p++] = (byte)'"';
+        p += Transcode(escaped, buffer.AsSpan(p));
+        buffer[p++] = (byte)'"';
+        EndValue(p, JsonTokenType.String);
+    }
+
+    private void WriteStringEscaped(ReadOnlySpan<byte> escaped)
+    {
+        int p = BeginValue(escaped.Length + 2);
+        byte[] buffer = _buffer;
+        buffer[p++] = (byte)'"';
+        escaped.CopyTo(buffer.AsSpan(p));
+        p += escaped.Length;
+        buffer[p++] = (byte)'"';
+        EndValue(p, JsonTokenType.String);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void WriteEscapedString(ReadOnlySpan<char> value, int first)
+    {
+        char[] rented = ArrayPool<char>.Shared.Rent(value.Length * JsonEscaping.MaxExpansion);
+        try
+        {
+            int n = _escaping.Escape(value, first, rented);
+            WriteStringEscaped(rented.AsSpan(0, n));
+        }
+        finally
+        {
+            ArrayPool<char>.Shared.Return(rented);
+        }
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void WriteEscapedString(ReadOnlySpan<byte> value, int first)
+    {
+        byte[] rented = ArrayPool<byte>.Shared.Rent(value.Length * JsonEscaping.MaxExpansion);
+        try
+        {
+            int n = _escaping.Escape(value, first, rented);
+            WriteStringEscaped(rented.AsSpan(0, n));
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(rented);
+        }
+    }
+
+    /// <summary>Writes an integer value.</summary>
+    public void WriteNumberValue(int value) => WriteNumberValue((long)value);
+
+    /// <summary>Writes an integer value.</summary>
+    public void WriteNumberValue(uint value) => WriteNumberValue((ulong)value);
+
+    /// <summary>Writes an integer value.</summary>
+    public void WriteNumberValue(long value)
+    {
+        int p = BeginValue(20);
+        Utf8Formatter.TryFormat(value, _buffer.AsSpan(p), out int n);
+        EndValue(p + n, JsonTokenType.Number);
+    }
+
+    /// <summary>Writes an integer value.</summary>
+    public void WriteNumberValue(ulong value)
+    {
+        int p = BeginValue(20);
+        Utf8Formatter.TryFormat(value, _buffer.AsSpan(p), out int n);
+        EndValue(p + n, JsonTokenType.Number);
+    }
+
+    /// <summary>Writes a number in its shortest round-trip form.</summary>
+    /// <exception cref="ArgumentException">The value is NaN or infinite.</exception>
+    public void WriteNumberValue(double value)
+    {
+        CheckFinite(value);
+        int p = BeginValue(128);
+        value.TryFormat(_buffer.AsSpan(p), out int n, default, CultureInfo.InvariantCulture);
+        EndValue(p + n, JsonTokenType.Number);
+    }
+
+    /// <summary>Writes a number in its shortest round-trip form.</summary>
+    /// <exception cref="ArgumentException">The value is NaN or infinite.</exception>
+    public void WriteNumberValue(float value)
+    {
+        CheckFinite(value);
+        int p = BeginValue(128);
+        value.TryFormat(_buffer.AsSpan(p), out int n, default, CultureInfo.InvariantCulture);
+        EndValue(p + n, JsonTokenType.Number);
+    }
+
+    /// <summary>Writes a decimal number (scale kept).</summary>
+    public void WriteNumberValue(decimal value)
+    {
+        int p = BeginValue(31);
+        Utf8Formatter.TryFormat(value, _buffer.AsSpan(p), out int n);
+        EndValue(p + n, JsonTokenType.Number);
+    }
+
+    /// <summary>Writes true or false.</summary>
+    public void WriteBooleanValue(bool value)
+    {
+        int p = BeginValue(5);
+        ReadOnlySpan<byte> literal = value ? "true"u8 : "false"u8;
+        literal.CopyTo(_buffer.AsSpan(p));
+        EndValue(p + literal.Length, value ? JsonTokenType.True : JsonTokenType.False);
+    }
+
+    /// <summary>Writes null.</summary>
+    public void WriteNullValue()
+    {
+        int p = BeginValue(4);
+        "null"u8.CopyTo(_buffer.AsSpan(p));
+        EndValue(p + 4, JsonTokenType.Null);
+    }
+
+    /// <summary>Writes a Guid as a string in the "D" form (lower-case hex with hyphens).</summary>
+    public void WriteStringValue(Guid value)
+    {
+        int p = BeginValue(38);
+        byte[] buffer = _buffer;
+        buffer[p++] = (byte)'"';
+        value.TryFormat(buffer.AsSpan(p), out int n);
+        p += n;
+        buffer[p++] = (byte)'"';
+        EndValue(p, JsonTokenType.String);
+    }
+
+    /// <summary>Writes a DateTime as an ISO 8601-1:2019 string, as Utf8JsonWriter does (fraction trimmed of zeros).</summary>
+    public void WriteStringValue(DateTime value)
+    {
+        int p = BeginValue(35);
+        byte[] buffer = _buffer;
+        buffer[p++] = (byte)'"';
+        p += JsonFormatting.WriteDateTime(buffer.AsSpan(p), value);
+        buffer[p++] = (byte)'"';
+        EndValue(p, JsonTokenType.String);
+    }
+
+    /// <summary>Writes a DateTimeOffset as an ISO 8601-1:2019 string, as Utf8JsonWriter does (fraction trimmed of zeros).</summary>
+    public void WriteStringValue(DateTimeOffset value)
+    {
+        int p = BeginValue(35);
+        byte[] buffer = _buffer;
+        buffer[p++] = (byte)'"';
+        p += JsonFormatting.WriteDateTimeOffset(buffer.AsSpan(p), value);
+        buffer[p++] = (byte)'"';
+        EndValue(p, JsonTokenType.String);
+    }
+
+    /// <summary>Writes bytes as a Base64 string.</summary>
+    public void WriteBase64StringValue(ReadOnlySpan<byte> bytes)
+    {
+        if (bytes.Length > MaxBase64Source)
+        {
+            JsonThrow.TooLarge(bytes.Length);
+        }
+
+        int p = BeginValue(Base64.GetMaxEncodedToUtf8Length(bytes.Length) + 2);
+        byte[] buffer = _buffer;
+        buffer[p++] = (byte)'"';
+        Base64.EncodeToUtf8(bytes, buffer.AsSpan(p), out _, out int n);
+        p += n;
+        buffer[p++] = (byte)'"';
+        EndValue(p, JsonTokenType.String);
+    }
+
+    private static void CheckFinite(double value)
+    {
+        if (!double.IsFinite(value))
+        {
+            JsonThrow.NotFinite(value);
+        }
+    }
+}

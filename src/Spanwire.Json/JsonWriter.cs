@@ -1,0 +1,353 @@
+using System.Buffers;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+using System.Text.Json;
+using Spanwire.Buffers;
+
+namespace Spanwire.Json;
+
+/// <summary>
+/// Writes UTF-8 JSON with the members and meanings of <see cref="Utf8JsonWriter"/>, and for the same calls and
+/// <see cref="JsonWriterOptions"/> exactly the same bytes and the same exceptions, into an
+/// <see cref="IBufferWriter{T}"/> or a <see cref="Stream"/>.
+/// </summary>
+/// <remarks>
+/// <para>
+/// Options are System.Text.Json's own <see cref="JsonWriterOptions"/>: Indented, IndentCharacter, IndentSize,
+/// NewLine, SkipValidation, MaxDepth, and Encoder (null for the default escaping,
+/// <c>JavaScriptEncoder.UnsafeRelaxedJsonEscaping</c> for the relaxed one, or any other encoder).
+/// </para>
+/// <para>
+/// Bytes are written into the memory the output hands out and committed on <see cref="Flush"/> or when more room is
+/// needed (<see cref="BytesPending"/>, <see cref="BytesCommitted"/>). With a stream, the JSON is held in pooled
+/// segments until <see cref="Flush"/> writes it out. Not thread-safe.
+/// </para>
+/// </remarks>
+/// <example>
+/// <code>
+/// using var buffer = new PooledBufferWriter();
+/// using (var json = new JsonWriter(buffer, new JsonWriterOptions { Indented = true }))
+/// {
+///     json.WriteStartObject();
+///     json.WriteString("name", "Ada");
+///     json.WriteNumber("born", 1815);
+///     json.WriteEndObject();
+/// }
+/// </code>
+/// </example>
+public sealed partial class JsonWriter : IDisposable, IAsyncDisposable
+{
+    private const int InitialGrowthSize = 256;
+    private const int DefaultGrowthSize = 4096;
+
+    /// <summary>Utf8JsonWriter's limit on one unescaped token, in bytes or chars.</summary>
+    private const int MaxTokenSize = 166_666_666;
+
+    // Output. The current memory is _buffer[_start.._end); _pos is where the next byte goes.
+    private IBufferWriter<byte>? _output;
+    private Stream? _stream;
+    private PooledBufferWriter? _streamBuffer;
+    private byte[] _buffer = [];
+    private int _start;
+    private int _pos;
+    private int _end;
+    private bool _hasMemory;
+    private Memory<byte> _stagedFor; // set when _buffer stages bytes for memory that is not an array
+
+    // Options, unpacked for the hot paths.
+    private JsonWriterOptions _options;
+    private JsonEscaping _escaping = JsonEscaping.Default;
+    private bool _indented;
+    private bool _validate;
+    private byte _indentByte;
+    private int _indentSize;
+    private bool _crlf;
+    private int _maxDepth;
+
+    // Structure.
+    private int _depth;
+    private bool _needsComma;
+    private JsonTokenType _tokenType;
+    private bool _commentAfterNoneOrPropertyName;
+    private Container _container;
+    private ContainerStack _stack;
+
+    private enum Container : byte
+    {
+        None,
+        Object,
+        Array,
+    }
+
+    /// <summary>A writer into <paramref name="bufferWriter"/>.</summary>
+    public JsonWriter(IBufferWriter<byte> bufferWriter, JsonWriterOptions options = default)
+    {
+        ArgumentNullException.ThrowIfNull(bufferWriter);
+        _output = bufferWriter;
+        SetOptions(options);
+    }
+
+    /// <summary>A writer into <paramref name="utf8Json"/>; the JSON reaches the stream on <see cref="Flush"/>.</summary>
+    public JsonWriter(Stream utf8Json, JsonWriterOptions options = default)
+    {
+        ArgumentNullException.ThrowIfNull(utf8Json);
+        if (!utf8Json.CanWrite)
+        {
+            JsonThrow.Argument("Stream is not writable.");
+        }
+
+        _stream = utf8Json;
+        _streamBuffer = new PooledBufferWriter();
+        _output = _streamBuffer;
+        SetOptions(options);
+    }
+
+    /// <summary>Bytes written but not yet committed to the output.</summary>
+    public int BytesPending => _pos - _start;
+
+    /// <summary>Bytes committed to the output (for a stream: written to it).</summary>
+    public long BytesCommitted { get; private set; }
+
+    /// <summary>The depth of the current token.</summary>
+    public int CurrentDepth => _depth;
+
+    /// <summary>The options this writer was made with (MaxDepth 0 reads as the default 1000).</summary>
+    public JsonWriterOptions Options => _options;
+
+    private void SetOptions(JsonWriterOptions options)
+    {
+        if (options.MaxDepth == 0)
+        {
+            options.MaxDepth = 1000;
+        }
+
+        _options = options;
+        _escaping = JsonEscaping.For(options.Encoder);
+        _indented = options.Indented;
+        _validate = !options.SkipValidation;
+        _indentByte = (byte)options.IndentCharacter;
+        _indentSize = options.IndentSize;
+        _crlf = options.NewLine.Length == 2;
+        _maxDepth = options.MaxDepth;
+    }
+
+    /// <summary>Commits what was written: advances the buffer writer, or writes to the stream and flushes it.</summary>
+    public void Flush()
+    {
+        CheckNotDisposed();
+        Commit();
+        if (_stream is not null)
+        {
+            long written = _streamBuffer!.WrittenCount;
+            if (written != 0)
+            {
+                _streamBuffer.CopyTo(_stream);
+                BytesCommitted += written;
+                _streamBuffer.Reset();
+            }
+
+            _stream.Flush();
+        }
+    }
+
+    /// <summary>As <see cref="Flush"/>, writing to the stream asynchronously.</summary>
+    public async Task FlushAsync(CancellationToken cancellationToken = default)
+    {
+        CheckNotDisposed();
+        Commit();
+        if (_stream is not null)
+        {
+            long written = _streamBuffer!.WrittenCount;
+            if (written != 0)
+            {
+                await _streamBuffer.CopyToAsync(_stream, cancellationToken).ConfigureAwait(false);
+                BytesCommitted += written;
+                _streamBuffer.Reset();
+            }
+
+            await _stream.FlushAsync(cancellationToken).ConfigureAwait(false);
+        }
+    }
+
+    /// <summary>Starts over on the same output and options; bytes not yet flushed are dropped.</summary>
+    public void Reset()
+    {
+        CheckNotDisposed();
+        _streamBuffer?.Reset();
+        ResetState();
+    }
+
+    /// <summary>Starts over writing to <paramref name="bufferWriter"/>, with the same options.</summary>
+    public void Reset(IBufferWriter<byte> bufferWriter)
+    {
+        CheckNotDisposed();
+        ArgumentNullException.ThrowIfNull(bufferWriter);
+        _output = bufferWriter;
+        _stream = null;
+        _streamBuffer?.Dispose();
+        _streamBuffer = null;
+        ResetState();
+    }
+
+    /// <summary>Starts over writing to <paramref name="utf8Json"/>, with the same options.</summary>
+    public void Reset(Stream utf8Json)
+    {
+        CheckNotDisposed();
+        ArgumentNullException.ThrowIfNull(utf8Json);
+        if (!utf8Json.CanWrite)
+        {
+            JsonThrow.Argument("Stream is not writable.");
+        }
+
+        _stream = utf8Json;
+        _streamBuffer ??= new PooledBufferWriter();
+        _streamBuffer.Reset();
+        _output = _streamBuffer;
+        ResetState();
+    }
+
+    /// <summary>Flushes, then lets go of the output. Calling it again does nothing.</summary>
+    public void Dispose()
+    {
+        if (_output is null)
+        {
+            return;
+        }
+
+        Flush();
+        Release();
+    }
+
+    /// <summary>Flushes asynchronously, then lets go of the output.</summary>
+    public async ValueTask DisposeAsync()
+    {
+        if (_output is null)
+        {
+            return;
+        }
+
+        await FlushAsync().ConfigureAwait(false);
+        Release();
+    }
+
+    private void Release()
+    {
+        ResetState();
+        _streamBuffer?.Dispose();
+        _streamBuffer = null;
+        _stream = null;
+        _output = null;
+    }
+
+    private void ResetState()
+    {
+        _buffer = [];
+        _start = _pos = _end = 0;
+        _hasMemory = false;
+        _stagedFor = default;
+        BytesCommitted = 0;
+        _depth = 0;
+        _needsComma = false;
+        _tokenType = JsonTokenType.None;
+        _commentAfterNoneOrPropertyName = false;
+        _container = Container.None;
+        _stack.Clear();
+    }
+
+    private void CheckNotDisposed()
+    {
+        if (_output is null)
+        {
+            JsonThrow.Disposed();
+        }
+    }
+
+    /// <summary>Hands the pending bytes to the output and forgets the current memory.</summary>
+    private void Commit()
+    {
+        int pending = _pos - _start;
+        if (pending != 0)
+        {
+            if (!_stagedFor.IsEmpty)
+            {
+                _buffer.AsSpan(_start, pending).CopyTo(_stagedFor.Span);
+            }
+
+            _output!.Advance(pending);
+            if (_stream is null)
+            {
+                BytesCommitted += pending;
+            }
+        }
+
+        if (!_stagedFor.IsEmpty)
+        {
+            ArrayPool<byte>.Shared.Return(_buffer);
+            _stagedFor = default;
+        }
+
+        _buffer = [];
+        _start = _pos = _end = 0;
+        _hasMemory = false;
+    }
+
+    /// <summary>Makes room for <paramref name="required"/> bytes at <see cref="_pos"/>.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void Grow(int required)
+    {
+        CheckNotDisposed();
+        int sizeHint = Math.Max(_hasMemory ? DefaultGrowthSize : InitialGrowthSize, required);
+        Commit();
+        Memory<byte> memory = _output!.GetMemory(sizeHint);
+        if (memory.Length < sizeHint)
+        {
+            JsonThrow.InvalidOperation("The IBufferWriter could not provide an output buffer that is large enough to continue writing.");
+        }
+
+        if (MemoryMarshal.TryGetArray<byte>(memory, out var segment))
+        {
+            _buffer = segment.Array!;
+            _start = _pos = segment.Offset;
+            _end = segment.Offset + segment.Count;
+        }
+        else
+        {
+            // Memory that is not an array: stage in a pooled array, copied over on commit.
+            _stagedFor = memory;
+            _buffer = ArrayPool<byte>.Shared.Rent(memory.Length);
+            _start = _pos = 0;
+            _end = memory.Length;
+        }
+
+        _hasMemory = true;
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void Reserve(int required)
+    {
+        if (_end - _pos < required)
+        {
+            Grow(required);
+        }
+    }
+
+    private int Indentation => _depth * _indentSize;
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private int WriteNewLine(byte[] buffer, int p)
+    {
+        if (_crlf)
+        {
+            buffer[p++] = (byte)'\r';
+        }
+
+        buffer[p++] = (byte)'\n';
+        return p;
+    }
+
+    private int WriteIndentation(byte[] buffer, int p, int indent)
+    {
+        buffer.AsSpan(p, indent).Fill(_indentByte);
+        return p + indent;
+    }
+}
