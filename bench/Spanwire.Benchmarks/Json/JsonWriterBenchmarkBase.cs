@@ -1,0 +1,35 @@
+using System.Buffers;
+using System.Text.Json;
+using BenchmarkDotNet.Attributes;
+
+namespace Spanwire.Benchmarks.Json;
+
+/// <summary>
+/// What the .NET performance repository's Utf8JsonWriter benchmarks share: one reused ArrayBufferWriter cleared
+/// each time, a new writer each time, and the parameters Formatted × SkipValidation.
+/// </summary>
+[MemoryDiagnoser]
+public abstract class JsonWriterBenchmarkBase
+{
+    protected ArrayBufferWriter<byte> Output { get; } = new();
+
+    [Params(false, true)]
+    public bool Formatted { get; set; }
+
+    [Params(false, true)]
+    public bool SkipValidation { get; set; }
+
+    protected JsonWriterOptions Options => new() { Indented = Formatted, SkipValidation = SkipValidation };
+
+    protected Utf8JsonWriter NewUtf8JsonWriter()
+    {
+        Output.Clear();
+        return new Utf8JsonWriter(Output, Options);
+    }
+
+    protected Spanwire.Json.JsonWriter NewJsonWriter()
+    {
+        Output.Clear();
+        return new Spanwire.Json.JsonWriter(Output, Options);
+    }
+}
