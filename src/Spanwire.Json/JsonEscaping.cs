@@ -1,61 +1,79 @@
 using System.Buffers;
+using System.Buffers.Binary;
 using System.Runtime.CompilerServices;
 using System.Text;
 using System.Text.Encodings.Web;
+using System.Text.Unicode;
 
 namespace Spanwire.Json;
 
 /// <summary>
-/// Which characters an encoder escapes, and how: the stateless escaping layer of <see cref="JsonWriter"/>.
-/// The ASCII characters left alone are read off the encoder itself once, into SearchValues, so the common
-/// "nothing to escape" check is one vectorized scan. Escaping follows Utf8JsonWriter exactly: with no encoder,
-/// ASCII characters are escaped by table until the first non-ASCII one and the rest goes through
-/// JavaScriptEncoder.Default; with an encoder, everything from the first character to escape goes through it.
+/// Which characters an encoder escapes, and into what: the stateless escaping layer of <see cref="JsonWriter"/>.
+/// Everything is read off the encoder itself once: the ASCII characters it leaves alone (as SearchValues, so
+/// "nothing to escape" is one vectorized scan) and the escape of every other ASCII character (packed into a ulong,
+/// so escaping writes one 8-byte store per character). Non-ASCII: the default encoder escapes every UTF-16 unit as
+/// \uXXXX and invalid ones as \uFFFD; any other encoder is asked per scalar. This is byte for byte what
+/// Utf8JsonWriter writes (the differential tests hold it to that).
 /// </summary>
 internal sealed class JsonEscaping
 {
-    /// <summary>Most bytes or chars one input char or byte can become (\uXXXX).</summary>
+    /// <summary>Most bytes one input char, or one input byte, can become (\uXXXX), plus two bytes of slack for the 8-byte stores.</summary>
     public const int MaxExpansion = 6;
+
+    /// <summary>Extra room escaping needs past its output for its 8-byte stores.</summary>
+    public const int Slack = 2;
 
     private static readonly ConditionalWeakTable<JavaScriptEncoder, JsonEscaping> s_byEncoder = [];
 
-    public static readonly JsonEscaping Default = new(null);
+    public static readonly JsonEscaping Default = new(JavaScriptEncoder.Default);
 
     private readonly JavaScriptEncoder _encoder;
-    private readonly bool _tablePath;
-    private readonly bool _escapesAllNonAscii;
+    private readonly bool _isDefault;
     private readonly SearchValues<byte> _allowedBytes;
     private readonly SearchValues<char> _allowedChars;
 
-    private JsonEscaping(JavaScriptEncoder? encoder)
+    // Per ASCII character: 0 when it is written as it is, else its escape in the low bytes and its length in the top byte.
+    private readonly ulong[] _asciiEscapes = new ulong[128];
+
+    private JsonEscaping(JavaScriptEncoder encoder)
     {
-        _tablePath = encoder is null;
-        _encoder = encoder ?? JavaScriptEncoder.Default;
+        _encoder = encoder;
+        _isDefault = ReferenceEquals(encoder, JavaScriptEncoder.Default);
         var allowed = new List<byte>(128);
         for (int c = 0; c < 128; c++)
         {
-            if (!_encoder.WillEncode(c))
+            if (!encoder.WillEncode(c))
             {
                 allowed.Add((byte)c);
+                continue;
             }
+
+            string escaped = encoder.Encode(((char)c).ToString());
+            ulong packed = (ulong)escaped.Length << 56;
+            for (int i = 0; i < escaped.Length; i++)
+            {
+                packed |= (ulong)(byte)escaped[i] << (8 * i);
+            }
+
+            _asciiEscapes[c] = packed;
         }
 
         _allowedBytes = SearchValues.Create(allowed.ToArray());
         _allowedChars = SearchValues.Create(Encoding.ASCII.GetString(allowed.ToArray()));
-        // Only the default encoder is known to escape every non-ASCII scalar; any other is asked per scalar.
-        _escapesAllNonAscii = ReferenceEquals(_encoder, JavaScriptEncoder.Default);
     }
 
-    /// <summary>The escaping for an options' encoder (null is Utf8JsonWriter's default).</summary>
+    /// <summary>The escaping for an options' encoder (null is the default encoder, as in Utf8JsonWriter).</summary>
     public static JsonEscaping For(JavaScriptEncoder? encoder) =>
-        encoder is null ? Default : s_byEncoder.GetValue(encoder, static e => new JsonEscaping(e));
+        encoder is null || ReferenceEquals(encoder, JavaScriptEncoder.Default)
+            ? Default
+            : s_byEncoder.GetValue(encoder, static e => new JsonEscaping(e));
 
     /// <summary>Index of the first char that must be escaped, or -1.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public int FirstToEscape(ReadOnlySpan<char> value)
     {
         int i = value.IndexOfAnyExcept(_allowedChars);
-        if (i < 0 || value[i] < 0x80 || _escapesAllNonAscii)
+        if (i < 0 || value[i] < 0x80 || _isDefault)
         {
             return i;
         }
@@ -63,12 +81,12 @@ internal sealed class JsonEscaping
         return FirstToEscapeNonAscii(value, i);
     }
 
-    /// <summary>Index of the first byte that must be escaped (or is invalid UTF-8), or -1.</summary>
+    /// <summary>Index of the first byte that must be escaped (or starts invalid UTF-8), or -1.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public int FirstToEscape(ReadOnlySpan<byte> utf8Value)
     {
         int i = utf8Value.IndexOfAnyExcept(_allowedBytes);
-        if (i < 0 || utf8Value[i] < 0x80 || _escapesAllNonAscii)
+        if (i < 0 || utf8Value[i] < 0x80 || _isDefault)
         {
             return i;
         }
@@ -85,7 +103,7 @@ internal sealed class JsonEscaping
             char c = value[from];
             if (c < 0x80)
             {
-                if (!_allowedChars.Contains(c))
+                if (_asciiEscapes[c] != 0)
                 {
                     return from;
                 }
@@ -106,104 +124,159 @@ internal sealed class JsonEscaping
         return -1;
     }
 
-    /// <summary>Escapes <paramref name="value"/> from <paramref name="first"/> on into <paramref name="destination"/> (6 chars per input char).</summary>
-    public int Escape(ReadOnlySpan<char> value, int first, Span<char> destination)
+    /// <summary>
+    /// Writes <paramref name="value"/> escaped, as UTF-8, into <paramref name="destination"/>, which must hold
+    /// <see cref="MaxExpansion"/> bytes per char plus <see cref="Slack"/>. Returns the bytes written.
+    /// </summary>
+    public int Escape(ReadOnlySpan<char> value, Span<byte> destination)
     {
-        value[..first].CopyTo(destination);
-        int written = first;
-        int i = first;
-        if (_tablePath)
+        ulong[] escapes = _asciiEscapes;
+        int written = 0;
+        int i = 0;
+        while (i < value.Length)
         {
-            for (; i < value.Length; i++)
+            char c = value[i];
+            if (c < 0x80)
             {
-                char c = value[i];
-                if (c >= 0x80)
+                ulong packed = escapes[c];
+                if (packed == 0)
                 {
-                    break;
+                    destination[written++] = (byte)c;
+                }
+                else
+                {
+                    BinaryPrimitives.WriteUInt64LittleEndian(destination[written..], packed);
+                    written += (int)(packed >> 56);
                 }
 
-                written += _allowedChars.Contains(c) ? Copy(c, destination[written..]) : EscapeAscii(c, destination[written..]);
+                i++;
+                continue;
             }
-        }
 
-        if (i < value.Length)
-        {
-            _encoder.Encode(value[i..], destination[written..], out _, out int n);
-            written += n;
+            i += _isDefault
+                ? EscapeNonAsciiDefault(value[i..], destination, ref written)
+                : EscapeNonAsciiByEncoder(value[i..], destination, ref written);
         }
 
         return written;
     }
 
-    /// <summary>Escapes UTF-8 <paramref name="value"/> from <paramref name="first"/> on into <paramref name="destination"/> (6 bytes per input byte).</summary>
-    public int Escape(ReadOnlySpan<byte> value, int first, Span<byte> destination)
+    /// <summary>As <see cref="Escape(ReadOnlySpan{char}, Span{byte})"/>, for UTF-8 input; invalid UTF-8 becomes \uFFFD (or the encoder's replacement).</summary>
+    public int Escape(ReadOnlySpan<byte> value, Span<byte> destination)
     {
-        value[..first].CopyTo(destination);
-        int written = first;
-        int i = first;
-        Span<char> escaped = stackalloc char[MaxExpansion];
-        if (_tablePath)
+        ulong[] escapes = _asciiEscapes;
+        int written = 0;
+        int i = 0;
+        Span<char> chars = stackalloc char[2];
+        while (i < value.Length)
         {
-            for (; i < value.Length; i++)
+            byte b = value[i];
+            if (b < 0x80)
             {
-                byte b = value[i];
-                if (b >= 0x80)
-                {
-                    break;
-                }
-
-                if (_allowedBytes.Contains(b))
+                ulong packed = escapes[b];
+                if (packed == 0)
                 {
                     destination[written++] = b;
                 }
                 else
                 {
-                    int n = EscapeAscii((char)b, escaped);
-                    for (int k = 0; k < n; k++)
-                    {
-                        destination[written++] = (byte)escaped[k];
-                    }
+                    BinaryPrimitives.WriteUInt64LittleEndian(destination[written..], packed);
+                    written += (int)(packed >> 56);
                 }
-            }
-        }
 
-        if (i < value.Length)
-        {
-            _encoder.EncodeUtf8(value[i..], destination[written..], out _, out int n);
-            written += n;
+                i++;
+                continue;
+            }
+
+            OperationStatus status = Rune.DecodeFromUtf8(value[i..], out Rune rune, out int consumed);
+            if (status != OperationStatus.Done)
+            {
+                // Invalid UTF-8: every encoder writes the replacement character, escaped.
+                WriteUnicodeEscape('\uFFFD', destination, ref written);
+                i += consumed;
+                continue;
+            }
+
+            int n = rune.EncodeToUtf16(chars);
+            if (_isDefault)
+            {
+                EscapeNonAsciiDefault(chars[..n], destination, ref written);
+            }
+            else if (!_encoder.WillEncode(rune.Value))
+            {
+                value.Slice(i, consumed).CopyTo(destination[written..]);
+                written += consumed;
+            }
+            else
+            {
+                EncodeWithEncoder(chars[..n], destination, ref written);
+            }
+
+            i += consumed;
         }
 
         return written;
     }
 
-    private static int Copy(char c, Span<char> destination)
+    /// <summary>The default encoder: each UTF-16 unit of a valid scalar as \uXXXX; a lone surrogate as \uFFFD. Returns chars consumed.</summary>
+    private static int EscapeNonAsciiDefault(ReadOnlySpan<char> value, Span<byte> destination, ref int written)
     {
-        destination[0] = c;
-        return 1;
-    }
+        char c = value[0];
+        if (!char.IsSurrogate(c))
+        {
+            WriteUnicodeEscape(c, destination, ref written);
+            return 1;
+        }
 
-    /// <summary>Utf8JsonWriter's own escapes for ASCII: short forms for the usual controls and backslash, \u0022 for the quote, \uXXXX (upper-case hex) otherwise.</summary>
-    private static int EscapeAscii(char c, Span<char> destination)
-    {
-        destination[0] = '\\';
-        char shortForm = c switch
+        if (char.IsHighSurrogate(c) && value.Length > 1 && char.IsLowSurrogate(value[1]))
         {
-            '\n' => 'n',
-            '\r' => 'r',
-            '\t' => 't',
-            '\\' => '\\',
-            '\b' => 'b',
-            '\f' => 'f',
-            _ => '\0',
-        };
-        if (shortForm != '\0')
-        {
-            destination[1] = shortForm;
+            WriteUnicodeEscape(c, destination, ref written);
+            WriteUnicodeEscape(value[1], destination, ref written);
             return 2;
         }
 
-        destination[1] = 'u';
-        ((int)c).TryFormat(destination[2..], out _, "X4", System.Globalization.CultureInfo.InvariantCulture);
-        return 6;
+        WriteUnicodeEscape('\uFFFD', destination, ref written);
+        return 1;
+    }
+
+    /// <summary>Any other encoder: a scalar it allows goes out as UTF-8, anything else as the encoder writes it. Returns chars consumed.</summary>
+    private int EscapeNonAsciiByEncoder(ReadOnlySpan<char> value, Span<byte> destination, ref int written)
+    {
+        OperationStatus status = Rune.DecodeFromUtf16(value, out Rune rune, out int consumed);
+        if (status != OperationStatus.Done)
+        {
+            WriteUnicodeEscape('\uFFFD', destination, ref written); // a lone surrogate, escaped replacement as every encoder writes it
+            return consumed;
+        }
+
+        if (!_encoder.WillEncode(rune.Value))
+        {
+            written += rune.EncodeToUtf8(destination[written..]);
+            return consumed;
+        }
+
+        EncodeWithEncoder(value[..consumed], destination, ref written);
+        return consumed;
+    }
+
+    private void EncodeWithEncoder(ReadOnlySpan<char> scalar, Span<byte> destination, ref int written)
+    {
+        Span<char> escaped = stackalloc char[32];
+        _encoder.Encode(scalar, escaped, out _, out int n);
+        Utf8.FromUtf16(escaped[..n], destination[written..], out _, out int bytes);
+        written += bytes;
+    }
+
+    private static void WriteUnicodeEscape(char c, Span<byte> destination, ref int written)
+    {
+        ReadOnlySpan<byte> hex = "0123456789ABCDEF"u8;
+        Span<byte> d = destination.Slice(written, 6);
+        d[0] = (byte)'\\';
+        d[1] = (byte)'u';
+        d[2] = hex[c >> 12];
+        d[3] = hex[(c >> 8) & 0xF];
+        d[4] = hex[(c >> 4) & 0xF];
+        d[5] = hex[c & 0xF];
+        written += 6;
     }
 }

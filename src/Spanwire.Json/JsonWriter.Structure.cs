@@ -177,44 +177,83 @@ public sealed partial class JsonWriter
         }
     }
 
-    /// <summary>Writes an already escaped UTF-8 property name: separator, new line and indentation, "name": .</summary>
-    private void WritePropertyNameEscaped(ReadOnlySpan<byte> escapedName)
+    /// <summary>Writes a property name: separator, new line and indentation, then "name": with the name escaped from <paramref name="first"/> on (-1: as it is).</summary>
+    private void WritePropertyNameCore(ReadOnlySpan<byte> utf8Name, int first)
     {
         if (_validate)
         {
             ValidateWritingProperty();
         }
 
-        int p = BeginPropertyName(escapedName.Length);
-        byte[] buffer = _buffer;
-        buffer[p++] = (byte)'"';
-        escapedName.CopyTo(buffer.AsSpan(p));
-        p += escapedName.Length;
-        EndPropertyName(buffer, p);
+        int p = BeginPropertyName(MaxQuotedLength(utf8Name.Length, first, 1));
+        p = WriteQuoted(_buffer, p, utf8Name, first);
+        EndPropertyName(_buffer, p);
     }
 
-    /// <summary>Writes an already escaped UTF-16 property name, transcoding it.</summary>
-    private void WritePropertyNameEscaped(ReadOnlySpan<char> escapedName)
+    /// <summary>As <see cref="WritePropertyNameCore(ReadOnlySpan{byte}, int)"/>, for a UTF-16 name.</summary>
+    private void WritePropertyNameCore(ReadOnlySpan<char> name, int first)
     {
         if (_validate)
         {
             ValidateWritingProperty();
         }
 
-        int p = BeginPropertyName(escapedName.Length * 3);
-        byte[] buffer = _buffer;
+        int p = BeginPropertyName(MaxQuotedLength(name.Length, first, 3));
+        p = WriteQuoted(_buffer, p, name, first);
+        EndPropertyName(_buffer, p);
+    }
+
+    /// <summary>Room for quoted text of <paramref name="length"/> units: as it is (bytesPerUnit each) or escaped.</summary>
+    private static int MaxQuotedLength(int length, int first, int bytesPerUnit) =>
+        (first < 0 ? length * bytesPerUnit : length * JsonEscaping.MaxExpansion + JsonEscaping.Slack) + 2;
+
+    /// <summary>Writes "value" at <paramref name="p"/>, escaping from <paramref name="first"/> on; returns the end.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private int WriteQuoted(byte[] buffer, int p, ReadOnlySpan<char> value, int first)
+    {
         buffer[p++] = (byte)'"';
-        p += Transcode(escapedName, buffer.AsSpan(p));
-        EndPropertyName(buffer, p);
+        if (first < 0)
+        {
+            p += Transcode(value, buffer.AsSpan(p));
+        }
+        else
+        {
+            p += Transcode(value[..first], buffer.AsSpan(p));
+            p += _escaping.Escape(value[first..], buffer.AsSpan(p));
+        }
+
+        buffer[p++] = (byte)'"';
+        return p;
+    }
+
+    /// <summary>Writes "value" for UTF-8 text, escaping from <paramref name="first"/> on; returns the end.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private int WriteQuoted(byte[] buffer, int p, ReadOnlySpan<byte> value, int first)
+    {
+        buffer[p++] = (byte)'"';
+        if (first < 0)
+        {
+            value.CopyTo(buffer.AsSpan(p));
+            p += value.Length;
+        }
+        else
+        {
+            value[..first].CopyTo(buffer.AsSpan(p));
+            p += first;
+            p += _escaping.Escape(value[first..], buffer.AsSpan(p));
+        }
+
+        buffer[p++] = (byte)'"';
+        return p;
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private int BeginPropertyName(int maxNameLength)
+    private int BeginPropertyName(int maxQuotedLength)
     {
         if (_indented)
         {
             int indent = Indentation;
-            Reserve(maxNameLength + indent + 7);
+            Reserve(maxQuotedLength + indent + 5);
             int i = _pos;
             if (_needsComma)
             {
@@ -229,7 +268,7 @@ public sealed partial class JsonWriter
             return WriteIndentation(_buffer, i, indent);
         }
 
-        Reserve(maxNameLength + 4);
+        Reserve(maxQuotedLength + 2);
         int p = _pos;
         if (_needsComma)
         {
@@ -242,7 +281,6 @@ public sealed partial class JsonWriter
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void EndPropertyName(byte[] buffer, int p)
     {
-        buffer[p++] = (byte)'"';
         buffer[p++] = (byte)':';
         if (_indented)
         {
@@ -259,30 +297,14 @@ public sealed partial class JsonWriter
     public void WritePropertyName(ReadOnlySpan<char> propertyName)
     {
         CheckTokenSize(propertyName.Length);
-        int first = _escaping.FirstToEscape(propertyName);
-        if (first < 0)
-        {
-            WritePropertyNameEscaped(propertyName);
-        }
-        else
-        {
-            WriteEscapedPropertyName(propertyName, first);
-        }
+        WritePropertyNameCore(propertyName, _escaping.FirstToEscape(propertyName));
     }
 
     /// <summary>Writes a UTF-8 property name, escaping it as the options' encoder requires.</summary>
     public void WritePropertyName(ReadOnlySpan<byte> utf8PropertyName)
     {
         CheckTokenSize(utf8PropertyName.Length);
-        int first = _escaping.FirstToEscape(utf8PropertyName);
-        if (first < 0)
-        {
-            WritePropertyNameEscaped(utf8PropertyName);
-        }
-        else
-        {
-            WriteEscapedPropertyName(utf8PropertyName, first);
-        }
+        WritePropertyNameCore(utf8PropertyName, _escaping.FirstToEscape(utf8PropertyName));
     }
 
     /// <summary>Writes a property name.</summary>
@@ -294,37 +316,7 @@ public sealed partial class JsonWriter
     }
 
     /// <summary>Writes a pre-encoded property name as it is.</summary>
-    public void WritePropertyName(JsonEncodedText propertyName) => WritePropertyNameEscaped(propertyName.EncodedUtf8Bytes);
-
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private void WriteEscapedPropertyName(ReadOnlySpan<char> name, int first)
-    {
-        char[] rented = ArrayPool<char>.Shared.Rent(name.Length * JsonEscaping.MaxExpansion);
-        try
-        {
-            int n = _escaping.Escape(name, first, rented);
-            WritePropertyNameEscaped(rented.AsSpan(0, n));
-        }
-        finally
-        {
-            ArrayPool<char>.Shared.Return(rented);
-        }
-    }
-
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private void WriteEscapedPropertyName(ReadOnlySpan<byte> name, int first)
-    {
-        byte[] rented = ArrayPool<byte>.Shared.Rent(name.Length * JsonEscaping.MaxExpansion);
-        try
-        {
-            int n = _escaping.Escape(name, first, rented);
-            WritePropertyNameEscaped(rented.AsSpan(0, n));
-        }
-        finally
-        {
-            ArrayPool<byte>.Shared.Return(rented);
-        }
-    }
+    public void WritePropertyName(JsonEncodedText propertyName) => WritePropertyNameCore(propertyName.EncodedUtf8Bytes, -1);
 
     /// <summary>UTF-16 to UTF-8; invalid UTF-16 is an ArgumentException, as in Utf8JsonWriter.</summary>
     private static int Transcode(ReadOnlySpan<char> value, Span<byte> destination)

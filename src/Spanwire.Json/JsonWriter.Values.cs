@@ -1,4 +1,3 @@
-using System.Buffers;
 using System.Buffers.Text;
 using System.Globalization;
 using System.Runtime.CompilerServices;
@@ -28,14 +27,8 @@ public sealed partial class JsonWriter
     {
         CheckTokenSize(value.Length);
         int first = _escaping.FirstToEscape(value);
-        if (first < 0)
-        {
-            WriteStringEscaped(value);
-        }
-        else
-        {
-            WriteEscapedString(value, first);
-        }
+        int p = BeginValue(MaxQuotedLength(value.Length, first, 3));
+        EndValue(WriteQuoted(_buffer, p, value, first), JsonTokenType.String);
     }
 
     /// <summary>Writes a UTF-8 string value, escaping it as the options' encoder requires (invalid UTF-8 becomes \uFFFD).</summary>
@@ -43,68 +36,16 @@ public sealed partial class JsonWriter
     {
         CheckTokenSize(utf8Value.Length);
         int first = _escaping.FirstToEscape(utf8Value);
-        if (first < 0)
-        {
-            WriteStringEscaped(utf8Value);
-        }
-        else
-        {
-            WriteEscapedString(utf8Value, first);
-        }
+        int p = BeginValue(MaxQuotedLength(utf8Value.Length, first, 1));
+        EndValue(WriteQuoted(_buffer, p, utf8Value, first), JsonTokenType.String);
     }
 
     /// <summary>Writes a pre-encoded string value as it is.</summary>
-    public void WriteStringValue(JsonEncodedText value) => WriteStringEscaped(value.EncodedUtf8Bytes);
-
-    private void WriteStringEscaped(ReadOnlySpan<char> escaped)
+    public void WriteStringValue(JsonEncodedText value)
     {
-        int p = BeginValue(escaped.Length * 3 + 2);
-        byte[] buffer = _buffer;
-        buffer[p++] = (byte)'"';
-        p += Transcode(escaped, buffer.AsSpan(p));
-        buffer[p++] = (byte)'"';
-        EndValue(p, JsonTokenType.String);
-    }
-
-    private void WriteStringEscaped(ReadOnlySpan<byte> escaped)
-    {
-        int p = BeginValue(escaped.Length + 2);
-        byte[] buffer = _buffer;
-        buffer[p++] = (byte)'"';
-        escaped.CopyTo(buffer.AsSpan(p));
-        p += escaped.Length;
-        buffer[p++] = (byte)'"';
-        EndValue(p, JsonTokenType.String);
-    }
-
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private void WriteEscapedString(ReadOnlySpan<char> value, int first)
-    {
-        char[] rented = ArrayPool<char>.Shared.Rent(value.Length * JsonEscaping.MaxExpansion);
-        try
-        {
-            int n = _escaping.Escape(value, first, rented);
-            WriteStringEscaped(rented.AsSpan(0, n));
-        }
-        finally
-        {
-            ArrayPool<char>.Shared.Return(rented);
-        }
-    }
-
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private void WriteEscapedString(ReadOnlySpan<byte> value, int first)
-    {
-        byte[] rented = ArrayPool<byte>.Shared.Rent(value.Length * JsonEscaping.MaxExpansion);
-        try
-        {
-            int n = _escaping.Escape(value, first, rented);
-            WriteStringEscaped(rented.AsSpan(0, n));
-        }
-        finally
-        {
-            ArrayPool<byte>.Shared.Return(rented);
-        }
+        ReadOnlySpan<byte> encoded = value.EncodedUtf8Bytes;
+        int p = BeginValue(encoded.Length + 2);
+        EndValue(WriteQuoted(_buffer, p, encoded, -1), JsonTokenType.String);
     }
 
     /// <summary>Writes an integer value.</summary>
