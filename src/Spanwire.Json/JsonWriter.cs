@@ -102,8 +102,8 @@ public sealed partial class JsonWriter : IDisposable, IAsyncDisposable
         SetOptions(options);
     }
 
-    /// <summary>Bytes written but not yet committed to the output.</summary>
-    public int BytesPending => _pos - _start;
+    /// <summary>Bytes written but not yet committed to the output (for a stream: not yet written to it).</summary>
+    public int BytesPending => _pos - _start + (int)(_streamBuffer?.WrittenCount ?? 0);
 
     /// <summary>Bytes committed to the output (for a stream: written to it).</summary>
     public long BytesCommitted { get; private set; }

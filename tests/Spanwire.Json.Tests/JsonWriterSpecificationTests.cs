@@ -1,0 +1,322 @@
+using System.Buffers;
+using System.Text;
+using System.Text.Encodings.Web;
+using System.Text.Json;
+using Spanwire.Buffers;
+
+namespace Spanwire.Json.Tests;
+
+/// <summary>Named cases on top of the random differential test: each must match Utf8JsonWriter under every option combination.</summary>
+public sealed class JsonWriterSpecificationTests
+{
+    private static readonly List<JsonWriterOptions> s_combinations = JsonWriterDifferentialTests.Combinations();
+
+    private static void AssertSameEverywhere(params JsonOp[] ops)
+    {
+        foreach (JsonWriterOptions options in s_combinations)
+        {
+            string? difference = JsonWriterDifferentialTests.Compare([.. ops], options);
+            Assert.True(difference is null, $"{JsonWriterDifferentialTests.Describe(options)}: {difference}");
+        }
+    }
+
+    private static JsonOp[] InArray(params JsonOp[] ops) =>
+        [new("StartArray", w => w.WriteStartArray(), w => w.WriteStartArray()), .. ops, new("EndArray", w => w.WriteEndArray(), w => w.WriteEndArray())];
+
+    private static JsonOp StringOp(string s) => new($"String({s})", w => w.WriteStringValue(s), w => w.WriteStringValue(s));
+
+    private static JsonOp Utf8StringOp(byte[] s) => new($"String(utf8 {Convert.ToHexString(s)})", w => w.WriteStringValue(s), w => w.WriteStringValue(s));
+
+    private static JsonOp NamedOp(string name, string value) => new($"String({name}, {value})", w => w.WriteString(name, value), w => w.WriteString(name, value));
+
+    public static TheoryData<string, string> EscapingClasses => new()
+    {
+        { "every control character", string.Concat(Enumerable.Range(0, 32).Select(c => (char)c)) },
+        { "quote and backslash", "a\"b\\c" },
+        { "HTML-sensitive characters", "<script>&'</script>" },
+        { "plus and backtick", "1+1=`2`" },
+        { "DEL", "\u007F" },
+        { "Latin-1", "café ñ ß \u00A0\u00AD" },
+        { "C1 controls", "\u0080\u0085\u009F" },
+        { "CJK", "中文日本語한국어" },
+        { "line and paragraph separators, BOM", "\u2028\u2029\uFEFF" },
+        { "private use and replacement", "\uE000\uFFFD" },
+        { "surrogate pairs", "😀𝄞\uDBFF\uDFFF" },
+        { "lone high surrogate", "a\uD83Db" },
+        { "lone low surrogate", "a\uDE00b" },
+        { "low then high (both lone)", "\uDE00\uD83D" },
+        { "high surrogate at the end", "abc\uD83D" },
+        { "long mixed", string.Concat(Enumerable.Repeat("abc\"<é中😀\n", 200)) },
+    };
+
+    [Theory]
+    [MemberData(nameof(EscapingClasses))]
+    public void Every_escaping_class_matches_with_both_encoders(string why, string text)
+    {
+        Assert.NotNull(why);
+        byte[] utf8 = Encoding.UTF8.GetBytes(text);
+        AssertSameEverywhere(InArray(StringOp(text), Utf8StringOp(utf8)));
+        AssertSameEverywhere(
+            new("StartObject", w => w.WriteStartObject(), w => w.WriteStartObject()),
+            NamedOp(text, text),
+            new("PropertyName(utf8)", w => w.WritePropertyName(utf8), w => w.WritePropertyName(utf8)),
+            new("Number", w => w.WriteNumberValue(1), w => w.WriteNumberValue(1)),
+            new("EndObject", w => w.WriteEndObject(), w => w.WriteEndObject()));
+    }
+
+    public static TheoryData<string, byte[]> InvalidUtf8 => new()
+    {
+        { "a stray continuation byte", [0x61, 0x80, 0x62] },
+        { "a truncated two-byte sequence", [0x61, 0xC3] },
+        { "an overlong encoding", [0xC0, 0x80] },
+        { "an encoded surrogate", [0xED, 0xA0, 0x80] },
+        { "past U+10FFFF", [0xF4, 0x90, 0x80, 0x80] },
+        { "0xFF", [0xFF, 0xFE] },
+    };
+
+    [Theory]
+    [MemberData(nameof(InvalidUtf8))]
+    public void Invalid_UTF8_is_replaced_as_Utf8JsonWriter_replaces_it(string why, byte[] utf8)
+    {
+        Assert.NotNull(why);
+        AssertSameEverywhere(InArray(Utf8StringOp(utf8)));
+    }
+
+    public static TheoryData<double> Doubles => new()
+    {
+        0.0, -0.0, double.MaxValue, double.MinValue, double.Epsilon, -double.Epsilon, 1.0 / 3, 0.1, 1e21, 1e-7, 123456789012345680,
+        double.NaN, double.PositiveInfinity, double.NegativeInfinity, // refused with ArgumentException by both
+    };
+
+    [Theory]
+    [MemberData(nameof(Doubles))]
+    public void Double_and_float_edges_match(double value)
+    {
+        float single = (float)value;
+        AssertSameEverywhere(InArray(new JsonOp($"Number({value:R})", w => w.WriteNumberValue(value), w => w.WriteNumberValue(value))));
+        AssertSameEverywhere(InArray(new JsonOp($"Number(float {single:R})", w => w.WriteNumberValue(single), w => w.WriteNumberValue(single))));
+        AssertSameEverywhere(
+            new("StartObject", w => w.WriteStartObject(), w => w.WriteStartObject()),
+            new($"Number(n, {value:R})", w => w.WriteNumber("n", value), w => w.WriteNumber("n", value)),
+            new("EndObject", w => w.WriteEndObject(), w => w.WriteEndObject()));
+    }
+
+    [Fact]
+    public void Integer_and_decimal_edges_match()
+    {
+        decimal[] decimals = [decimal.MaxValue, decimal.MinValue, 0m, -0m, 1.20m, 0.0000000000000000000000000001m, new decimal(1, 0, 0, true, 28), 79228162514264337593543950335m / 1000];
+        AssertSameEverywhere(InArray(
+            [
+                new("long.Min/Max", w => { w.WriteNumberValue(long.MinValue); w.WriteNumberValue(long.MaxValue); }, w => { w.WriteNumberValue(long.MinValue); w.WriteNumberValue(long.MaxValue); }),
+                new("ulong.Max", w => w.WriteNumberValue(ulong.MaxValue), w => w.WriteNumberValue(ulong.MaxValue)),
+                new("int.Min, uint.Max", w => { w.WriteNumberValue(int.MinValue); w.WriteNumberValue(uint.MaxValue); }, w => { w.WriteNumberValue(int.MinValue); w.WriteNumberValue(uint.MaxValue); }),
+                .. decimals.Select(d => new JsonOp($"decimal {d}", w => w.WriteNumberValue(d), w => w.WriteNumberValue(d))),
+            ]));
+    }
+
+    [Fact]
+    public void Dates_match_for_every_kind_and_fraction()
+    {
+        var ops = new List<JsonOp>();
+        foreach (DateTimeKind kind in Enum.GetValues<DateTimeKind>())
+        {
+            foreach (long extraTicks in new long[] { 0, 1, 10, 1_000_000, 1_234_567, 9_999_999 })
+            {
+                var value = new DateTime(2024, 2, 29, 12, 0, 0, kind).AddTicks(extraTicks);
+                ops.Add(new($"DateTime {value:O}", w => w.WriteStringValue(value), w => w.WriteStringValue(value)));
+                var offset = new DateTimeOffset(DateTime.SpecifyKind(value, DateTimeKind.Unspecified), TimeSpan.FromMinutes(-330));
+                ops.Add(new($"DateTimeOffset {offset:O}", w => w.WriteStringValue(offset), w => w.WriteStringValue(offset)));
+            }
+        }
+
+        ops.Add(new("DateTime.MinValue/MaxValue", w => { w.WriteStringValue(DateTime.MinValue); w.WriteStringValue(DateTime.MaxValue); }, w => { w.WriteStringValue(DateTime.MinValue); w.WriteStringValue(DateTime.MaxValue); }));
+        AssertSameEverywhere(InArray([.. ops]));
+    }
+
+    [Fact]
+    public void Output_across_segment_boundaries_and_tiny_memories_is_the_same()
+    {
+        for (int seed = 0; seed < 300; seed++)
+        {
+            List<JsonOp> ops = RandomJson.Document(seed);
+            // The incumbent's output up to the first call it refuses (what a writer leaves after an exception is unspecified).
+            var incumbentOutput = new ArrayBufferWriter<byte>();
+            int good = 0;
+            int goodLength = 0;
+            using (var writer = new Utf8JsonWriter(incumbentOutput, new JsonWriterOptions { SkipValidation = true }))
+            {
+                for (; good < ops.Count; good++)
+                {
+                    writer.Flush();
+                    goodLength = incumbentOutput.WrittenCount;
+                    try
+                    {
+                        ops[good].OnIncumbent(writer);
+                    }
+                    catch (Exception ex) when (ex is ArgumentException or InvalidOperationException or JsonException or IndexOutOfRangeException)
+                    {
+                        break;
+                    }
+                }
+
+                writer.Flush();
+                if (good == ops.Count)
+                {
+                    goodLength = incumbentOutput.WrittenCount;
+                }
+            }
+
+            ReadOnlySpan<byte> expected = incumbentOutput.WrittenSpan[..goodLength];
+            foreach (Func<IBufferWriter<byte>> output in new Func<IBufferWriter<byte>>[]
+            {
+                () => new PooledBufferWriter(SegmentPool.Create(new SegmentPoolOptions { SegmentSize = 16 })),
+                () => new PooledBufferWriter(SegmentPool.Create(new SegmentPoolOptions { SegmentSize = 300 })),
+                () => new ExactSizeBufferWriter(asArray: true),
+                () => new ExactSizeBufferWriter(asArray: false),
+            })
+            {
+                IBufferWriter<byte> target = output();
+                using (var writer = new JsonWriter(target, new JsonWriterOptions { SkipValidation = true }))
+                {
+                    foreach (JsonOp op in ops.Take(good))
+                    {
+                        op.OnSpanwire(writer);
+                    }
+                }
+
+                byte[] actual = target switch
+                {
+                    PooledBufferWriter p => p.ToArray(),
+                    ExactSizeBufferWriter e => e.Written.ToArray(),
+                    _ => throw new InvalidOperationException(),
+                };
+                Assert.True(expected.SequenceEqual(actual),
+                    $"seed {seed} into {target.GetType().Name}:\n{Encoding.UTF8.GetString(expected)}\n{Encoding.UTF8.GetString(actual)}\n{string.Join(", ", ops)}");
+            }
+        }
+    }
+
+    [Fact]
+    public async Task The_stream_form_writes_only_on_flush_and_counts_what_it_wrote()
+    {
+        var expectedStream = new MemoryStream();
+        var actualStream = new MemoryStream();
+        var expected = new Utf8JsonWriter(expectedStream);
+        var actual = new JsonWriter(actualStream);
+        foreach (var w in new object[] { expected, actual })
+        {
+            dynamic d = w;
+            d.WriteStartObject();
+            d.WriteString("a", new string('x', 100_000)); // past a pooled segment
+            d.WriteEndObject();
+        }
+
+        Assert.Equal(0, actualStream.Length);
+        Assert.Equal(expected.BytesPending + expected.BytesCommitted, actual.BytesPending + actual.BytesCommitted);
+        expected.Flush();
+        await actual.FlushAsync();
+        Assert.Equal(expectedStream.ToArray(), actualStream.ToArray());
+        Assert.Equal(expected.BytesCommitted, actual.BytesCommitted);
+        Assert.Equal(0, actual.BytesPending);
+
+        actual.Reset();
+        actual.WriteNumberValue(1);
+        actual.Reset(); // unflushed bytes are dropped
+        actual.WriteNumberValue(2);
+        await actual.DisposeAsync();
+        Assert.EndsWith("}2", Encoding.UTF8.GetString(actualStream.ToArray()), StringComparison.Ordinal);
+        Assert.Throws<ObjectDisposedException>(() => actual.Flush());
+        Assert.Throws<ObjectDisposedException>(() => actual.Reset());
+        expected.Dispose();
+    }
+
+    [Fact]
+    public void Reset_onto_a_new_output_starts_a_new_document()
+    {
+        var first = new ArrayBufferWriter<byte>();
+        var second = new ArrayBufferWriter<byte>();
+        using var writer = new JsonWriter(first, new JsonWriterOptions { Indented = true });
+        writer.WriteStartArray();
+        writer.WriteNumberValue(1);
+        writer.Flush();
+        Assert.Equal(1, writer.CurrentDepth);
+        writer.Reset(second);
+        Assert.Equal(0, writer.CurrentDepth);
+        Assert.Equal(0, writer.BytesCommitted);
+        writer.WriteStringValue("x");
+        writer.Flush();
+        Assert.Equal("[\n  1", Encoding.UTF8.GetString(first.WrittenSpan));
+        Assert.Equal("\"x\"", Encoding.UTF8.GetString(second.WrittenSpan));
+    }
+
+    [Fact]
+    public void Writing_a_document_allocates_nothing_once_the_writer_is_reused()
+    {
+        var output = new ArrayBufferWriter<byte>(1 << 16);
+        using var writer = new JsonWriter(output);
+        void Document()
+        {
+            output.Clear();
+            writer.Reset();
+            writer.WriteStartObject();
+            writer.WriteString("name", "value \"quoted\" é");
+            writer.WriteNumber("n", 12.5);
+            writer.WriteStartArray("a");
+            writer.WriteStringValue(Guid.Empty);
+            writer.WriteStringValue(new DateTime(2000, 1, 1));
+            writer.WriteEndArray();
+            writer.WriteEndObject();
+            writer.Flush();
+        }
+
+        Document();
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        for (int i = 0; i < 100; i++)
+        {
+            Document();
+        }
+
+        Assert.Equal(0, GC.GetAllocatedBytesForCurrentThread() - before);
+    }
+
+    /// <summary>An IBufferWriter that hands out exactly the size asked for, as an array or as memory that is not one.</summary>
+    private sealed class ExactSizeBufferWriter(bool asArray) : IBufferWriter<byte>
+    {
+        private readonly MemoryStream _written = new();
+        private byte[] _current = [];
+
+        public ReadOnlySpan<byte> Written => _written.GetBuffer().AsSpan(0, (int)_written.Length);
+
+        public void Advance(int count) => _written.Write(_current, 0, count);
+
+        public Memory<byte> GetMemory(int sizeHint = 0)
+        {
+            _current = new byte[Math.Max(sizeHint, 1)];
+            return asArray ? _current : new NotAnArray(_current).Memory;
+        }
+
+        public Span<byte> GetSpan(int sizeHint = 0) => GetMemory(sizeHint).Span;
+    }
+
+    /// <summary>Memory over an array that does not admit to being one, to force the writer's staging path.</summary>
+    private sealed class NotAnArray(byte[] array) : MemoryManager<byte>
+    {
+        public override Span<byte> GetSpan() => array;
+
+        public override MemoryHandle Pin(int elementIndex = 0) => throw new NotSupportedException();
+
+        public override void Unpin()
+        {
+        }
+
+        protected override bool TryGetArray(out ArraySegment<byte> segment)
+        {
+            segment = default;
+            return false;
+        }
+
+        protected override void Dispose(bool disposing)
+        {
+        }
+    }
+}
