@@ -10,6 +10,7 @@ internal static class Program
     [
         new SignCommand(),
         new VerifyCommand(),
+        new JsonFormatCommand(),
     ];
 
     private static int Main(string[] args)
@@ -56,12 +57,18 @@ internal static class Program
             return ExitCodes.Success;
         }
 
-        ICommand? command = Array.Find(s_commands, c => c.Name == verb)
-            ?? throw new CliException(verb.StartsWith('-')
-                ? $"unknown option '{verb}' (see 'spanwire --help')"
+        // A command is one word ("sign") or a group and a verb ("json format").
+        string? grouped = args.Length > 1 ? $"{verb} {args[1]}" : null;
+        ICommand? command = Array.Find(s_commands, c => c.Name == grouped) ?? Array.Find(s_commands, c => c.Name == verb);
+        if (command is null)
+        {
+            string[] inGroup = s_commands.Where(c => c.Name.StartsWith(verb + " ", StringComparison.Ordinal)).Select(c => c.Name[(verb.Length + 1)..]).ToArray();
+            throw new CliException(verb.StartsWith('-') ? $"unknown option '{verb}' (see 'spanwire --help')"
+                : inGroup.Length > 0 ? $"'{verb}' needs one of: {string.Join(", ", inGroup)} (see 'spanwire --help')"
                 : $"unknown command '{verb}' (see 'spanwire --help')");
+        }
 
-        string[] rest = args[1..];
+        string[] rest = args[(command.Name.Count(c => c == ' ') + 1)..];
         if (rest.Contains("--help") || rest.Contains("-h"))
         {
             Console.Out.WriteLine(command.Help);
@@ -80,7 +87,7 @@ internal static class Program
 
     private static int Fail(string verb, string message)
     {
-        string who = Array.Exists(s_commands, c => c.Name == verb) ? $"spanwire {verb}" : "spanwire";
+        string who = Array.Exists(s_commands, c => c.Name == verb || c.Name.StartsWith(verb + " ", StringComparison.Ordinal)) ? $"spanwire {verb}" : "spanwire";
         Console.Error.WriteLine($"{who}: error: {message}");
         return ExitCodes.BadInput;
     }
@@ -100,7 +107,7 @@ internal static class Program
         text.AppendLine("commands:");
         foreach (ICommand command in s_commands)
         {
-            text.AppendLine($"  {command.Name,-10} {command.Summary}");
+            text.AppendLine($"  {command.Name,-12} {command.Summary}");
         }
 
         text.AppendLine();

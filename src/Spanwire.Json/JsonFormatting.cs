@@ -44,4 +44,59 @@ internal static class JsonFormatting
         text[FractionEnd..length].CopyTo(text[keep..]);
         return length - (FractionEnd - keep);
     }
+
+    /// <summary>Whether the text is a JSON number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?</summary>
+    public static bool IsJsonNumber(ReadOnlySpan<byte> text)
+    {
+        int i = 0;
+        if (i < text.Length && text[i] == (byte)'-')
+        {
+            i++;
+        }
+
+        if (i < text.Length && text[i] == (byte)'0')
+        {
+            i++;
+        }
+        else if (!Digits(text, ref i))
+        {
+            return false;
+        }
+
+        if (i < text.Length && text[i] == (byte)'.')
+        {
+            i++;
+            if (!Digits(text, ref i))
+            {
+                return false;
+            }
+        }
+
+        if (i < text.Length && (text[i] | 0x20) == (byte)'e')
+        {
+            i++;
+            if (i < text.Length && text[i] is (byte)'+' or (byte)'-')
+            {
+                i++;
+            }
+
+            if (!Digits(text, ref i))
+            {
+                return false;
+            }
+        }
+
+        return i == text.Length;
+    }
+
+    private static bool Digits(ReadOnlySpan<byte> text, ref int i)
+    {
+        int start = i;
+        while (i < text.Length && char.IsAsciiDigit((char)text[i]))
+        {
+            i++;
+        }
+
+        return i > start;
+    }
 }
