@@ -203,6 +203,51 @@ public sealed partial class JsonWriter
         EndPropertyName(_buffer, p);
     }
 
+    /// <summary>
+    /// For a property name and its value in one call: validates once, reserves room for both, writes what goes
+    /// before the name and "name": , and returns where the value goes. The caller writes the value and calls EndValue.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private int BeginNamed(ReadOnlySpan<byte> utf8Name, int first, int maxValueLength)
+    {
+        if (_validate)
+        {
+            ValidateWritingProperty();
+        }
+
+        int p = BeginPropertyName(MaxQuotedLength(utf8Name.Length, first, 1) + maxValueLength);
+        byte[] buffer = _buffer;
+        p = WriteQuoted(buffer, p, utf8Name, first);
+        buffer[p++] = (byte)':';
+        if (_indented)
+        {
+            buffer[p++] = (byte)' ';
+        }
+
+        return p;
+    }
+
+    /// <summary>As <see cref="BeginNamed(ReadOnlySpan{byte}, int, int)"/>, for a UTF-16 name.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private int BeginNamed(ReadOnlySpan<char> name, int first, int maxValueLength)
+    {
+        if (_validate)
+        {
+            ValidateWritingProperty();
+        }
+
+        int p = BeginPropertyName(MaxQuotedLength(name.Length, first, 3) + maxValueLength);
+        byte[] buffer = _buffer;
+        p = WriteQuoted(buffer, p, name, first);
+        buffer[p++] = (byte)':';
+        if (_indented)
+        {
+            buffer[p++] = (byte)' ';
+        }
+
+        return p;
+    }
+
     /// <summary>Room for quoted text of <paramref name="length"/> units: as it is (bytesPerUnit each) or escaped.</summary>
     private static int MaxQuotedLength(int length, int first, int bytesPerUnit) =>
         (first < 0 ? length * bytesPerUnit : length * JsonEscaping.MaxExpansion + JsonEscaping.Slack) + 2;

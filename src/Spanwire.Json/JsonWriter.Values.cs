@@ -57,17 +57,15 @@ public sealed partial class JsonWriter
     /// <summary>Writes an integer value.</summary>
     public void WriteNumberValue(long value)
     {
-        int p = BeginValue(20);
-        Utf8Formatter.TryFormat(value, _buffer.AsSpan(p), out int n);
-        EndValue(p + n, JsonTokenType.Number);
+        int p = BeginValue(MaxInt64Length);
+        EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
     }
 
     /// <summary>Writes an integer value.</summary>
     public void WriteNumberValue(ulong value)
     {
-        int p = BeginValue(20);
-        Utf8Formatter.TryFormat(value, _buffer.AsSpan(p), out int n);
-        EndValue(p + n, JsonTokenType.Number);
+        int p = BeginValue(MaxInt64Length);
+        EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
     }
 
     /// <summary>Writes a number in its shortest round-trip form.</summary>
@@ -75,9 +73,8 @@ public sealed partial class JsonWriter
     public void WriteNumberValue(double value)
     {
         CheckFinite(value);
-        int p = BeginValue(128);
-        value.TryFormat(_buffer.AsSpan(p), out int n, default, CultureInfo.InvariantCulture);
-        EndValue(p + n, JsonTokenType.Number);
+        int p = BeginValue(MaxFloatingLength);
+        EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
     }
 
     /// <summary>Writes a number in its shortest round-trip form.</summary>
@@ -85,85 +82,151 @@ public sealed partial class JsonWriter
     public void WriteNumberValue(float value)
     {
         CheckFinite(value);
-        int p = BeginValue(128);
-        value.TryFormat(_buffer.AsSpan(p), out int n, default, CultureInfo.InvariantCulture);
-        EndValue(p + n, JsonTokenType.Number);
+        int p = BeginValue(MaxFloatingLength);
+        EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
     }
 
     /// <summary>Writes a decimal number (scale kept).</summary>
     public void WriteNumberValue(decimal value)
     {
-        int p = BeginValue(31);
-        Utf8Formatter.TryFormat(value, _buffer.AsSpan(p), out int n);
-        EndValue(p + n, JsonTokenType.Number);
+        int p = BeginValue(MaxDecimalLength);
+        EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
     }
 
     /// <summary>Writes true or false.</summary>
     public void WriteBooleanValue(bool value)
     {
         int p = BeginValue(5);
-        ReadOnlySpan<byte> literal = value ? "true"u8 : "false"u8;
-        literal.CopyTo(_buffer.AsSpan(p));
-        EndValue(p + literal.Length, value ? JsonTokenType.True : JsonTokenType.False);
+        EndValue(BooleanAt(_buffer, p, value), value ? JsonTokenType.True : JsonTokenType.False);
     }
 
     /// <summary>Writes null.</summary>
     public void WriteNullValue()
     {
         int p = BeginValue(4);
-        "null"u8.CopyTo(_buffer.AsSpan(p));
-        EndValue(p + 4, JsonTokenType.Null);
+        EndValue(NullAt(_buffer, p), JsonTokenType.Null);
     }
 
     /// <summary>Writes a Guid as a string in the "D" form (lower-case hex with hyphens).</summary>
     public void WriteStringValue(Guid value)
     {
-        int p = BeginValue(38);
-        byte[] buffer = _buffer;
-        buffer[p++] = (byte)'"';
-        value.TryFormat(buffer.AsSpan(p), out int n);
-        p += n;
-        buffer[p++] = (byte)'"';
-        EndValue(p, JsonTokenType.String);
+        int p = BeginValue(MaxGuidLength);
+        EndValue(GuidAt(_buffer, p, value), JsonTokenType.String);
     }
 
     /// <summary>Writes a DateTime as an ISO 8601-1:2019 string, as Utf8JsonWriter does (fraction trimmed of zeros).</summary>
     public void WriteStringValue(DateTime value)
     {
-        int p = BeginValue(35);
-        byte[] buffer = _buffer;
-        buffer[p++] = (byte)'"';
-        p += JsonFormatting.WriteDateTime(buffer.AsSpan(p), value);
-        buffer[p++] = (byte)'"';
-        EndValue(p, JsonTokenType.String);
+        int p = BeginValue(MaxDateLength);
+        EndValue(DateTimeAt(_buffer, p, value), JsonTokenType.String);
     }
 
     /// <summary>Writes a DateTimeOffset as an ISO 8601-1:2019 string, as Utf8JsonWriter does (fraction trimmed of zeros).</summary>
     public void WriteStringValue(DateTimeOffset value)
     {
-        int p = BeginValue(35);
-        byte[] buffer = _buffer;
-        buffer[p++] = (byte)'"';
-        p += JsonFormatting.WriteDateTimeOffset(buffer.AsSpan(p), value);
-        buffer[p++] = (byte)'"';
-        EndValue(p, JsonTokenType.String);
+        int p = BeginValue(MaxDateLength);
+        EndValue(DateTimeOffsetAt(_buffer, p, value), JsonTokenType.String);
     }
 
     /// <summary>Writes bytes as a Base64 string.</summary>
     public void WriteBase64StringValue(ReadOnlySpan<byte> bytes)
     {
-        if (bytes.Length > MaxBase64Source)
-        {
-            JsonThrow.TooLarge(bytes.Length);
-        }
-
+        CheckBase64Size(bytes.Length);
         int p = BeginValue(Base64.GetMaxEncodedToUtf8Length(bytes.Length) + 2);
-        byte[] buffer = _buffer;
+        EndValue(Base64At(_buffer, p, bytes), JsonTokenType.String);
+    }
+
+    // The most bytes each value form takes.
+    private const int MaxInt64Length = 20;
+    private const int MaxFloatingLength = 128;
+    private const int MaxDecimalLength = 31;
+    private const int MaxGuidLength = 38;
+    private const int MaxDateLength = 35;
+
+    // Each writes one value's bytes at p (room reserved by the caller) and returns where they end.
+    private static int NumberAt(byte[] buffer, int p, long value)
+    {
+        Utf8Formatter.TryFormat(value, buffer.AsSpan(p), out int n);
+        return p + n;
+    }
+
+    private static int NumberAt(byte[] buffer, int p, ulong value)
+    {
+        Utf8Formatter.TryFormat(value, buffer.AsSpan(p), out int n);
+        return p + n;
+    }
+
+    private static int NumberAt(byte[] buffer, int p, double value)
+    {
+        value.TryFormat(buffer.AsSpan(p), out int n, default, CultureInfo.InvariantCulture);
+        return p + n;
+    }
+
+    private static int NumberAt(byte[] buffer, int p, float value)
+    {
+        value.TryFormat(buffer.AsSpan(p), out int n, default, CultureInfo.InvariantCulture);
+        return p + n;
+    }
+
+    private static int NumberAt(byte[] buffer, int p, decimal value)
+    {
+        Utf8Formatter.TryFormat(value, buffer.AsSpan(p), out int n);
+        return p + n;
+    }
+
+    private static int BooleanAt(byte[] buffer, int p, bool value)
+    {
+        ReadOnlySpan<byte> literal = value ? "true"u8 : "false"u8;
+        literal.CopyTo(buffer.AsSpan(p));
+        return p + literal.Length;
+    }
+
+    private static int NullAt(byte[] buffer, int p)
+    {
+        "null"u8.CopyTo(buffer.AsSpan(p));
+        return p + 4;
+    }
+
+    private static int GuidAt(byte[] buffer, int p, Guid value)
+    {
+        buffer[p++] = (byte)'"';
+        value.TryFormat(buffer.AsSpan(p), out int n);
+        p += n;
+        buffer[p++] = (byte)'"';
+        return p;
+    }
+
+    private static int DateTimeAt(byte[] buffer, int p, DateTime value)
+    {
+        buffer[p++] = (byte)'"';
+        p += JsonFormatting.WriteDateTime(buffer.AsSpan(p), value);
+        buffer[p++] = (byte)'"';
+        return p;
+    }
+
+    private static int DateTimeOffsetAt(byte[] buffer, int p, DateTimeOffset value)
+    {
+        buffer[p++] = (byte)'"';
+        p += JsonFormatting.WriteDateTimeOffset(buffer.AsSpan(p), value);
+        buffer[p++] = (byte)'"';
+        return p;
+    }
+
+    private static int Base64At(byte[] buffer, int p, ReadOnlySpan<byte> bytes)
+    {
         buffer[p++] = (byte)'"';
         Base64.EncodeToUtf8(bytes, buffer.AsSpan(p), out _, out int n);
         p += n;
         buffer[p++] = (byte)'"';
-        EndValue(p, JsonTokenType.String);
+        return p;
+    }
+
+    private static void CheckBase64Size(int length)
+    {
+        if (length > MaxBase64Source)
+        {
+            JsonThrow.TooLarge(length);
+        }
     }
 
     /// <summary>
