@@ -3,758 +3,397 @@ using System.Text.Json;
 
 namespace Spanwire.Json;
 
-// Property name and value in one call: the name and the value are checked first (as Utf8JsonWriter checks them),
-// then one validation and one reservation cover both, and "name":value is written in one pass. The bytes are
-// those of WritePropertyName followed by the value call.
+// Property name and value in one call. The name is checked and read first (PropertyNameText), then the value,
+// then one validation and one reservation cover both and "name":value is written in one pass: the bytes of
+// WritePropertyName followed by the value call, with Utf8JsonWriter's order of argument checks.
 public sealed partial class JsonWriter
 {
-    /// <summary>Writes a pre-encoded property name and a pre-encoded string value.</summary>
-    public void WriteString(JsonEncodedText propertyName, JsonEncodedText value)
+    private void WriteStringCore(in PropertyNameText name, JsonEncodedText value)
     {
-        int p = BeginNamed(propertyName.EncodedUtf8Bytes, -1, value.EncodedUtf8Bytes.Length + 2);
+        int p = BeginNamed(name, value.EncodedUtf8Bytes.Length + 2);
         EndValue(WriteQuoted(_buffer, p, value.EncodedUtf8Bytes, -1), JsonTokenType.String);
     }
 
-    /// <summary>Writes a pre-encoded property name and a string value.</summary>
-    public void WriteString(JsonEncodedText propertyName, ReadOnlySpan<char> value)
+    private void WriteStringCore(in PropertyNameText name, ReadOnlySpan<char> value)
     {
         CheckTokenSize(value.Length);
         int valueFirst = _escaping.FirstToEscape(value);
-        int p = BeginNamed(propertyName.EncodedUtf8Bytes, -1, MaxQuotedLength(value.Length, valueFirst, 3));
+        int p = BeginNamed(name, MaxQuotedLength(value.Length, valueFirst, 3));
         EndValue(WriteQuoted(_buffer, p, value, valueFirst), JsonTokenType.String);
     }
 
-    /// <summary>Writes a pre-encoded property name and a UTF-8 string value.</summary>
-    public void WriteString(JsonEncodedText propertyName, ReadOnlySpan<byte> utf8Value)
+    private void WriteStringCore(in PropertyNameText name, ReadOnlySpan<byte> utf8Value)
     {
         CheckTokenSize(utf8Value.Length);
         int valueFirst = _escaping.FirstToEscape(utf8Value);
-        int p = BeginNamed(propertyName.EncodedUtf8Bytes, -1, MaxQuotedLength(utf8Value.Length, valueFirst, 1));
+        int p = BeginNamed(name, MaxQuotedLength(utf8Value.Length, valueFirst, 1));
         EndValue(WriteQuoted(_buffer, p, utf8Value, valueFirst), JsonTokenType.String);
     }
 
-    /// <summary>Writes a pre-encoded property name and a DateTime as an ISO 8601 string.</summary>
-    public void WriteString(JsonEncodedText propertyName, DateTime value)
+    private void WriteStringCore(in PropertyNameText name, DateTime value)
     {
-        int p = BeginNamed(propertyName.EncodedUtf8Bytes, -1, MaxDateLength);
+        int p = BeginNamed(name, MaxDateLength);
         EndValue(DateTimeAt(_buffer, p, value), JsonTokenType.String);
     }
 
-    /// <summary>Writes a pre-encoded property name and a DateTimeOffset as an ISO 8601 string.</summary>
-    public void WriteString(JsonEncodedText propertyName, DateTimeOffset value)
+    private void WriteStringCore(in PropertyNameText name, DateTimeOffset value)
     {
-        int p = BeginNamed(propertyName.EncodedUtf8Bytes, -1, MaxDateLength);
+        int p = BeginNamed(name, MaxDateLength);
         EndValue(DateTimeOffsetAt(_buffer, p, value), JsonTokenType.String);
     }
 
-    /// <summary>Writes a pre-encoded property name and a Guid string.</summary>
-    public void WriteString(JsonEncodedText propertyName, Guid value)
+    private void WriteStringCore(in PropertyNameText name, Guid value)
     {
-        int p = BeginNamed(propertyName.EncodedUtf8Bytes, -1, MaxGuidLength);
+        int p = BeginNamed(name, MaxGuidLength);
         EndValue(GuidAt(_buffer, p, value), JsonTokenType.String);
     }
 
-    /// <summary>Writes a pre-encoded property name and an integer.</summary>
-    public void WriteNumber(JsonEncodedText propertyName, int value)
+    private void WriteNumberCore(in PropertyNameText name, long value)
     {
-        int p = BeginNamed(propertyName.EncodedUtf8Bytes, -1, MaxInt64Length);
-        EndValue(NumberAt(_buffer, p, (long)value), JsonTokenType.Number);
-    }
-
-    /// <summary>Writes a pre-encoded property name and an integer.</summary>
-    public void WriteNumber(JsonEncodedText propertyName, long value)
-    {
-        int p = BeginNamed(propertyName.EncodedUtf8Bytes, -1, MaxInt64Length);
+        int p = BeginNamed(name, MaxInt64Length);
         EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
     }
 
-    /// <summary>Writes a pre-encoded property name and an integer.</summary>
-    public void WriteNumber(JsonEncodedText propertyName, uint value)
+    private void WriteNumberCore(in PropertyNameText name, ulong value)
     {
-        int p = BeginNamed(propertyName.EncodedUtf8Bytes, -1, MaxInt64Length);
-        EndValue(NumberAt(_buffer, p, (ulong)value), JsonTokenType.Number);
-    }
-
-    /// <summary>Writes a pre-encoded property name and an integer.</summary>
-    public void WriteNumber(JsonEncodedText propertyName, ulong value)
-    {
-        int p = BeginNamed(propertyName.EncodedUtf8Bytes, -1, MaxInt64Length);
+        int p = BeginNamed(name, MaxInt64Length);
         EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
     }
 
-    /// <summary>Writes a pre-encoded property name and a number (NaN and infinities are refused).</summary>
-    public void WriteNumber(JsonEncodedText propertyName, float value)
+    private void WriteNumberCore(in PropertyNameText name, float value)
     {
         CheckFinite(value);
-        int p = BeginNamed(propertyName.EncodedUtf8Bytes, -1, MaxFloatingLength);
+        int p = BeginNamed(name, MaxFloatingLength);
         EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
     }
 
-    /// <summary>Writes a pre-encoded property name and a number (NaN and infinities are refused).</summary>
-    public void WriteNumber(JsonEncodedText propertyName, double value)
+    private void WriteNumberCore(in PropertyNameText name, double value)
     {
         CheckFinite(value);
-        int p = BeginNamed(propertyName.EncodedUtf8Bytes, -1, MaxFloatingLength);
+        int p = BeginNamed(name, MaxFloatingLength);
         EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
     }
 
-    /// <summary>Writes a pre-encoded property name and a decimal number.</summary>
-    public void WriteNumber(JsonEncodedText propertyName, decimal value)
+    private void WriteNumberCore(in PropertyNameText name, decimal value)
     {
-        int p = BeginNamed(propertyName.EncodedUtf8Bytes, -1, MaxDecimalLength);
+        int p = BeginNamed(name, MaxDecimalLength);
         EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
     }
 
-    /// <summary>Writes a pre-encoded property name and true or false.</summary>
-    public void WriteBoolean(JsonEncodedText propertyName, bool value)
+    private void WriteBooleanCore(in PropertyNameText name, bool value)
     {
-        int p = BeginNamed(propertyName.EncodedUtf8Bytes, -1, 5);
+        int p = BeginNamed(name, 5);
         EndValue(BooleanAt(_buffer, p, value), value ? JsonTokenType.True : JsonTokenType.False);
     }
 
-    /// <summary>Writes a pre-encoded property name and bytes as a Base64 string.</summary>
-    public void WriteBase64String(JsonEncodedText propertyName, ReadOnlySpan<byte> bytes)
+    private void WriteBase64StringCore(in PropertyNameText name, ReadOnlySpan<byte> bytes)
     {
         CheckBase64Size(bytes.Length);
-        int p = BeginNamed(propertyName.EncodedUtf8Bytes, -1, Base64.GetMaxEncodedToUtf8Length(bytes.Length) + 2);
+        int p = BeginNamed(name, Base64.GetMaxEncodedToUtf8Length(bytes.Length) + 2);
         EndValue(Base64At(_buffer, p, bytes), JsonTokenType.String);
     }
+
+    private void WriteNullCore(in PropertyNameText name)
+    {
+        int p = BeginNamed(name, 4);
+        EndValue(NullAt(_buffer, p), JsonTokenType.Null);
+    }
+
+    private void WriteStartCore(in PropertyNameText name, bool isObject)
+    {
+        if (_depth >= _maxDepth)
+        {
+            ThrowDepthTooLarge();
+        }
+
+        if (name.IsUtf16)
+        {
+            WritePropertyNameCore(name.Utf16, name.First);
+        }
+        else
+        {
+            WritePropertyNameCore(name.Utf8, name.First);
+        }
+
+        if (isObject)
+        {
+            WriteStartObject();
+        }
+        else
+        {
+            WriteStartArray();
+        }
+    }
+
+    /// <summary>Writes a pre-encoded property name and a pre-encoded string value.</summary>
+    public void WriteString(JsonEncodedText propertyName, JsonEncodedText value) => WriteStringCore(Name(propertyName), value);
+
+    /// <summary>Writes a pre-encoded property name and a string value.</summary>
+    public void WriteString(JsonEncodedText propertyName, ReadOnlySpan<char> value) => WriteStringCore(Name(propertyName), value);
+
+    /// <summary>Writes a pre-encoded property name and a UTF-8 string value.</summary>
+    public void WriteString(JsonEncodedText propertyName, ReadOnlySpan<byte> utf8Value) => WriteStringCore(Name(propertyName), utf8Value);
+
+    /// <summary>Writes a pre-encoded property name and a DateTime as an ISO 8601 string.</summary>
+    public void WriteString(JsonEncodedText propertyName, DateTime value) => WriteStringCore(Name(propertyName), value);
+
+    /// <summary>Writes a pre-encoded property name and a DateTimeOffset as an ISO 8601 string.</summary>
+    public void WriteString(JsonEncodedText propertyName, DateTimeOffset value) => WriteStringCore(Name(propertyName), value);
+
+    /// <summary>Writes a pre-encoded property name and a Guid string.</summary>
+    public void WriteString(JsonEncodedText propertyName, Guid value) => WriteStringCore(Name(propertyName), value);
+
+    /// <summary>Writes a pre-encoded property name and an integer.</summary>
+    public void WriteNumber(JsonEncodedText propertyName, long value) => WriteNumberCore(Name(propertyName), value);
+
+    /// <summary>Writes a pre-encoded property name and an integer.</summary>
+    public void WriteNumber(JsonEncodedText propertyName, ulong value) => WriteNumberCore(Name(propertyName), value);
+
+    /// <summary>Writes a pre-encoded property name and a number (NaN and infinities are refused).</summary>
+    public void WriteNumber(JsonEncodedText propertyName, float value) => WriteNumberCore(Name(propertyName), value);
+
+    /// <summary>Writes a pre-encoded property name and a number (NaN and infinities are refused).</summary>
+    public void WriteNumber(JsonEncodedText propertyName, double value) => WriteNumberCore(Name(propertyName), value);
+
+    /// <summary>Writes a pre-encoded property name and a decimal number.</summary>
+    public void WriteNumber(JsonEncodedText propertyName, decimal value) => WriteNumberCore(Name(propertyName), value);
+
+    /// <summary>Writes a pre-encoded property name and true or false.</summary>
+    public void WriteBoolean(JsonEncodedText propertyName, bool value) => WriteBooleanCore(Name(propertyName), value);
+
+    /// <summary>Writes a pre-encoded property name and bytes as a Base64 string.</summary>
+    public void WriteBase64String(JsonEncodedText propertyName, ReadOnlySpan<byte> bytes) => WriteBase64StringCore(Name(propertyName), bytes);
+
+    /// <summary>Writes a pre-encoded property name and an integer.</summary>
+    public void WriteNumber(JsonEncodedText propertyName, int value) => WriteNumberCore(Name(propertyName), (long)value);
+
+    /// <summary>Writes a pre-encoded property name and an integer.</summary>
+    public void WriteNumber(JsonEncodedText propertyName, uint value) => WriteNumberCore(Name(propertyName), (ulong)value);
 
     /// <summary>Writes a pre-encoded property name and a string value (null writes the null literal).</summary>
     public void WriteString(JsonEncodedText propertyName, string? value)
     {
+        PropertyNameText name = Name(propertyName);
         if (value is null)
         {
-            WriteNull(propertyName);
-            return;
+            WriteNullCore(name);
         }
-
-        WriteString(propertyName, value.AsSpan());
+        else
+        {
+            WriteStringCore(name, value.AsSpan());
+        }
     }
 
     /// <summary>Writes a pre-encoded property name and null.</summary>
-    public void WriteNull(JsonEncodedText propertyName)
-    {
-        int p = BeginNamed(propertyName.EncodedUtf8Bytes, -1, 4);
-        EndValue(NullAt(_buffer, p), JsonTokenType.Null);
-    }
+    public void WriteNull(JsonEncodedText propertyName) => WriteNullCore(Name(propertyName));
 
     /// <summary>Writes a pre-encoded property name and the beginning of a JSON object.</summary>
-    public void WriteStartObject(JsonEncodedText propertyName)
-    {
-        if (_depth >= _maxDepth)
-        {
-            ThrowDepthTooLarge();
-        }
-
-        WritePropertyName(propertyName);
-        WriteStartObject();
-    }
+    public void WriteStartObject(JsonEncodedText propertyName) => WriteStartCore(Name(propertyName), isObject: true);
 
     /// <summary>Writes a pre-encoded property name and the beginning of a JSON array.</summary>
-    public void WriteStartArray(JsonEncodedText propertyName)
-    {
-        if (_depth >= _maxDepth)
-        {
-            ThrowDepthTooLarge();
-        }
-
-        WritePropertyName(propertyName);
-        WriteStartArray();
-    }
+    public void WriteStartArray(JsonEncodedText propertyName) => WriteStartCore(Name(propertyName), isObject: false);
 
     /// <summary>Writes a property name and a pre-encoded string value.</summary>
-    public void WriteString(string propertyName, JsonEncodedText value)
-    {
-        ArgumentNullException.ThrowIfNull(propertyName);
-        ReadOnlySpan<char> name = propertyName;
-        CheckTokenSize(name.Length);
-        int nameFirst = _escaping.FirstToEscape(name);
-        int p = BeginNamed(name, nameFirst, value.EncodedUtf8Bytes.Length + 2);
-        EndValue(WriteQuoted(_buffer, p, value.EncodedUtf8Bytes, -1), JsonTokenType.String);
-    }
+    public void WriteString(string propertyName, JsonEncodedText value) => WriteStringCore(Name(propertyName), value);
 
     /// <summary>Writes a property name and a string value.</summary>
-    public void WriteString(string propertyName, ReadOnlySpan<char> value)
-    {
-        ArgumentNullException.ThrowIfNull(propertyName);
-        ReadOnlySpan<char> name = propertyName;
-        CheckTokenSize(name.Length);
-        int nameFirst = _escaping.FirstToEscape(name);
-        CheckTokenSize(value.Length);
-        int valueFirst = _escaping.FirstToEscape(value);
-        int p = BeginNamed(name, nameFirst, MaxQuotedLength(value.Length, valueFirst, 3));
-        EndValue(WriteQuoted(_buffer, p, value, valueFirst), JsonTokenType.String);
-    }
+    public void WriteString(string propertyName, ReadOnlySpan<char> value) => WriteStringCore(Name(propertyName), value);
 
     /// <summary>Writes a property name and a UTF-8 string value.</summary>
-    public void WriteString(string propertyName, ReadOnlySpan<byte> utf8Value)
-    {
-        ArgumentNullException.ThrowIfNull(propertyName);
-        ReadOnlySpan<char> name = propertyName;
-        CheckTokenSize(name.Length);
-        int nameFirst = _escaping.FirstToEscape(name);
-        CheckTokenSize(utf8Value.Length);
-        int valueFirst = _escaping.FirstToEscape(utf8Value);
-        int p = BeginNamed(name, nameFirst, MaxQuotedLength(utf8Value.Length, valueFirst, 1));
-        EndValue(WriteQuoted(_buffer, p, utf8Value, valueFirst), JsonTokenType.String);
-    }
+    public void WriteString(string propertyName, ReadOnlySpan<byte> utf8Value) => WriteStringCore(Name(propertyName), utf8Value);
 
     /// <summary>Writes a property name and a DateTime as an ISO 8601 string.</summary>
-    public void WriteString(string propertyName, DateTime value)
-    {
-        ArgumentNullException.ThrowIfNull(propertyName);
-        ReadOnlySpan<char> name = propertyName;
-        CheckTokenSize(name.Length);
-        int nameFirst = _escaping.FirstToEscape(name);
-        int p = BeginNamed(name, nameFirst, MaxDateLength);
-        EndValue(DateTimeAt(_buffer, p, value), JsonTokenType.String);
-    }
+    public void WriteString(string propertyName, DateTime value) => WriteStringCore(Name(propertyName), value);
 
     /// <summary>Writes a property name and a DateTimeOffset as an ISO 8601 string.</summary>
-    public void WriteString(string propertyName, DateTimeOffset value)
-    {
-        ArgumentNullException.ThrowIfNull(propertyName);
-        ReadOnlySpan<char> name = propertyName;
-        CheckTokenSize(name.Length);
-        int nameFirst = _escaping.FirstToEscape(name);
-        int p = BeginNamed(name, nameFirst, MaxDateLength);
-        EndValue(DateTimeOffsetAt(_buffer, p, value), JsonTokenType.String);
-    }
+    public void WriteString(string propertyName, DateTimeOffset value) => WriteStringCore(Name(propertyName), value);
 
     /// <summary>Writes a property name and a Guid string.</summary>
-    public void WriteString(string propertyName, Guid value)
-    {
-        ArgumentNullException.ThrowIfNull(propertyName);
-        ReadOnlySpan<char> name = propertyName;
-        CheckTokenSize(name.Length);
-        int nameFirst = _escaping.FirstToEscape(name);
-        int p = BeginNamed(name, nameFirst, MaxGuidLength);
-        EndValue(GuidAt(_buffer, p, value), JsonTokenType.String);
-    }
+    public void WriteString(string propertyName, Guid value) => WriteStringCore(Name(propertyName), value);
 
     /// <summary>Writes a property name and an integer.</summary>
-    public void WriteNumber(string propertyName, int value)
-    {
-        ArgumentNullException.ThrowIfNull(propertyName);
-        ReadOnlySpan<char> name = propertyName;
-        CheckTokenSize(name.Length);
-        int nameFirst = _escaping.FirstToEscape(name);
-        int p = BeginNamed(name, nameFirst, MaxInt64Length);
-        EndValue(NumberAt(_buffer, p, (long)value), JsonTokenType.Number);
-    }
+    public void WriteNumber(string propertyName, long value) => WriteNumberCore(Name(propertyName), value);
 
     /// <summary>Writes a property name and an integer.</summary>
-    public void WriteNumber(string propertyName, long value)
-    {
-        ArgumentNullException.ThrowIfNull(propertyName);
-        ReadOnlySpan<char> name = propertyName;
-        CheckTokenSize(name.Length);
-        int nameFirst = _escaping.FirstToEscape(name);
-        int p = BeginNamed(name, nameFirst, MaxInt64Length);
-        EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
-    }
-
-    /// <summary>Writes a property name and an integer.</summary>
-    public void WriteNumber(string propertyName, uint value)
-    {
-        ArgumentNullException.ThrowIfNull(propertyName);
-        ReadOnlySpan<char> name = propertyName;
-        CheckTokenSize(name.Length);
-        int nameFirst = _escaping.FirstToEscape(name);
-        int p = BeginNamed(name, nameFirst, MaxInt64Length);
-        EndValue(NumberAt(_buffer, p, (ulong)value), JsonTokenType.Number);
-    }
-
-    /// <summary>Writes a property name and an integer.</summary>
-    public void WriteNumber(string propertyName, ulong value)
-    {
-        ArgumentNullException.ThrowIfNull(propertyName);
-        ReadOnlySpan<char> name = propertyName;
-        CheckTokenSize(name.Length);
-        int nameFirst = _escaping.FirstToEscape(name);
-        int p = BeginNamed(name, nameFirst, MaxInt64Length);
-        EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
-    }
+    public void WriteNumber(string propertyName, ulong value) => WriteNumberCore(Name(propertyName), value);
 
     /// <summary>Writes a property name and a number (NaN and infinities are refused).</summary>
-    public void WriteNumber(string propertyName, float value)
-    {
-        ArgumentNullException.ThrowIfNull(propertyName);
-        ReadOnlySpan<char> name = propertyName;
-        CheckTokenSize(name.Length);
-        int nameFirst = _escaping.FirstToEscape(name);
-        CheckFinite(value);
-        int p = BeginNamed(name, nameFirst, MaxFloatingLength);
-        EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
-    }
+    public void WriteNumber(string propertyName, float value) => WriteNumberCore(Name(propertyName), value);
 
     /// <summary>Writes a property name and a number (NaN and infinities are refused).</summary>
-    public void WriteNumber(string propertyName, double value)
-    {
-        ArgumentNullException.ThrowIfNull(propertyName);
-        ReadOnlySpan<char> name = propertyName;
-        CheckTokenSize(name.Length);
-        int nameFirst = _escaping.FirstToEscape(name);
-        CheckFinite(value);
-        int p = BeginNamed(name, nameFirst, MaxFloatingLength);
-        EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
-    }
+    public void WriteNumber(string propertyName, double value) => WriteNumberCore(Name(propertyName), value);
 
     /// <summary>Writes a property name and a decimal number.</summary>
-    public void WriteNumber(string propertyName, decimal value)
-    {
-        ArgumentNullException.ThrowIfNull(propertyName);
-        ReadOnlySpan<char> name = propertyName;
-        CheckTokenSize(name.Length);
-        int nameFirst = _escaping.FirstToEscape(name);
-        int p = BeginNamed(name, nameFirst, MaxDecimalLength);
-        EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
-    }
+    public void WriteNumber(string propertyName, decimal value) => WriteNumberCore(Name(propertyName), value);
 
     /// <summary>Writes a property name and true or false.</summary>
-    public void WriteBoolean(string propertyName, bool value)
-    {
-        ArgumentNullException.ThrowIfNull(propertyName);
-        ReadOnlySpan<char> name = propertyName;
-        CheckTokenSize(name.Length);
-        int nameFirst = _escaping.FirstToEscape(name);
-        int p = BeginNamed(name, nameFirst, 5);
-        EndValue(BooleanAt(_buffer, p, value), value ? JsonTokenType.True : JsonTokenType.False);
-    }
+    public void WriteBoolean(string propertyName, bool value) => WriteBooleanCore(Name(propertyName), value);
 
     /// <summary>Writes a property name and bytes as a Base64 string.</summary>
-    public void WriteBase64String(string propertyName, ReadOnlySpan<byte> bytes)
-    {
-        ArgumentNullException.ThrowIfNull(propertyName);
-        ReadOnlySpan<char> name = propertyName;
-        CheckTokenSize(name.Length);
-        int nameFirst = _escaping.FirstToEscape(name);
-        CheckBase64Size(bytes.Length);
-        int p = BeginNamed(name, nameFirst, Base64.GetMaxEncodedToUtf8Length(bytes.Length) + 2);
-        EndValue(Base64At(_buffer, p, bytes), JsonTokenType.String);
-    }
+    public void WriteBase64String(string propertyName, ReadOnlySpan<byte> bytes) => WriteBase64StringCore(Name(propertyName), bytes);
+
+    /// <summary>Writes a property name and an integer.</summary>
+    public void WriteNumber(string propertyName, int value) => WriteNumberCore(Name(propertyName), (long)value);
+
+    /// <summary>Writes a property name and an integer.</summary>
+    public void WriteNumber(string propertyName, uint value) => WriteNumberCore(Name(propertyName), (ulong)value);
 
     /// <summary>Writes a property name and a string value (null writes the null literal).</summary>
     public void WriteString(string propertyName, string? value)
     {
+        PropertyNameText name = Name(propertyName);
         if (value is null)
         {
-            WriteNull(propertyName);
-            return;
+            WriteNullCore(name);
         }
-
-        WriteString(propertyName, value.AsSpan());
+        else
+        {
+            WriteStringCore(name, value.AsSpan());
+        }
     }
 
     /// <summary>Writes a property name and null.</summary>
-    public void WriteNull(string propertyName)
-    {
-        ArgumentNullException.ThrowIfNull(propertyName);
-        ReadOnlySpan<char> name = propertyName;
-        CheckTokenSize(name.Length);
-        int nameFirst = _escaping.FirstToEscape(name);
-        int p = BeginNamed(name, nameFirst, 4);
-        EndValue(NullAt(_buffer, p), JsonTokenType.Null);
-    }
+    public void WriteNull(string propertyName) => WriteNullCore(Name(propertyName));
 
     /// <summary>Writes a property name and the beginning of a JSON object.</summary>
-    public void WriteStartObject(string propertyName)
-    {
-        ArgumentNullException.ThrowIfNull(propertyName);
-        if (_depth >= _maxDepth)
-        {
-            ThrowDepthTooLarge();
-        }
-
-        WritePropertyName(propertyName);
-        WriteStartObject();
-    }
+    public void WriteStartObject(string propertyName) => WriteStartCore(Name(propertyName), isObject: true);
 
     /// <summary>Writes a property name and the beginning of a JSON array.</summary>
-    public void WriteStartArray(string propertyName)
-    {
-        ArgumentNullException.ThrowIfNull(propertyName);
-        if (_depth >= _maxDepth)
-        {
-            ThrowDepthTooLarge();
-        }
-
-        WritePropertyName(propertyName);
-        WriteStartArray();
-    }
+    public void WriteStartArray(string propertyName) => WriteStartCore(Name(propertyName), isObject: false);
 
     /// <summary>Writes a property name and a pre-encoded string value.</summary>
-    public void WriteString(ReadOnlySpan<char> propertyName, JsonEncodedText value)
-    {
-        CheckTokenSize(propertyName.Length);
-        int nameFirst = _escaping.FirstToEscape(propertyName);
-        int p = BeginNamed(propertyName, nameFirst, value.EncodedUtf8Bytes.Length + 2);
-        EndValue(WriteQuoted(_buffer, p, value.EncodedUtf8Bytes, -1), JsonTokenType.String);
-    }
+    public void WriteString(ReadOnlySpan<char> propertyName, JsonEncodedText value) => WriteStringCore(Name(propertyName), value);
 
     /// <summary>Writes a property name and a string value.</summary>
-    public void WriteString(ReadOnlySpan<char> propertyName, ReadOnlySpan<char> value)
-    {
-        CheckTokenSize(propertyName.Length);
-        int nameFirst = _escaping.FirstToEscape(propertyName);
-        CheckTokenSize(value.Length);
-        int valueFirst = _escaping.FirstToEscape(value);
-        int p = BeginNamed(propertyName, nameFirst, MaxQuotedLength(value.Length, valueFirst, 3));
-        EndValue(WriteQuoted(_buffer, p, value, valueFirst), JsonTokenType.String);
-    }
+    public void WriteString(ReadOnlySpan<char> propertyName, ReadOnlySpan<char> value) => WriteStringCore(Name(propertyName), value);
 
     /// <summary>Writes a property name and a UTF-8 string value.</summary>
-    public void WriteString(ReadOnlySpan<char> propertyName, ReadOnlySpan<byte> utf8Value)
-    {
-        CheckTokenSize(propertyName.Length);
-        int nameFirst = _escaping.FirstToEscape(propertyName);
-        CheckTokenSize(utf8Value.Length);
-        int valueFirst = _escaping.FirstToEscape(utf8Value);
-        int p = BeginNamed(propertyName, nameFirst, MaxQuotedLength(utf8Value.Length, valueFirst, 1));
-        EndValue(WriteQuoted(_buffer, p, utf8Value, valueFirst), JsonTokenType.String);
-    }
+    public void WriteString(ReadOnlySpan<char> propertyName, ReadOnlySpan<byte> utf8Value) => WriteStringCore(Name(propertyName), utf8Value);
 
     /// <summary>Writes a property name and a DateTime as an ISO 8601 string.</summary>
-    public void WriteString(ReadOnlySpan<char> propertyName, DateTime value)
-    {
-        CheckTokenSize(propertyName.Length);
-        int nameFirst = _escaping.FirstToEscape(propertyName);
-        int p = BeginNamed(propertyName, nameFirst, MaxDateLength);
-        EndValue(DateTimeAt(_buffer, p, value), JsonTokenType.String);
-    }
+    public void WriteString(ReadOnlySpan<char> propertyName, DateTime value) => WriteStringCore(Name(propertyName), value);
 
     /// <summary>Writes a property name and a DateTimeOffset as an ISO 8601 string.</summary>
-    public void WriteString(ReadOnlySpan<char> propertyName, DateTimeOffset value)
-    {
-        CheckTokenSize(propertyName.Length);
-        int nameFirst = _escaping.FirstToEscape(propertyName);
-        int p = BeginNamed(propertyName, nameFirst, MaxDateLength);
-        EndValue(DateTimeOffsetAt(_buffer, p, value), JsonTokenType.String);
-    }
+    public void WriteString(ReadOnlySpan<char> propertyName, DateTimeOffset value) => WriteStringCore(Name(propertyName), value);
 
     /// <summary>Writes a property name and a Guid string.</summary>
-    public void WriteString(ReadOnlySpan<char> propertyName, Guid value)
-    {
-        CheckTokenSize(propertyName.Length);
-        int nameFirst = _escaping.FirstToEscape(propertyName);
-        int p = BeginNamed(propertyName, nameFirst, MaxGuidLength);
-        EndValue(GuidAt(_buffer, p, value), JsonTokenType.String);
-    }
+    public void WriteString(ReadOnlySpan<char> propertyName, Guid value) => WriteStringCore(Name(propertyName), value);
 
     /// <summary>Writes a property name and an integer.</summary>
-    public void WriteNumber(ReadOnlySpan<char> propertyName, int value)
-    {
-        CheckTokenSize(propertyName.Length);
-        int nameFirst = _escaping.FirstToEscape(propertyName);
-        int p = BeginNamed(propertyName, nameFirst, MaxInt64Length);
-        EndValue(NumberAt(_buffer, p, (long)value), JsonTokenType.Number);
-    }
+    public void WriteNumber(ReadOnlySpan<char> propertyName, long value) => WriteNumberCore(Name(propertyName), value);
 
     /// <summary>Writes a property name and an integer.</summary>
-    public void WriteNumber(ReadOnlySpan<char> propertyName, long value)
-    {
-        CheckTokenSize(propertyName.Length);
-        int nameFirst = _escaping.FirstToEscape(propertyName);
-        int p = BeginNamed(propertyName, nameFirst, MaxInt64Length);
-        EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
-    }
-
-    /// <summary>Writes a property name and an integer.</summary>
-    public void WriteNumber(ReadOnlySpan<char> propertyName, uint value)
-    {
-        CheckTokenSize(propertyName.Length);
-        int nameFirst = _escaping.FirstToEscape(propertyName);
-        int p = BeginNamed(propertyName, nameFirst, MaxInt64Length);
-        EndValue(NumberAt(_buffer, p, (ulong)value), JsonTokenType.Number);
-    }
-
-    /// <summary>Writes a property name and an integer.</summary>
-    public void WriteNumber(ReadOnlySpan<char> propertyName, ulong value)
-    {
-        CheckTokenSize(propertyName.Length);
-        int nameFirst = _escaping.FirstToEscape(propertyName);
-        int p = BeginNamed(propertyName, nameFirst, MaxInt64Length);
-        EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
-    }
+    public void WriteNumber(ReadOnlySpan<char> propertyName, ulong value) => WriteNumberCore(Name(propertyName), value);
 
     /// <summary>Writes a property name and a number (NaN and infinities are refused).</summary>
-    public void WriteNumber(ReadOnlySpan<char> propertyName, float value)
-    {
-        CheckTokenSize(propertyName.Length);
-        int nameFirst = _escaping.FirstToEscape(propertyName);
-        CheckFinite(value);
-        int p = BeginNamed(propertyName, nameFirst, MaxFloatingLength);
-        EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
-    }
+    public void WriteNumber(ReadOnlySpan<char> propertyName, float value) => WriteNumberCore(Name(propertyName), value);
 
     /// <summary>Writes a property name and a number (NaN and infinities are refused).</summary>
-    public void WriteNumber(ReadOnlySpan<char> propertyName, double value)
-    {
-        CheckTokenSize(propertyName.Length);
-        int nameFirst = _escaping.FirstToEscape(propertyName);
-        CheckFinite(value);
-        int p = BeginNamed(propertyName, nameFirst, MaxFloatingLength);
-        EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
-    }
+    public void WriteNumber(ReadOnlySpan<char> propertyName, double value) => WriteNumberCore(Name(propertyName), value);
 
     /// <summary>Writes a property name and a decimal number.</summary>
-    public void WriteNumber(ReadOnlySpan<char> propertyName, decimal value)
-    {
-        CheckTokenSize(propertyName.Length);
-        int nameFirst = _escaping.FirstToEscape(propertyName);
-        int p = BeginNamed(propertyName, nameFirst, MaxDecimalLength);
-        EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
-    }
+    public void WriteNumber(ReadOnlySpan<char> propertyName, decimal value) => WriteNumberCore(Name(propertyName), value);
 
     /// <summary>Writes a property name and true or false.</summary>
-    public void WriteBoolean(ReadOnlySpan<char> propertyName, bool value)
-    {
-        CheckTokenSize(propertyName.Length);
-        int nameFirst = _escaping.FirstToEscape(propertyName);
-        int p = BeginNamed(propertyName, nameFirst, 5);
-        EndValue(BooleanAt(_buffer, p, value), value ? JsonTokenType.True : JsonTokenType.False);
-    }
+    public void WriteBoolean(ReadOnlySpan<char> propertyName, bool value) => WriteBooleanCore(Name(propertyName), value);
 
     /// <summary>Writes a property name and bytes as a Base64 string.</summary>
-    public void WriteBase64String(ReadOnlySpan<char> propertyName, ReadOnlySpan<byte> bytes)
-    {
-        CheckTokenSize(propertyName.Length);
-        int nameFirst = _escaping.FirstToEscape(propertyName);
-        CheckBase64Size(bytes.Length);
-        int p = BeginNamed(propertyName, nameFirst, Base64.GetMaxEncodedToUtf8Length(bytes.Length) + 2);
-        EndValue(Base64At(_buffer, p, bytes), JsonTokenType.String);
-    }
+    public void WriteBase64String(ReadOnlySpan<char> propertyName, ReadOnlySpan<byte> bytes) => WriteBase64StringCore(Name(propertyName), bytes);
+
+    /// <summary>Writes a property name and an integer.</summary>
+    public void WriteNumber(ReadOnlySpan<char> propertyName, int value) => WriteNumberCore(Name(propertyName), (long)value);
+
+    /// <summary>Writes a property name and an integer.</summary>
+    public void WriteNumber(ReadOnlySpan<char> propertyName, uint value) => WriteNumberCore(Name(propertyName), (ulong)value);
 
     /// <summary>Writes a property name and a string value (null writes the null literal).</summary>
     public void WriteString(ReadOnlySpan<char> propertyName, string? value)
     {
+        PropertyNameText name = Name(propertyName);
         if (value is null)
         {
-            WriteNull(propertyName);
-            return;
+            WriteNullCore(name);
         }
-
-        WriteString(propertyName, value.AsSpan());
+        else
+        {
+            WriteStringCore(name, value.AsSpan());
+        }
     }
 
     /// <summary>Writes a property name and null.</summary>
-    public void WriteNull(ReadOnlySpan<char> propertyName)
-    {
-        CheckTokenSize(propertyName.Length);
-        int nameFirst = _escaping.FirstToEscape(propertyName);
-        int p = BeginNamed(propertyName, nameFirst, 4);
-        EndValue(NullAt(_buffer, p), JsonTokenType.Null);
-    }
+    public void WriteNull(ReadOnlySpan<char> propertyName) => WriteNullCore(Name(propertyName));
 
     /// <summary>Writes a property name and the beginning of a JSON object.</summary>
-    public void WriteStartObject(ReadOnlySpan<char> propertyName)
-    {
-        if (_depth >= _maxDepth)
-        {
-            ThrowDepthTooLarge();
-        }
-
-        WritePropertyName(propertyName);
-        WriteStartObject();
-    }
+    public void WriteStartObject(ReadOnlySpan<char> propertyName) => WriteStartCore(Name(propertyName), isObject: true);
 
     /// <summary>Writes a property name and the beginning of a JSON array.</summary>
-    public void WriteStartArray(ReadOnlySpan<char> propertyName)
-    {
-        if (_depth >= _maxDepth)
-        {
-            ThrowDepthTooLarge();
-        }
-
-        WritePropertyName(propertyName);
-        WriteStartArray();
-    }
+    public void WriteStartArray(ReadOnlySpan<char> propertyName) => WriteStartCore(Name(propertyName), isObject: false);
 
     /// <summary>Writes a UTF-8 property name and a pre-encoded string value.</summary>
-    public void WriteString(ReadOnlySpan<byte> utf8PropertyName, JsonEncodedText value)
-    {
-        CheckTokenSize(utf8PropertyName.Length);
-        int nameFirst = _escaping.FirstToEscape(utf8PropertyName);
-        int p = BeginNamed(utf8PropertyName, nameFirst, value.EncodedUtf8Bytes.Length + 2);
-        EndValue(WriteQuoted(_buffer, p, value.EncodedUtf8Bytes, -1), JsonTokenType.String);
-    }
+    public void WriteString(ReadOnlySpan<byte> utf8PropertyName, JsonEncodedText value) => WriteStringCore(Name(utf8PropertyName), value);
 
     /// <summary>Writes a UTF-8 property name and a string value.</summary>
-    public void WriteString(ReadOnlySpan<byte> utf8PropertyName, ReadOnlySpan<char> value)
-    {
-        CheckTokenSize(utf8PropertyName.Length);
-        int nameFirst = _escaping.FirstToEscape(utf8PropertyName);
-        CheckTokenSize(value.Length);
-        int valueFirst = _escaping.FirstToEscape(value);
-        int p = BeginNamed(utf8PropertyName, nameFirst, MaxQuotedLength(value.Length, valueFirst, 3));
-        EndValue(WriteQuoted(_buffer, p, value, valueFirst), JsonTokenType.String);
-    }
+    public void WriteString(ReadOnlySpan<byte> utf8PropertyName, ReadOnlySpan<char> value) => WriteStringCore(Name(utf8PropertyName), value);
 
     /// <summary>Writes a UTF-8 property name and a UTF-8 string value.</summary>
-    public void WriteString(ReadOnlySpan<byte> utf8PropertyName, ReadOnlySpan<byte> utf8Value)
-    {
-        CheckTokenSize(utf8PropertyName.Length);
-        int nameFirst = _escaping.FirstToEscape(utf8PropertyName);
-        CheckTokenSize(utf8Value.Length);
-        int valueFirst = _escaping.FirstToEscape(utf8Value);
-        int p = BeginNamed(utf8PropertyName, nameFirst, MaxQuotedLength(utf8Value.Length, valueFirst, 1));
-        EndValue(WriteQuoted(_buffer, p, utf8Value, valueFirst), JsonTokenType.String);
-    }
+    public void WriteString(ReadOnlySpan<byte> utf8PropertyName, ReadOnlySpan<byte> utf8Value) => WriteStringCore(Name(utf8PropertyName), utf8Value);
 
     /// <summary>Writes a UTF-8 property name and a DateTime as an ISO 8601 string.</summary>
-    public void WriteString(ReadOnlySpan<byte> utf8PropertyName, DateTime value)
-    {
-        CheckTokenSize(utf8PropertyName.Length);
-        int nameFirst = _escaping.FirstToEscape(utf8PropertyName);
-        int p = BeginNamed(utf8PropertyName, nameFirst, MaxDateLength);
-        EndValue(DateTimeAt(_buffer, p, value), JsonTokenType.String);
-    }
+    public void WriteString(ReadOnlySpan<byte> utf8PropertyName, DateTime value) => WriteStringCore(Name(utf8PropertyName), value);
 
     /// <summary>Writes a UTF-8 property name and a DateTimeOffset as an ISO 8601 string.</summary>
-    public void WriteString(ReadOnlySpan<byte> utf8PropertyName, DateTimeOffset value)
-    {
-        CheckTokenSize(utf8PropertyName.Length);
-        int nameFirst = _escaping.FirstToEscape(utf8PropertyName);
-        int p = BeginNamed(utf8PropertyName, nameFirst, MaxDateLength);
-        EndValue(DateTimeOffsetAt(_buffer, p, value), JsonTokenType.String);
-    }
+    public void WriteString(ReadOnlySpan<byte> utf8PropertyName, DateTimeOffset value) => WriteStringCore(Name(utf8PropertyName), value);
 
     /// <summary>Writes a UTF-8 property name and a Guid string.</summary>
-    public void WriteString(ReadOnlySpan<byte> utf8PropertyName, Guid value)
-    {
-        CheckTokenSize(utf8PropertyName.Length);
-        int nameFirst = _escaping.FirstToEscape(utf8PropertyName);
-        int p = BeginNamed(utf8PropertyName, nameFirst, MaxGuidLength);
-        EndValue(GuidAt(_buffer, p, value), JsonTokenType.String);
-    }
+    public void WriteString(ReadOnlySpan<byte> utf8PropertyName, Guid value) => WriteStringCore(Name(utf8PropertyName), value);
 
     /// <summary>Writes a UTF-8 property name and an integer.</summary>
-    public void WriteNumber(ReadOnlySpan<byte> utf8PropertyName, int value)
-    {
-        CheckTokenSize(utf8PropertyName.Length);
-        int nameFirst = _escaping.FirstToEscape(utf8PropertyName);
-        int p = BeginNamed(utf8PropertyName, nameFirst, MaxInt64Length);
-        EndValue(NumberAt(_buffer, p, (long)value), JsonTokenType.Number);
-    }
+    public void WriteNumber(ReadOnlySpan<byte> utf8PropertyName, long value) => WriteNumberCore(Name(utf8PropertyName), value);
 
     /// <summary>Writes a UTF-8 property name and an integer.</summary>
-    public void WriteNumber(ReadOnlySpan<byte> utf8PropertyName, long value)
-    {
-        CheckTokenSize(utf8PropertyName.Length);
-        int nameFirst = _escaping.FirstToEscape(utf8PropertyName);
-        int p = BeginNamed(utf8PropertyName, nameFirst, MaxInt64Length);
-        EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
-    }
-
-    /// <summary>Writes a UTF-8 property name and an integer.</summary>
-    public void WriteNumber(ReadOnlySpan<byte> utf8PropertyName, uint value)
-    {
-        CheckTokenSize(utf8PropertyName.Length);
-        int nameFirst = _escaping.FirstToEscape(utf8PropertyName);
-        int p = BeginNamed(utf8PropertyName, nameFirst, MaxInt64Length);
-        EndValue(NumberAt(_buffer, p, (ulong)value), JsonTokenType.Number);
-    }
-
-    /// <summary>Writes a UTF-8 property name and an integer.</summary>
-    public void WriteNumber(ReadOnlySpan<byte> utf8PropertyName, ulong value)
-    {
-        CheckTokenSize(utf8PropertyName.Length);
-        int nameFirst = _escaping.FirstToEscape(utf8PropertyName);
-        int p = BeginNamed(utf8PropertyName, nameFirst, MaxInt64Length);
-        EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
-    }
+    public void WriteNumber(ReadOnlySpan<byte> utf8PropertyName, ulong value) => WriteNumberCore(Name(utf8PropertyName), value);
 
     /// <summary>Writes a UTF-8 property name and a number (NaN and infinities are refused).</summary>
-    public void WriteNumber(ReadOnlySpan<byte> utf8PropertyName, float value)
-    {
-        CheckTokenSize(utf8PropertyName.Length);
-        int nameFirst = _escaping.FirstToEscape(utf8PropertyName);
-        CheckFinite(value);
-        int p = BeginNamed(utf8PropertyName, nameFirst, MaxFloatingLength);
-        EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
-    }
+    public void WriteNumber(ReadOnlySpan<byte> utf8PropertyName, float value) => WriteNumberCore(Name(utf8PropertyName), value);
 
     /// <summary>Writes a UTF-8 property name and a number (NaN and infinities are refused).</summary>
-    public void WriteNumber(ReadOnlySpan<byte> utf8PropertyName, double value)
-    {
-        CheckTokenSize(utf8PropertyName.Length);
-        int nameFirst = _escaping.FirstToEscape(utf8PropertyName);
-        CheckFinite(value);
-        int p = BeginNamed(utf8PropertyName, nameFirst, MaxFloatingLength);
-        EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
-    }
+    public void WriteNumber(ReadOnlySpan<byte> utf8PropertyName, double value) => WriteNumberCore(Name(utf8PropertyName), value);
 
     /// <summary>Writes a UTF-8 property name and a decimal number.</summary>
-    public void WriteNumber(ReadOnlySpan<byte> utf8PropertyName, decimal value)
-    {
-        CheckTokenSize(utf8PropertyName.Length);
-        int nameFirst = _escaping.FirstToEscape(utf8PropertyName);
-        int p = BeginNamed(utf8PropertyName, nameFirst, MaxDecimalLength);
-        EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
-    }
+    public void WriteNumber(ReadOnlySpan<byte> utf8PropertyName, decimal value) => WriteNumberCore(Name(utf8PropertyName), value);
 
     /// <summary>Writes a UTF-8 property name and true or false.</summary>
-    public void WriteBoolean(ReadOnlySpan<byte> utf8PropertyName, bool value)
-    {
-        CheckTokenSize(utf8PropertyName.Length);
-        int nameFirst = _escaping.FirstToEscape(utf8PropertyName);
-        int p = BeginNamed(utf8PropertyName, nameFirst, 5);
-        EndValue(BooleanAt(_buffer, p, value), value ? JsonTokenType.True : JsonTokenType.False);
-    }
+    public void WriteBoolean(ReadOnlySpan<byte> utf8PropertyName, bool value) => WriteBooleanCore(Name(utf8PropertyName), value);
 
     /// <summary>Writes a UTF-8 property name and bytes as a Base64 string.</summary>
-    public void WriteBase64String(ReadOnlySpan<byte> utf8PropertyName, ReadOnlySpan<byte> bytes)
-    {
-        CheckTokenSize(utf8PropertyName.Length);
-        int nameFirst = _escaping.FirstToEscape(utf8PropertyName);
-        CheckBase64Size(bytes.Length);
-        int p = BeginNamed(utf8PropertyName, nameFirst, Base64.GetMaxEncodedToUtf8Length(bytes.Length) + 2);
-        EndValue(Base64At(_buffer, p, bytes), JsonTokenType.String);
-    }
+    public void WriteBase64String(ReadOnlySpan<byte> utf8PropertyName, ReadOnlySpan<byte> bytes) => WriteBase64StringCore(Name(utf8PropertyName), bytes);
+
+    /// <summary>Writes a UTF-8 property name and an integer.</summary>
+    public void WriteNumber(ReadOnlySpan<byte> utf8PropertyName, int value) => WriteNumberCore(Name(utf8PropertyName), (long)value);
+
+    /// <summary>Writes a UTF-8 property name and an integer.</summary>
+    public void WriteNumber(ReadOnlySpan<byte> utf8PropertyName, uint value) => WriteNumberCore(Name(utf8PropertyName), (ulong)value);
 
     /// <summary>Writes a UTF-8 property name and a string value (null writes the null literal).</summary>
     public void WriteString(ReadOnlySpan<byte> utf8PropertyName, string? value)
     {
+        PropertyNameText name = Name(utf8PropertyName);
         if (value is null)
         {
-            WriteNull(utf8PropertyName);
-            return;
+            WriteNullCore(name);
         }
-
-        WriteString(utf8PropertyName, value.AsSpan());
+        else
+        {
+            WriteStringCore(name, value.AsSpan());
+        }
     }
 
     /// <summary>Writes a UTF-8 property name and null.</summary>
-    public void WriteNull(ReadOnlySpan<byte> utf8PropertyName)
-    {
-        CheckTokenSize(utf8PropertyName.Length);
-        int nameFirst = _escaping.FirstToEscape(utf8PropertyName);
-        int p = BeginNamed(utf8PropertyName, nameFirst, 4);
-        EndValue(NullAt(_buffer, p), JsonTokenType.Null);
-    }
+    public void WriteNull(ReadOnlySpan<byte> utf8PropertyName) => WriteNullCore(Name(utf8PropertyName));
 
     /// <summary>Writes a UTF-8 property name and the beginning of a JSON object.</summary>
-    public void WriteStartObject(ReadOnlySpan<byte> utf8PropertyName)
-    {
-        if (_depth >= _maxDepth)
-        {
-            ThrowDepthTooLarge();
-        }
-
-        WritePropertyName(utf8PropertyName);
-        WriteStartObject();
-    }
+    public void WriteStartObject(ReadOnlySpan<byte> utf8PropertyName) => WriteStartCore(Name(utf8PropertyName), isObject: true);
 
     /// <summary>Writes a UTF-8 property name and the beginning of a JSON array.</summary>
-    public void WriteStartArray(ReadOnlySpan<byte> utf8PropertyName)
-    {
-        if (_depth >= _maxDepth)
-        {
-            ThrowDepthTooLarge();
-        }
-
-        WritePropertyName(utf8PropertyName);
-        WriteStartArray();
-    }
+    public void WriteStartArray(ReadOnlySpan<byte> utf8PropertyName) => WriteStartCore(Name(utf8PropertyName), isObject: false);
 }

@@ -248,6 +248,32 @@ public sealed partial class JsonWriter
         return p;
     }
 
+    /// <summary><see cref="BeginNamed(ReadOnlySpan{byte}, int, int)"/> for either form of name.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private int BeginNamed(in PropertyNameText name, int maxValueLength) =>
+        name.IsUtf16 ? BeginNamed(name.Utf16, name.First, maxValueLength) : BeginNamed(name.Utf8, name.First, maxValueLength);
+
+    // Reading a name: the checks Utf8JsonWriter makes on it, and where escaping starts.
+    private static PropertyNameText Name(JsonEncodedText propertyName) => new(propertyName.EncodedUtf8Bytes, -1);
+
+    private PropertyNameText Name(string propertyName)
+    {
+        ArgumentNullException.ThrowIfNull(propertyName);
+        return Name(propertyName.AsSpan());
+    }
+
+    private PropertyNameText Name(ReadOnlySpan<char> propertyName)
+    {
+        CheckTokenSize(propertyName.Length);
+        return new PropertyNameText(propertyName, _escaping.FirstToEscape(propertyName));
+    }
+
+    private PropertyNameText Name(ReadOnlySpan<byte> utf8PropertyName)
+    {
+        CheckTokenSize(utf8PropertyName.Length);
+        return new PropertyNameText(utf8PropertyName, _escaping.FirstToEscape(utf8PropertyName));
+    }
+
     /// <summary>Room for quoted text of <paramref name="length"/> units: as it is (bytesPerUnit each) or escaped.</summary>
     private static int MaxQuotedLength(int length, int first, int bytesPerUnit) =>
         (first < 0 ? length * bytesPerUnit : length * JsonEscaping.MaxExpansion + JsonEscaping.Slack) + 2;

@@ -1,0 +1,23 @@
+namespace Spanwire.Json;
+
+/// <summary>A property name as the caller gave it (UTF-16 or UTF-8), with the index where escaping starts (-1: none).</summary>
+internal readonly ref struct PropertyNameText
+{
+    public readonly ReadOnlySpan<char> Utf16;
+    public readonly ReadOnlySpan<byte> Utf8;
+    public readonly int First;
+    public readonly bool IsUtf16;
+
+    public PropertyNameText(ReadOnlySpan<char> utf16, int first)
+    {
+        Utf16 = utf16;
+        First = first;
+        IsUtf16 = true;
+    }
+
+    public PropertyNameText(ReadOnlySpan<byte> utf8, int first)
+    {
+        Utf8 = utf8;
+        First = first;
+    }
+}
