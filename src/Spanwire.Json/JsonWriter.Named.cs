@@ -106,14 +106,7 @@ public sealed partial class JsonWriter
             ThrowDepthTooLarge();
         }
 
-        if (name.IsUtf16)
-        {
-            WritePropertyNameCore(name.Utf16, name.First);
-        }
-        else
-        {
-            WritePropertyNameCore(name.Utf8, name.First);
-        }
+        WritePropertyNameCore(name);
 
         if (isObject)
         {

@@ -177,47 +177,43 @@ public sealed partial class JsonWriter
         }
     }
 
-    /// <summary>Writes a property name: separator, new line and indentation, then "name": with the name escaped from <paramref name="first"/> on (-1: as it is).</summary>
-    private void WritePropertyNameCore(ReadOnlySpan<byte> utf8Name, int first)
+    /// <summary>Writes a property name: separator, new line and indentation, then "name": escaped as the encoder requires.</summary>
+    private void WritePropertyNameCore(in PropertyNameText name)
     {
-        if (_validate)
-        {
-            ValidateWritingProperty();
-        }
-
-        int p = BeginPropertyName(MaxQuotedLength(utf8Name.Length, first, 1));
-        p = WriteQuoted(_buffer, p, utf8Name, first);
-        EndPropertyName(_buffer, p);
-    }
-
-    /// <summary>As <see cref="WritePropertyNameCore(ReadOnlySpan{byte}, int)"/>, for a UTF-16 name.</summary>
-    private void WritePropertyNameCore(ReadOnlySpan<char> name, int first)
-    {
-        if (_validate)
-        {
-            ValidateWritingProperty();
-        }
-
-        int p = BeginPropertyName(MaxQuotedLength(name.Length, first, 3));
-        p = WriteQuoted(_buffer, p, name, first);
-        EndPropertyName(_buffer, p);
+        _pos = BeginNamed(name, 0);
+        _needsComma = false;
+        _tokenType = JsonTokenType.PropertyName;
+        _commentAfterNoneOrPropertyName = false;
     }
 
     /// <summary>
-    /// For a property name and its value in one call: validates once, reserves room for both, writes what goes
-    /// before the name and "name": , and returns where the value goes. The caller writes the value and calls EndValue.
+    /// For a property name (and, in one call, its value): validates once, reserves room for the name and
+    /// <paramref name="maxValueLength"/> more bytes, writes what goes before the name and "name": , and returns
+    /// where the value goes. A caller writing a value then calls EndValue.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private int BeginNamed(ReadOnlySpan<byte> utf8Name, int first, int maxValueLength)
+    private int BeginNamed(in PropertyNameText name, int maxValueLength)
     {
         if (_validate)
         {
             ValidateWritingProperty();
         }
 
-        int p = BeginPropertyName(MaxQuotedLength(utf8Name.Length, first, 1) + maxValueLength);
-        byte[] buffer = _buffer;
-        p = WriteQuoted(buffer, p, utf8Name, first);
+        int p;
+        byte[] buffer;
+        if (name.IsUtf16)
+        {
+            p = BeginPropertyName(MaxQuotedLength(name.Utf16.Length, name.First, 3) + maxValueLength);
+            buffer = _buffer;
+            p = WriteQuoted(buffer, p, name.Utf16, name.First);
+        }
+        else
+        {
+            p = BeginPropertyName(MaxQuotedLength(name.Utf8.Length, name.First, 1) + maxValueLength);
+            buffer = _buffer;
+            p = WriteQuoted(buffer, p, name.Utf8, name.First);
+        }
+
         buffer[p++] = (byte)':';
         if (_indented)
         {
@@ -226,32 +222,6 @@ public sealed partial class JsonWriter
 
         return p;
     }
-
-    /// <summary>As <see cref="BeginNamed(ReadOnlySpan{byte}, int, int)"/>, for a UTF-16 name.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private int BeginNamed(ReadOnlySpan<char> name, int first, int maxValueLength)
-    {
-        if (_validate)
-        {
-            ValidateWritingProperty();
-        }
-
-        int p = BeginPropertyName(MaxQuotedLength(name.Length, first, 3) + maxValueLength);
-        byte[] buffer = _buffer;
-        p = WriteQuoted(buffer, p, name, first);
-        buffer[p++] = (byte)':';
-        if (_indented)
-        {
-            buffer[p++] = (byte)' ';
-        }
-
-        return p;
-    }
-
-    /// <summary><see cref="BeginNamed(ReadOnlySpan{byte}, int, int)"/> for either form of name.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private int BeginNamed(in PropertyNameText name, int maxValueLength) =>
-        name.IsUtf16 ? BeginNamed(name.Utf16, name.First, maxValueLength) : BeginNamed(name.Utf8, name.First, maxValueLength);
 
     // Reading a name: the checks Utf8JsonWriter makes on it, and where escaping starts.
     private static PropertyNameText Name(JsonEncodedText propertyName) => new(propertyName.EncodedUtf8Bytes, -1);
@@ -349,45 +319,18 @@ public sealed partial class JsonWriter
         return p;
     }
 
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private void EndPropertyName(byte[] buffer, int p)
-    {
-        buffer[p++] = (byte)':';
-        if (_indented)
-        {
-            buffer[p++] = (byte)' ';
-        }
-
-        _pos = p;
-        _needsComma = false;
-        _tokenType = JsonTokenType.PropertyName;
-        _commentAfterNoneOrPropertyName = false;
-    }
-
     /// <summary>Writes a property name, escaping it as the options' encoder requires.</summary>
-    public void WritePropertyName(ReadOnlySpan<char> propertyName)
-    {
-        CheckTokenSize(propertyName.Length);
-        WritePropertyNameCore(propertyName, _escaping.FirstToEscape(propertyName));
-    }
+    public void WritePropertyName(ReadOnlySpan<char> propertyName) => WritePropertyNameCore(Name(propertyName));
 
     /// <summary>Writes a UTF-8 property name, escaping it as the options' encoder requires.</summary>
-    public void WritePropertyName(ReadOnlySpan<byte> utf8PropertyName)
-    {
-        CheckTokenSize(utf8PropertyName.Length);
-        WritePropertyNameCore(utf8PropertyName, _escaping.FirstToEscape(utf8PropertyName));
-    }
+    public void WritePropertyName(ReadOnlySpan<byte> utf8PropertyName) => WritePropertyNameCore(Name(utf8PropertyName));
 
     /// <summary>Writes a property name.</summary>
     /// <exception cref="ArgumentNullException"><paramref name="propertyName"/> is null.</exception>
-    public void WritePropertyName(string propertyName)
-    {
-        ArgumentNullException.ThrowIfNull(propertyName);
-        WritePropertyName(propertyName.AsSpan());
-    }
+    public void WritePropertyName(string propertyName) => WritePropertyNameCore(Name(propertyName));
 
     /// <summary>Writes a pre-encoded property name as it is.</summary>
-    public void WritePropertyName(JsonEncodedText propertyName) => WritePropertyNameCore(propertyName.EncodedUtf8Bytes, -1);
+    public void WritePropertyName(JsonEncodedText propertyName) => WritePropertyNameCore(Name(propertyName));
 
     /// <summary>UTF-16 to UTF-8; invalid UTF-16 is an ArgumentException, as in Utf8JsonWriter.</summary>
     private static int Transcode(ReadOnlySpan<char> value, Span<byte> destination)

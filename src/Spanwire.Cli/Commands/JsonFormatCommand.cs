@@ -59,16 +59,16 @@ internal sealed class JsonFormatCommand : ICommand
         };
 
         string inputName = arguments.Positionals.FirstOrDefault() ?? "-";
-        using var input = new PooledBufferWriter();
+        using var input = new PooledStream();
         using (Stream source = Input.Open(arguments.Positionals.FirstOrDefault()))
         {
-            source.CopyTo(new PooledBufferWriterStream(input));
+            source.CopyTo(input);
         }
 
         using var output = new PooledBufferWriter();
         try
         {
-            Format(input.WrittenSequence, output, options);
+            Format(input.GetReadOnlySequence(), output, options);
         }
         catch (JsonException ex)
         {
@@ -156,21 +156,5 @@ internal sealed class JsonFormatCommand : ICommand
     {
         int end = message.IndexOf(". ", StringComparison.Ordinal);
         return (end > 0 ? message[..end] : message.TrimEnd('.')).Replace('\n', ' ');
-    }
-
-    /// <summary>Stream.CopyTo into a PooledBufferWriter.</summary>
-    private sealed class PooledBufferWriterStream(PooledBufferWriter target) : Stream
-    {
-        public override bool CanRead => false;
-        public override bool CanSeek => false;
-        public override bool CanWrite => true;
-        public override long Length => target.WrittenCount;
-        public override long Position { get => target.WrittenCount; set => throw new NotSupportedException(); }
-        public override void Flush() { }
-        public override int Read(byte[] buffer, int offset, int count) => throw new NotSupportedException();
-        public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
-        public override void SetLength(long value) => throw new NotSupportedException();
-        public override void Write(byte[] buffer, int offset, int count) => target.Write(buffer.AsSpan(offset, count));
-        public override void Write(ReadOnlySpan<byte> buffer) => target.Write(buffer);
     }
 }
