@@ -1,0 +1,54 @@
+namespace Spanwire.Amqp.Protocol;
+
+/// <summary>
+/// An AMQP decimal: a scale octet and a signed 32-bit value, meaning <c>Value / 10^Scale</c>.
+/// Converting from <see cref="decimal"/> rejects what does not fit instead of truncating it.
+/// </summary>
+/// <param name="Scale">Decimal places.</param>
+/// <param name="Value">The signed unscaled value.</param>
+public readonly record struct AmqpDecimal(byte Scale, int Value)
+{
+    /// <summary>
+    /// Converts a <see cref="decimal"/>. Trailing zeros are dropped when that makes the value fit (lossless);
+    /// a value whose digits still exceed 32 bits throws.
+    /// </summary>
+    /// <exception cref="OverflowException">The value needs more than a signed 32-bit unscaled value.</exception>
+    public static AmqpDecimal FromDecimal(decimal value)
+    {
+        Span<int> bits = stackalloc int[4];
+        decimal.GetBits(value, bits);
+        byte scale = (byte)((bits[3] >> 16) & 0xFF);
+        bool negative = bits[3] < 0;
+        UInt128 mantissa = ((UInt128)(uint)bits[2] << 64) | ((UInt128)(uint)bits[1] << 32) | (uint)bits[0];
+        UInt128 limit = negative ? 0x8000_0000u : 0x7FFF_FFFFu;
+        while (mantissa > limit && scale > 0 && mantissa % 10 == 0)
+        {
+            mantissa /= 10;
+            scale--;
+        }
+
+        if (mantissa > limit)
+        {
+            throw new OverflowException($"The decimal {value} does not fit an AMQP decimal (a signed 32-bit value and a scale); it would be truncated.");
+        }
+
+        int signed = negative ? (int)(0 - (long)(ulong)mantissa) : (int)(ulong)mantissa;
+        return new AmqpDecimal(scale, signed);
+    }
+
+    /// <summary>Converts to <see cref="decimal"/>.</summary>
+    /// <exception cref="OverflowException">The scale is above 28, which <see cref="decimal"/> cannot hold.</exception>
+    public decimal ToDecimal()
+    {
+        if (Scale > 28)
+        {
+            throw new OverflowException($"An AMQP decimal with scale {Scale} is beyond System.Decimal's 28 places.");
+        }
+
+        long magnitude = Math.Abs((long)Value);
+        return new decimal((int)(uint)magnitude, 0, 0, Value < 0, Scale);
+    }
+
+    /// <inheritdoc/>
+    public override string ToString() => Scale <= 28 ? ToDecimal().ToString(System.Globalization.CultureInfo.InvariantCulture) : $"{Value}e-{Scale}";
+}

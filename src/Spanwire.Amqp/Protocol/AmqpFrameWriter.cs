@@ -1,0 +1,253 @@
+using System.Buffers;
+using System.Buffers.Binary;
+using System.Diagnostics.CodeAnalysis;
+
+namespace Spanwire.Amqp.Protocol;
+
+/// <summary>
+/// Writes whole frames into an <see cref="IBufferWriter{T}"/> (a <c>PooledBufferWriter</c> for pooled segments):
+/// method frames through <see cref="AmqpMethodEncoder"/>, content headers, body frames split to frame_max, and a
+/// whole publish in one pass with each size computed once.
+/// </summary>
+public static class AmqpFrameWriter
+{
+    // A frame up to this size is written into one contiguous reservation; larger body pieces are copied through
+    // whatever spans the output hands out, so no reservation ever exceeds a pooled segment.
+    private const int ContiguousLimit = 4096;
+
+    /// <summary>Writes the protocol header "AMQP" 0 0 9 1.</summary>
+    public static void WriteProtocolHeader(IBufferWriter<byte> output)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        output.Write(AmqpFraming.ProtocolHeader);
+    }
+
+    /// <summary>Writes a heartbeat frame.</summary>
+    public static void WriteHeartbeat(IBufferWriter<byte> output)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        output.Write(AmqpFraming.HeartbeatFrame);
+    }
+
+    /// <summary>
+    /// Starts a method frame with room for <paramref name="maxArgumentsSize"/> bytes of arguments; write them through
+    /// <see cref="AmqpMethodFrame.Arguments"/>, then call <see cref="AmqpMethodFrame.Complete"/>.
+    /// </summary>
+    /// <example>
+    /// <code>
+    /// AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(output, channel: 1, AmqpMethods.QueueDeclare, 256 + 4 + table.EncodedLength);
+    /// frame.Arguments.WriteShort(0);
+    /// frame.Arguments.WriteShortString("jobs");
+    /// // ... the five bits, then the arguments table
+    /// frame.Complete();
+    /// </code>
+    /// </example>
+    public static AmqpMethodFrame BeginMethod(IBufferWriter<byte> output, ushort channel, AmqpMethod method, int maxArgumentsSize)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        ArgumentNullException.ThrowIfNull(method);
+        ArgumentOutOfRangeException.ThrowIfNegative(maxArgumentsSize);
+        int size = AmqpFraming.FrameOverhead + 4 + maxArgumentsSize;
+        Span<byte> span = output.GetSpan(size)[..size];
+        span[0] = (byte)AmqpFrameType.Method;
+        BinaryPrimitives.WriteUInt16BigEndian(span[1..], channel);
+        return new AmqpMethodFrame(output, span, new AmqpMethodEncoder(span[AmqpFraming.FrameHeaderSize..^1], method));
+    }
+
+    /// <summary>Writes basic.ack as one frame.</summary>
+    public static void WriteBasicAck(IBufferWriter<byte> output, ushort channel, ulong deliveryTag, bool multiple)
+    {
+        AmqpMethodFrame frame = BeginMethod(output, channel, AmqpMethods.BasicAck, 9);
+        frame.Arguments.WriteLongLong(deliveryTag);
+        frame.Arguments.WriteBit(multiple);
+        frame.Complete();
+    }
+
+    /// <summary>Writes a content header frame.</summary>
+    public static void WriteContentHeader(IBufferWriter<byte> output, ushort channel, ushort classId, ulong bodySize, in BasicProperties properties)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        int payload = AmqpContentHeader.GetEncodedSize(properties);
+        Span<byte> span = output.GetSpan(payload + AmqpFraming.FrameOverhead);
+        WriteFrameHeader(span, AmqpFrameType.ContentHeader, channel, payload);
+        AmqpContentHeader.Write(span.Slice(AmqpFraming.FrameHeaderSize, payload), classId, bodySize, properties);
+        span[AmqpFraming.FrameHeaderSize + payload] = AmqpFraming.FrameEnd;
+        output.Advance(payload + AmqpFraming.FrameOverhead);
+    }
+
+    /// <summary>Writes a body as body frames of at most frame_max − 8 bytes each; an empty body writes nothing.</summary>
+    public static void WriteBody(IBufferWriter<byte> output, ushort channel, ReadOnlySpan<byte> body, uint frameMax)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        int piece = AmqpFraming.GetMaxBodyFramePayload(CheckFrameMax(frameMax));
+        while (!body.IsEmpty)
+        {
+            int length = Math.Min(piece, body.Length);
+            WriteBodyFrame(output, channel, body[..length]);
+            body = body[length..];
+        }
+    }
+
+    /// <summary>Writes a body held in a sequence as body frames; frames may span its segments.</summary>
+    public static void WriteBody(IBufferWriter<byte> output, ushort channel, in ReadOnlySequence<byte> body, uint frameMax)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        if (body.IsSingleSegment)
+        {
+            WriteBody(output, channel, body.FirstSpan, frameMax);
+            return;
+        }
+
+        long piece = AmqpFraming.GetMaxBodyFramePayload(CheckFrameMax(frameMax));
+        ReadOnlySequence<byte> rest = body;
+        while (!rest.IsEmpty)
+        {
+            long length = Math.Min(piece, rest.Length);
+            Span<byte> head = output.GetSpan(AmqpFraming.FrameHeaderSize);
+            WriteFrameHeader(head, AmqpFrameType.ContentBody, channel, (int)length);
+            output.Advance(AmqpFraming.FrameHeaderSize);
+            foreach (ReadOnlyMemory<byte> segment in rest.Slice(0, length))
+            {
+                output.Write(segment.Span);
+            }
+
+            output.GetSpan(1)[0] = AmqpFraming.FrameEnd;
+            output.Advance(1);
+            rest = rest.Slice(length);
+        }
+    }
+
+    /// <summary>
+    /// Writes a whole basic.publish: the method frame, the content header frame and the body frames, sizes computed
+    /// once, the first two frames in one reservation. Returns the bytes written.
+    /// </summary>
+    /// <exception cref="ArgumentException">A name or property is over 255 UTF-8 bytes, or the header exceeds frame_max.</exception>
+    public static long WriteBasicPublish(IBufferWriter<byte> output, ushort channel, ReadOnlySpan<char> exchange, ReadOnlySpan<char> routingKey,
+        bool mandatory, bool immediate, in BasicProperties properties, ReadOnlySpan<byte> body, uint frameMax)
+    {
+        int head = WritePublishHead(output, channel, exchange, routingKey, mandatory, immediate, properties, (ulong)body.Length, frameMax);
+        WriteBody(output, channel, body, frameMax);
+        return head + body.Length + AmqpFraming.GetBodyFrameCount(body.Length, frameMax) * AmqpFraming.FrameOverhead;
+    }
+
+    /// <summary>
+    /// Writes a whole basic.publish with a body held in a sequence (for example a <c>PooledBufferWriter</c>'s
+    /// written sequence). Returns the bytes written.
+    /// </summary>
+    public static long WriteBasicPublish(IBufferWriter<byte> output, ushort channel, ReadOnlySpan<char> exchange, ReadOnlySpan<char> routingKey,
+        bool mandatory, bool immediate, in BasicProperties properties, in ReadOnlySequence<byte> body, uint frameMax)
+    {
+        int head = WritePublishHead(output, channel, exchange, routingKey, mandatory, immediate, properties, (ulong)body.Length, frameMax);
+        WriteBody(output, channel, body, frameMax);
+        return head + body.Length + AmqpFraming.GetBodyFrameCount(body.Length, frameMax) * AmqpFraming.FrameOverhead;
+    }
+
+    private static int WritePublishHead(IBufferWriter<byte> output, ushort channel, ReadOnlySpan<char> exchange, ReadOnlySpan<char> routingKey,
+        bool mandatory, bool immediate, in BasicProperties properties, ulong bodySize, uint frameMax)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        CheckFrameMax(frameMax);
+        int methodPayload = 4 + 2 + AmqpPrimitives.GetShortStringSize(exchange) + AmqpPrimitives.GetShortStringSize(routingKey) + 1;
+        int headerPayload = AmqpContentHeader.GetEncodedSize(properties);
+        if (frameMax != 0 && headerPayload > frameMax - AmqpFraming.FrameOverhead)
+        {
+            ThrowHeaderTooLarge(headerPayload, frameMax);
+        }
+
+        int total = methodPayload + headerPayload + 2 * AmqpFraming.FrameOverhead;
+        Span<byte> span = output.GetSpan(total);
+        WriteFrameHeader(span, AmqpFrameType.Method, channel, methodPayload);
+        var arguments = new AmqpPayloadWriter(span.Slice(AmqpFraming.FrameHeaderSize, methodPayload));
+        arguments.WriteShort(60);
+        arguments.WriteShort(40);
+        arguments.WriteShort(0);
+        arguments.WriteShortString(exchange);
+        arguments.WriteShortString(routingKey);
+        arguments.WriteOctet((byte)((mandatory ? 1 : 0) | (immediate ? 2 : 0)));
+        int at = AmqpFraming.FrameHeaderSize + methodPayload;
+        span[at++] = AmqpFraming.FrameEnd;
+        WriteFrameHeader(span[at..], AmqpFrameType.ContentHeader, channel, headerPayload);
+        at += AmqpFraming.FrameHeaderSize;
+        AmqpContentHeader.Write(span.Slice(at, headerPayload), 60, bodySize, properties);
+        span[at + headerPayload] = AmqpFraming.FrameEnd;
+        output.Advance(total);
+        return total;
+    }
+
+    private static void WriteBodyFrame(IBufferWriter<byte> output, ushort channel, ReadOnlySpan<byte> piece)
+    {
+        int total = piece.Length + AmqpFraming.FrameOverhead;
+        Span<byte> span = output.GetSpan();
+        if (span.Length < total && total <= ContiguousLimit)
+        {
+            span = output.GetSpan(total);
+        }
+
+        if (span.Length >= total)
+        {
+            WriteFrameHeader(span, AmqpFrameType.ContentBody, channel, piece.Length);
+            piece.CopyTo(span[AmqpFraming.FrameHeaderSize..]);
+            span[total - 1] = AmqpFraming.FrameEnd;
+            output.Advance(total);
+            return;
+        }
+
+        span = output.GetSpan(AmqpFraming.FrameHeaderSize);
+        WriteFrameHeader(span, AmqpFrameType.ContentBody, channel, piece.Length);
+        output.Advance(AmqpFraming.FrameHeaderSize);
+        output.Write(piece);
+        output.GetSpan(1)[0] = AmqpFraming.FrameEnd;
+        output.Advance(1);
+    }
+
+    internal static void WriteFrameHeader(Span<byte> destination, AmqpFrameType type, ushort channel, int payloadSize)
+    {
+        destination[0] = (byte)type;
+        BinaryPrimitives.WriteUInt16BigEndian(destination[1..], channel);
+        BinaryPrimitives.WriteUInt32BigEndian(destination[3..], (uint)payloadSize);
+    }
+
+    private static uint CheckFrameMax(uint frameMax)
+    {
+        if (frameMax != 0 && frameMax < AmqpFraming.MinFrameMax)
+        {
+            throw new ArgumentOutOfRangeException(nameof(frameMax), frameMax, $"frame_max must be 0 (no limit) or at least {AmqpFraming.MinFrameMax}.");
+        }
+
+        return frameMax;
+    }
+
+    [DoesNotReturn]
+    private static void ThrowHeaderTooLarge(int headerPayload, uint frameMax) =>
+        throw new ArgumentException($"The content header ({headerPayload + AmqpFraming.FrameOverhead} bytes) exceeds frame_max {frameMax}.", "properties");
+}
+
+/// <summary>A method frame being written by <see cref="AmqpFrameWriter.BeginMethod"/>.</summary>
+public ref struct AmqpMethodFrame
+{
+    private readonly IBufferWriter<byte> _output;
+    private readonly Span<byte> _frame;
+    private AmqpMethodEncoder _arguments;
+
+    internal AmqpMethodFrame(IBufferWriter<byte> output, Span<byte> frame, AmqpMethodEncoder arguments)
+    {
+        _output = output;
+        _frame = frame;
+        _arguments = arguments;
+    }
+
+    /// <summary>The arguments encoder; write every argument of the method in order.</summary>
+    [System.Diagnostics.CodeAnalysis.UnscopedRef]
+    public ref AmqpMethodEncoder Arguments => ref _arguments;
+
+    /// <summary>Fills in the payload size and frame end and commits the frame. Returns the frame's size.</summary>
+    public readonly int Complete()
+    {
+        int payload = _arguments.Complete();
+        BinaryPrimitives.WriteUInt32BigEndian(_frame[3..], (uint)payload);
+        _frame[AmqpFraming.FrameHeaderSize + payload] = AmqpFraming.FrameEnd;
+        int total = payload + AmqpFraming.FrameOverhead;
+        _output.Advance(total);
+        return total;
+    }
+}

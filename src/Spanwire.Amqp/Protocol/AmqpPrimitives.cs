@@ -1,0 +1,172 @@
+using System.Buffers;
+using System.Buffers.Binary;
+using System.Text;
+using System.Text.Unicode;
+
+namespace Spanwire.Amqp.Protocol;
+
+/// <summary>
+/// Stateless AMQP 0-9-1 primitives on spans: the string encodings whose lengths need checking. Integers are
+/// big-endian and written with <see cref="BinaryPrimitives"/>. Every method is pure and never reads past its input.
+/// </summary>
+public static class AmqpPrimitives
+{
+    /// <summary>The most bytes a shortstr holds.</summary>
+    public const int MaxShortStringLength = 255;
+
+    /// <summary>Writes a shortstr (length octet and bytes). False when the destination is too small.</summary>
+    /// <exception cref="ArgumentException">The value is longer than 255 bytes.</exception>
+    public static bool TryWriteShortString(Span<byte> destination, ReadOnlySpan<byte> value, out int bytesWritten)
+    {
+        if (value.Length > MaxShortStringLength)
+        {
+            AmqpThrow.ShortStringTooLong(value.Length);
+        }
+
+        if (destination.Length <= value.Length)
+        {
+            bytesWritten = 0;
+            return false;
+        }
+
+        destination[0] = (byte)value.Length;
+        value.CopyTo(destination[1..]);
+        bytesWritten = value.Length + 1;
+        return true;
+    }
+
+    /// <summary>Writes text as a UTF-8 shortstr. False when the destination is too small.</summary>
+    /// <exception cref="ArgumentException">The text is longer than 255 bytes in UTF-8, or not valid UTF-16.</exception>
+    public static bool TryWriteShortString(Span<byte> destination, ReadOnlySpan<char> value, out int bytesWritten)
+    {
+        bytesWritten = 0;
+        if (destination.IsEmpty)
+        {
+            return false;
+        }
+
+        Span<byte> text = destination.Length > MaxShortStringLength + 1 ? destination.Slice(1, MaxShortStringLength) : destination[1..];
+        OperationStatus status = Utf8.FromUtf16(value, text, out _, out int written, replaceInvalidSequences: false);
+        switch (status)
+        {
+            case OperationStatus.Done:
+                destination[0] = (byte)written;
+                bytesWritten = written + 1;
+                return true;
+            case OperationStatus.InvalidData:
+                AmqpThrow.InvalidUtf16();
+                return false;
+            default:
+                int byteCount = GetUtf8ByteCount(value);
+                if (byteCount > MaxShortStringLength)
+                {
+                    AmqpThrow.ShortStringTooLong(byteCount);
+                }
+
+                return false;
+        }
+    }
+
+    /// <summary>Writes a longstr (u32 length and bytes). False when the destination is too small.</summary>
+    public static bool TryWriteLongString(Span<byte> destination, ReadOnlySpan<byte> value, out int bytesWritten)
+    {
+        if ((long)destination.Length < 4L + value.Length)
+        {
+            bytesWritten = 0;
+            return false;
+        }
+
+        BinaryPrimitives.WriteUInt32BigEndian(destination, (uint)value.Length);
+        value.CopyTo(destination[4..]);
+        bytesWritten = value.Length + 4;
+        return true;
+    }
+
+    /// <summary>Writes text as a UTF-8 longstr. False when the destination is too small.</summary>
+    /// <exception cref="ArgumentException">The text is not valid UTF-16.</exception>
+    public static bool TryWriteLongString(Span<byte> destination, ReadOnlySpan<char> value, out int bytesWritten)
+    {
+        bytesWritten = 0;
+        if (destination.Length < 4)
+        {
+            return false;
+        }
+
+        OperationStatus status = Utf8.FromUtf16(value, destination[4..], out _, out int written, replaceInvalidSequences: false);
+        if (status == OperationStatus.InvalidData)
+        {
+            AmqpThrow.InvalidUtf16();
+        }
+
+        if (status != OperationStatus.Done)
+        {
+            return false;
+        }
+
+        BinaryPrimitives.WriteUInt32BigEndian(destination, (uint)written);
+        bytesWritten = written + 4;
+        return true;
+    }
+
+    /// <summary>Reads a shortstr. False when the source holds less than the whole string.</summary>
+    public static bool TryReadShortString(ReadOnlySpan<byte> source, out ReadOnlySpan<byte> value, out int bytesConsumed)
+    {
+        if (source.IsEmpty || source.Length - 1 < source[0])
+        {
+            value = default;
+            bytesConsumed = 0;
+            return false;
+        }
+
+        int length = source[0];
+        value = source.Slice(1, length);
+        bytesConsumed = length + 1;
+        return true;
+    }
+
+    /// <summary>Reads a longstr. False when the source holds less than the whole string.</summary>
+    public static bool TryReadLongString(ReadOnlySpan<byte> source, out ReadOnlySpan<byte> value, out int bytesConsumed)
+    {
+        if (source.Length < 4 || (uint)(source.Length - 4) < BinaryPrimitives.ReadUInt32BigEndian(source))
+        {
+            value = default;
+            bytesConsumed = 0;
+            return false;
+        }
+
+        int length = (int)BinaryPrimitives.ReadUInt32BigEndian(source);
+        value = source.Slice(4, length);
+        bytesConsumed = length + 4;
+        return true;
+    }
+
+    /// <summary>The bytes text takes as a shortstr, length octet included.</summary>
+    /// <exception cref="ArgumentException">The text is longer than 255 bytes in UTF-8, or not valid UTF-16.</exception>
+    public static int GetShortStringSize(ReadOnlySpan<char> value)
+    {
+        int byteCount = value.Length <= MaxShortStringLength / 3 && Ascii.IsValid(value) ? value.Length : GetUtf8ByteCount(value);
+        if (byteCount > MaxShortStringLength)
+        {
+            AmqpThrow.ShortStringTooLong(byteCount);
+        }
+
+        return byteCount + 1;
+    }
+
+    /// <summary>The bytes text takes in UTF-8.</summary>
+    /// <exception cref="ArgumentException">The text is not valid UTF-16.</exception>
+    public static int GetUtf8ByteCount(ReadOnlySpan<char> value)
+    {
+        try
+        {
+            return s_strictUtf8.GetByteCount(value);
+        }
+        catch (EncoderFallbackException)
+        {
+            AmqpThrow.InvalidUtf16();
+            return 0;
+        }
+    }
+
+    private static readonly UTF8Encoding s_strictUtf8 = new(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: true);
+}

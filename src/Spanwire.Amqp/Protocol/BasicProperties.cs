@@ -1,0 +1,129 @@
+namespace Spanwire.Amqp.Protocol;
+
+/// <summary>
+/// The 14 basic content-header properties to send. Each is present exactly when it is set (not null), so a priority
+/// of 0 or a delivery mode of 1 is sent when asked for. A struct, so building one for each publish allocates nothing.
+/// </summary>
+public struct BasicProperties
+{
+    /// <summary>MIME content type.</summary>
+    public string? ContentType { get; set; }
+
+    /// <summary>MIME content encoding.</summary>
+    public string? ContentEncoding { get; set; }
+
+    /// <summary>Application headers, an encoded table.</summary>
+    public FieldTable? Headers { get; set; }
+
+    /// <summary>1 non-persistent, 2 persistent.</summary>
+    public byte? DeliveryMode { get; set; }
+
+    /// <summary>Priority, 0 to 9.</summary>
+    public byte? Priority { get; set; }
+
+    /// <summary>Correlation identifier.</summary>
+    public string? CorrelationId { get; set; }
+
+    /// <summary>Address to reply to.</summary>
+    public string? ReplyTo { get; set; }
+
+    /// <summary>Expiration (RabbitMQ reads milliseconds, as text).</summary>
+    public string? Expiration { get; set; }
+
+    /// <summary>Message identifier.</summary>
+    public string? MessageId { get; set; }
+
+    /// <summary>Message timestamp.</summary>
+    public AmqpTimestamp? Timestamp { get; set; }
+
+    /// <summary>Message type name.</summary>
+    public string? Type { get; set; }
+
+    /// <summary>Creating user id (RabbitMQ checks it against the connection's user).</summary>
+    public string? UserId { get; set; }
+
+    /// <summary>Creating application id.</summary>
+    public string? AppId { get; set; }
+
+    /// <summary>Reserved; RabbitMQ ignores it.</summary>
+    public string? ClusterId { get; set; }
+
+    /// <summary>The flag word for the properties that are set.</summary>
+    public readonly BasicPropertyFlags Flags =>
+        (ContentType is null ? 0 : BasicPropertyFlags.ContentType)
+        | (ContentEncoding is null ? 0 : BasicPropertyFlags.ContentEncoding)
+        | (Headers is null ? 0 : BasicPropertyFlags.Headers)
+        | (DeliveryMode is null ? 0 : BasicPropertyFlags.DeliveryMode)
+        | (Priority is null ? 0 : BasicPropertyFlags.Priority)
+        | (CorrelationId is null ? 0 : BasicPropertyFlags.CorrelationId)
+        | (ReplyTo is null ? 0 : BasicPropertyFlags.ReplyTo)
+        | (Expiration is null ? 0 : BasicPropertyFlags.Expiration)
+        | (MessageId is null ? 0 : BasicPropertyFlags.MessageId)
+        | (Timestamp is null ? 0 : BasicPropertyFlags.Timestamp)
+        | (Type is null ? 0 : BasicPropertyFlags.Type)
+        | (UserId is null ? 0 : BasicPropertyFlags.UserId)
+        | (AppId is null ? 0 : BasicPropertyFlags.AppId)
+        | (ClusterId is null ? 0 : BasicPropertyFlags.ClusterId);
+
+    /// <summary>The encoded size: the flag word and the present properties.</summary>
+    /// <exception cref="ArgumentException">A string is over 255 UTF-8 bytes or not valid UTF-16.</exception>
+    public readonly int GetEncodedSize()
+    {
+        int size = 2;
+        size += Size(ContentType) + Size(ContentEncoding) + (Headers?.EncodedLength ?? 0);
+        size += (DeliveryMode is null ? 0 : 1) + (Priority is null ? 0 : 1);
+        size += Size(CorrelationId) + Size(ReplyTo) + Size(Expiration) + Size(MessageId);
+        size += Timestamp is null ? 0 : 8;
+        size += Size(Type) + Size(UserId) + Size(AppId) + Size(ClusterId);
+        return size;
+
+        static int Size(string? value) => value is null ? 0 : AmqpPrimitives.GetShortStringSize(value);
+    }
+
+    /// <summary>Writes the flag word and the present properties; returns the bytes written.</summary>
+    /// <exception cref="ArgumentException">The destination is too small, or a string does not fit a shortstr.</exception>
+    public readonly int WriteTo(Span<byte> destination)
+    {
+        var writer = new AmqpPayloadWriter(destination);
+        writer.WriteShort((ushort)Flags);
+        Write(ref writer, ContentType);
+        Write(ref writer, ContentEncoding);
+        if (Headers is { } headers)
+        {
+            writer.WriteTable(headers);
+        }
+
+        if (DeliveryMode is { } deliveryMode)
+        {
+            writer.WriteOctet(deliveryMode);
+        }
+
+        if (Priority is { } priority)
+        {
+            writer.WriteOctet(priority);
+        }
+
+        Write(ref writer, CorrelationId);
+        Write(ref writer, ReplyTo);
+        Write(ref writer, Expiration);
+        Write(ref writer, MessageId);
+        if (Timestamp is { } timestamp)
+        {
+            writer.WriteTimestamp(timestamp);
+        }
+
+        Write(ref writer, Type);
+        Write(ref writer, UserId);
+        Write(ref writer, AppId);
+        Write(ref writer, ClusterId);
+        return writer.Position;
+
+        static void Write(ref AmqpPayloadWriter writer, string? value)
+        {
+            if (value is not null)
+            {
+                writer.WriteShortString(value.AsSpan());
+            }
+        }
+    }
+}

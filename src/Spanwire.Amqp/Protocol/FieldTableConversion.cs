@@ -1,0 +1,291 @@
+using System.Collections;
+using System.Globalization;
+using System.Text;
+
+namespace Spanwire.Amqp.Protocol;
+
+/// <summary>
+/// Converts field tables to and from <see cref="IDictionary{TKey, TValue}"/>, for code that wants objects rather than
+/// the in-place readers. The mapping round-trips: decoding and re-encoding gives the same bytes.
+/// </summary>
+/// <remarks>
+/// Encoding: bool t, sbyte b, byte B, short s, ushort u, int I, uint i, long l, float f, double d,
+/// decimal and <see cref="AmqpDecimal"/> D, string (UTF-8) and byte[] S, <see cref="ReadOnlyMemory{T}"/> of byte x,
+/// <see cref="AmqpTimestamp"/> T, a dictionary F, any other enumerable A, null V. Decoding gives the same types back,
+/// with S as byte[] (longstr is bytes; RabbitMQ.Client does the same), D as decimal, and L as long.
+/// </remarks>
+public static class FieldTableConversion
+{
+    /// <summary>Copies a table out as a dictionary.</summary>
+    public static Dictionary<string, object?> ToDictionary(FieldTableReader table)
+    {
+        var result = new Dictionary<string, object?>(StringComparer.Ordinal);
+        foreach (FieldTableEntry entry in table)
+        {
+            result[entry.GetName()] = ToObject(entry.Value);
+        }
+
+        return result;
+    }
+
+    /// <summary>Copies an array out as a list.</summary>
+    public static List<object?> ToList(FieldArrayReader array)
+    {
+        var result = new List<object?>();
+        foreach (FieldValue value in array)
+        {
+            result.Add(ToObject(value));
+        }
+
+        return result;
+    }
+
+    /// <summary>A value as an object.</summary>
+    public static object? ToObject(FieldValue value) => value.Type switch
+    {
+        FieldValueType.Boolean => value.GetBoolean(),
+        FieldValueType.SByte => value.GetSByte(),
+        FieldValueType.Byte => value.GetByte(),
+        FieldValueType.Int16 => value.GetInt16(),
+        FieldValueType.UInt16 => value.GetUInt16(),
+        FieldValueType.Int32 => value.GetInt32(),
+        FieldValueType.UInt32 => value.GetUInt32(),
+        FieldValueType.Int64 or FieldValueType.Int64Legacy => value.GetInt64(),
+        FieldValueType.Single => value.GetSingle(),
+        FieldValueType.Double => value.GetDouble(),
+        FieldValueType.Decimal => value.GetDecimal().Scale <= 28 ? value.GetDecimal().ToDecimal() : value.GetDecimal(),
+        FieldValueType.LongString => value.GetLongString().ToArray(),
+        FieldValueType.ByteArray => new ReadOnlyMemory<byte>(value.GetByteArray().ToArray()),
+        FieldValueType.Timestamp => value.GetTimestamp(),
+        FieldValueType.Table => ToDictionary(value.GetTable()),
+        FieldValueType.Array => ToList(value.GetArray()),
+        _ => null,
+    };
+
+    /// <summary>Encodes fields as a table, length prefix included. Allocates the result.</summary>
+    /// <exception cref="ArgumentException">A value has a type with no field type, or a name is over 255 UTF-8 bytes.</exception>
+    /// <exception cref="OverflowException">A decimal does not fit an AMQP decimal.</exception>
+    public static byte[] Encode(IEnumerable<KeyValuePair<string, object?>> fields)
+    {
+        ArgumentNullException.ThrowIfNull(fields);
+        long size = 4;
+        foreach (KeyValuePair<string, object?> field in fields)
+        {
+            size += AmqpPrimitives.GetShortStringSize(field.Key) + GetValueSize(field.Value, 1);
+        }
+
+        if (size > int.MaxValue)
+        {
+            throw new ArgumentException("The table is larger than 2 GiB.", nameof(fields));
+        }
+
+        byte[] result = new byte[size];
+        var writer = new FieldTableWriter(result);
+        foreach (KeyValuePair<string, object?> field in fields)
+        {
+            writer.WriteName(field.Key);
+            WriteValue(ref writer, field.Value);
+        }
+
+        writer.Complete();
+        return result;
+    }
+
+    /// <summary>Writes one object as a field value (see the type mapping above).</summary>
+    public static void WriteValue(ref FieldTableWriter writer, object? value)
+    {
+        switch (value)
+        {
+            case null: writer.WriteVoid(); break;
+            case bool v: writer.WriteBoolean(v); break;
+            case sbyte v: writer.WriteSByte(v); break;
+            case byte v: writer.WriteByte(v); break;
+            case short v: writer.WriteInt16(v); break;
+            case ushort v: writer.WriteUInt16(v); break;
+            case int v: writer.WriteInt32(v); break;
+            case uint v: writer.WriteUInt32(v); break;
+            case long v: writer.WriteInt64(v); break;
+            case float v: writer.WriteSingle(v); break;
+            case double v: writer.WriteDouble(v); break;
+            case decimal v: writer.WriteDecimal(v); break;
+            case AmqpDecimal v: writer.WriteDecimal(v); break;
+            case AmqpTimestamp v: writer.WriteTimestamp(v); break;
+            case string v: writer.WriteLongString(v.AsSpan()); break;
+            case byte[] v: writer.WriteLongString(v.AsSpan()); break;
+            case ReadOnlyMemory<byte> v: writer.WriteByteArray(v.Span); break;
+            case FieldTable v: writer.WriteTable(v); break;
+            case IEnumerable<KeyValuePair<string, object?>> table:
+                writer.WriteStartTable();
+                foreach (KeyValuePair<string, object?> field in table)
+                {
+                    writer.WriteName(field.Key);
+                    WriteValue(ref writer, field.Value);
+                }
+
+                writer.WriteEndTable();
+                break;
+            case IEnumerable array:
+                writer.WriteStartArray();
+                foreach (object? item in array)
+                {
+                    WriteValue(ref writer, item);
+                }
+
+                writer.WriteEndArray();
+                break;
+            default:
+                throw new ArgumentException($"A {value.GetType()} has no AMQP field type.", nameof(value));
+        }
+    }
+
+    private static long GetValueSize(object? value, int depth)
+    {
+        if (depth > FieldTableWriter.MaxDepth)
+        {
+            throw new ArgumentException($"Tables and arrays nest deeper than {FieldTableWriter.MaxDepth} levels.", nameof(value));
+        }
+
+        return 1 + value switch
+        {
+            null => 0,
+            bool or sbyte or byte => 1,
+            short or ushort => 2,
+            int or uint or float => 4,
+            decimal or AmqpDecimal => 5,
+            long or double or AmqpTimestamp => 8,
+            string v => 4L + AmqpPrimitives.GetUtf8ByteCount(v),
+            byte[] v => 4L + v.Length,
+            ReadOnlyMemory<byte> v => 4L + v.Length,
+            FieldTable v => v.EncodedLength,
+            IEnumerable<KeyValuePair<string, object?>> table => 4 + SumFields(table, depth),
+            IEnumerable array => 4 + SumItems(array, depth),
+            _ => throw new ArgumentException($"A {value.GetType()} has no AMQP field type.", nameof(value)),
+        };
+    }
+
+    private static long SumFields(IEnumerable<KeyValuePair<string, object?>> table, int depth)
+    {
+        long sum = 0;
+        foreach (KeyValuePair<string, object?> field in table)
+        {
+            sum += AmqpPrimitives.GetShortStringSize(field.Key) + GetValueSize(field.Value, depth + 1);
+        }
+
+        return sum;
+    }
+
+    private static long SumItems(IEnumerable array, int depth)
+    {
+        long sum = 0;
+        foreach (object? item in array)
+        {
+            sum += GetValueSize(item, depth + 1);
+        }
+
+        return sum;
+    }
+
+    /// <summary>A one-line, human-readable form of a table: <c>{name=value, ...}</c>, with longstr values quoted.</summary>
+    public static string Describe(FieldTableReader table)
+    {
+        var text = new StringBuilder();
+        Describe(table, text);
+        return text.ToString();
+    }
+
+    internal static void Describe(FieldTableReader table, StringBuilder text)
+    {
+        text.Append('{');
+        bool first = true;
+        foreach (FieldTableEntry entry in table)
+        {
+            text.Append(first ? "" : ", ");
+            first = false;
+            AppendQuoted(text, entry.Name, quoteAlways: false);
+            text.Append('=');
+            Describe(entry.Value, text);
+        }
+
+        text.Append('}');
+    }
+
+    internal static void Describe(FieldValue value, StringBuilder text)
+    {
+        IFormatProvider inv = CultureInfo.InvariantCulture;
+        switch (value.Type)
+        {
+            case FieldValueType.Boolean: text.Append(value.GetBoolean() ? "true" : "false"); break;
+            case FieldValueType.LongString: AppendQuoted(text, value.GetLongString(), quoteAlways: true); break;
+            case FieldValueType.ByteArray: text.Append("bytes[").Append(value.GetByteArray().Length).Append(']'); break;
+            case FieldValueType.Void: text.Append("void"); break;
+            case FieldValueType.Single: text.Append(value.GetSingle().ToString("R", inv)).Append('f'); break;
+            case FieldValueType.Double: text.Append(value.GetDouble().ToString("R", inv)); break;
+            case FieldValueType.Decimal: text.Append(value.GetDecimal().ToString()).Append('m'); break;
+            case FieldValueType.Timestamp: text.Append(value.GetTimestamp().ToString()); break;
+            case FieldValueType.Table: Describe(value.GetTable(), text); break;
+            case FieldValueType.Array:
+                text.Append('[');
+                bool first = true;
+                foreach (FieldValue item in value.GetArray())
+                {
+                    text.Append(first ? "" : ", ");
+                    first = false;
+                    Describe(item, text);
+                }
+
+                text.Append(']');
+                break;
+            default:
+                value.TryGetInteger(out long integer);
+                text.Append(integer.ToString(inv));
+                break;
+        }
+    }
+
+    /// <summary>Appends UTF-8 bytes as text, quoted and escaped when needed; control characters and invalid bytes are escaped.</summary>
+    internal static void AppendQuoted(StringBuilder text, ReadOnlySpan<byte> utf8, bool quoteAlways)
+    {
+        string decoded = Encoding.UTF8.GetString(utf8);
+        bool plain = !quoteAlways && decoded.Length > 0;
+        foreach (char c in decoded)
+        {
+            if (!(char.IsAsciiLetterOrDigit(c) || c is '-' or '_' or '.' or ':'))
+            {
+                plain = false;
+                break;
+            }
+        }
+
+        if (plain)
+        {
+            text.Append(decoded);
+            return;
+        }
+
+        text.Append('"');
+        foreach (char c in decoded)
+        {
+            switch (c)
+            {
+                case '"': text.Append("\\\""); break;
+                case '\\': text.Append("\\\\"); break;
+                case '\n': text.Append("\\n"); break;
+                case '\r': text.Append("\\r"); break;
+                case '\t': text.Append("\\t"); break;
+                default:
+                    if (char.IsControl(c))
+                    {
+                        text.Append("\\u").Append(((int)c).ToString("x4", CultureInfo.InvariantCulture));
+                    }
+                    else
+                    {
+                        text.Append(c);
+                    }
+
+                    break;
+            }
+        }
+
+        text.Append('"');
+    }
+}
