@@ -1,0 +1,2 @@
+global using Spanwire.Amqp.Protocol;
+global using static Spanwire.Amqp.Tests.TestData;
