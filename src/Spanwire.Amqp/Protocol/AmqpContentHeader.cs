@@ -88,13 +88,12 @@ public readonly ref struct AmqpContentHeader
         }
 
         var slots = default(PropertySlots);
-        for (int i = 0; i < PropertyCount; i++)
+        // Visit only the properties present, in flag order (most significant bit first).
+        uint remaining = (uint)flags << 16;
+        while (remaining != 0)
         {
-            if (((ushort)flags & (0x8000 >> i)) == 0)
-            {
-                continue;
-            }
-
+            int i = System.Numerics.BitOperations.LeadingZeroCount(remaining);
+            remaining &= ~(0x8000_0000u >> i);
             int start = reader.Position;
             int length;
             switch (i)

@@ -63,6 +63,13 @@ public sealed class AmqpFrameDecoder
             return TryReadProtocolHeader(ref buffer, header, out frame);
         }
 
+        // The common case: the whole frame sits in the first segment, so it is checked on one span.
+        ReadOnlySpan<byte> first = buffer.FirstSpan;
+        if (first.Length >= AmqpFraming.FrameOverhead && TryReadContiguous(ref buffer, first, out frame))
+        {
+            return true;
+        }
+
         if (buffer.Length < AmqpFraming.FrameHeaderSize)
         {
             return false;
@@ -111,6 +118,42 @@ public sealed class AmqpFrameDecoder
         buffer = buffer.Slice(AmqpFraming.FrameOverhead + (long)size);
         return true;
     }
+
+    // Decodes a frame that lies whole in the first segment; false (nothing consumed) sends the caller to the general path.
+    private bool TryReadContiguous(ref ReadOnlySequence<byte> buffer, ReadOnlySpan<byte> first, out AmqpFrame frame)
+    {
+        frame = default;
+        byte type = first[0];
+        uint size = BinaryPrimitives.ReadUInt32BigEndian(first[3..]);
+        if (type is not (1 or 2 or 3 or 8) || (FrameMax != 0 && size > FrameMax - AmqpFraming.FrameOverhead)
+            || size > (uint)(first.Length - AmqpFraming.FrameOverhead) || first[AmqpFraming.FrameHeaderSize + (int)size] != AmqpFraming.FrameEnd)
+        {
+            return false;
+        }
+
+        ushort channel = BinaryPrimitives.ReadUInt16BigEndian(first[1..]);
+        var frameType = (AmqpFrameType)type;
+        if (frameType == AmqpFrameType.Heartbeat && (channel != 0 || size != 0))
+        {
+            return false;
+        }
+
+        ReadOnlySequence<byte> payload = buffer.Slice(AmqpFraming.FrameHeaderSize, size);
+        if (CheckContentSequence && (frameType != AmqpFrameType.Method || _content.Count != 0 || MethodHasContent(first)))
+        {
+            CheckSequence(frameType, channel, payload, _position + AmqpFraming.FrameHeaderSize);
+        }
+
+        frame = new AmqpFrame(frameType, channel, payload, _position);
+        _position += AmqpFraming.FrameOverhead + (long)size;
+        buffer = buffer.Slice(AmqpFraming.FrameOverhead + (long)size);
+        return true;
+    }
+
+    // True unless the frame is a known method without content (those need no sequence bookkeeping).
+    private static bool MethodHasContent(ReadOnlySpan<byte> frame) =>
+        frame.Length < AmqpFraming.FrameOverhead + 4
+        || AmqpMethods.Find(BinaryPrimitives.ReadUInt16BigEndian(frame[7..]), BinaryPrimitives.ReadUInt16BigEndian(frame[9..])) is not { HasContent: false };
 
     /// <summary>
     /// The frame's payload as one span: a slice of the input when it lies in one segment, otherwise a copy in the

@@ -15,6 +15,7 @@ public sealed class AmqpMethod
         Name = name;
         HasContent = hasContent;
         Arguments = arguments;
+        ArgumentTypes = [.. arguments.Select(a => a.Type)];
         int bitRun = 0;
         foreach (AmqpArgument argument in arguments)
         {
@@ -56,6 +57,9 @@ public sealed class AmqpMethod
 
     /// <summary>The arguments in wire order.</summary>
     public ImmutableArray<AmqpArgument> Arguments { get; }
+
+    // The argument domains alone, for the encode and decode loops.
+    internal AmqpArgumentType[] ArgumentTypes { get; }
 
     /// <summary>The size of the arguments with every string, longstr and table empty.</summary>
     public int MinArgumentsSize { get; }

@@ -150,7 +150,8 @@ public ref struct AmqpMethodEncoder
     private void Next(AmqpArgumentType type)
     {
         int index = _next;
-        if ((uint)index >= (uint)_method.Arguments.Length || _method.Arguments[index].Type != type)
+        AmqpArgumentType[] types = _method.ArgumentTypes;
+        if ((uint)index >= (uint)types.Length || types[index] != type)
         {
             ThrowUnexpected(index, type);
         }

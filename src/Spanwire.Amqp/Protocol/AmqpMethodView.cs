@@ -67,10 +67,11 @@ public readonly ref struct AmqpMethodView
         }
 
         var slots = default(ArgumentSlots);
-        for (int i = 0; i < method.Arguments.Length; i++)
+        AmqpArgumentType[] types = method.ArgumentTypes;
+        for (int i = 0; i < types.Length; i++)
         {
             int start = reader.Position;
-            slots[i] = method.Arguments[i].Type switch
+            slots[i] = types[i] switch
             {
                 AmqpArgumentType.Octet => reader.ReadOctet(),
                 AmqpArgumentType.Short => reader.ReadShort(),
@@ -163,7 +164,8 @@ public readonly ref struct AmqpMethodView
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private ulong Get(int index, AmqpArgumentType type)
     {
-        if ((uint)index >= (uint)Method.Arguments.Length || Method.Arguments[index].Type != type)
+        AmqpArgumentType[] types = Method.ArgumentTypes;
+        if ((uint)index >= (uint)types.Length || types[index] != type)
         {
             ThrowWrongArgument(index, type);
         }

@@ -92,13 +92,16 @@ public ref struct AmqpPayloadReader
         return ReadLengthPrefixed("A longstr");
     }
 
-    /// <summary>Reads a field table, checking its whole structure, and returns a view over its bytes.</summary>
+    /// <summary>
+    /// Reads a field table's length and returns a view over its bytes. The fields inside are checked as they are
+    /// enumerated (one pass, as a consumer reads them); call <see cref="FieldTableReader.Validate"/> to check the
+    /// whole table up front.
+    /// </summary>
     public FieldTableReader ReadTable()
     {
         long start = Offset;
         _bitIndex = 8;
         ReadOnlySpan<byte> content = ReadLengthPrefixed("A field table");
-        FieldCodec.ValidateTable(content, start + 4, depth: 0);
         return new FieldTableReader(content, start + 4);
     }
 

@@ -12,17 +12,24 @@ internal static class FieldCodec
     private const sbyte Unknown = -1;
 
     /// <summary>The value size of a fixed-size type, <see cref="LengthPrefixed"/> for S, x, A, F, or <see cref="Unknown"/>.</summary>
-    public static int GetFixedSize(byte type) => type switch
-    {
-        (byte)'t' or (byte)'b' or (byte)'B' => 1,
-        (byte)'s' or (byte)'u' => 2,
-        (byte)'I' or (byte)'i' or (byte)'f' => 4,
-        (byte)'D' => 5,
-        (byte)'l' or (byte)'L' or (byte)'d' or (byte)'T' => 8,
-        (byte)'V' => 0,
-        (byte)'S' or (byte)'x' or (byte)'A' or (byte)'F' => LengthPrefixed,
-        _ => Unknown,
-    };
+    public static int GetFixedSize(byte type) => type < 128 ? s_sizes[type] : Unknown;
+
+    // Value sizes by type octet ('A' = 0x41 ... 'x' = 0x78): one load instead of a switch on every value read.
+    private static ReadOnlySpan<sbyte> s_sizes =>
+    [
+        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, // 0x00
+        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, // 0x10
+        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, // 0x20
+        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, // 0x30
+        // @   A   B   C   D   E   F   G   H   I   J   K   L   M   N   O
+        -1, -2, 1, -1, 5, -1, -2, -1, -1, 4, -1, -1, 8, -1, -1, -1,     // 0x40
+        // P   Q   R   S   T   U   V   W   X   Y   Z
+        -1, -1, -1, -2, 8, -1, 0, -1, -1, -1, -1, -1, -1, -1, -1, -1,   // 0x50
+        // `   a   b   c   d   e   f   g   h   i   j   k   l   m   n   o
+        -1, -1, 1, -1, 8, -1, 4, -1, -1, 4, -1, -1, 8, -1, -1, -1,      // 0x60
+        // p   q   r   s   t   u   v   w   x
+        -1, -1, -1, 2, 1, 2, -1, -1, -2, -1, -1, -1, -1, -1, -1, -1,    // 0x70
+    ];
 
     /// <summary>Reads a type octet and its value at <paramref name="position"/>, advancing past both.</summary>
     public static FieldValue ReadValue(ReadOnlySpan<byte> container, scoped ref int position, long containerOffset)

@@ -5,7 +5,9 @@ namespace Spanwire.Amqp.Protocol;
 
 /// <summary>
 /// A field table read in place: enumerates (name, typed value) pairs over the raw bytes without boxing or allocating.
-/// Tables handed out by the codec's readers were checked whole when read; one made with <see cref="Parse"/> is checked there.
+/// Every name, type and length is checked against its container as it is enumerated, so a malformed table throws
+/// <see cref="AmqpProtocolException"/> at the field where it goes wrong; <see cref="Validate"/> checks the whole
+/// table (nested values included, to a depth of 64) before anything is used, and <see cref="Parse"/> does so.
 /// </summary>
 /// <example>
 /// <code>
@@ -36,8 +38,13 @@ public readonly ref struct FieldTableReader
         var reader = new AmqpPayloadReader(encoded, offset);
         FieldTableReader table = reader.ReadTable();
         reader.EnsureEnd("The field table");
+        table.Validate();
         return table;
     }
+
+    /// <summary>Checks the whole table, nested tables and arrays included (at most 64 levels deep).</summary>
+    /// <exception cref="AmqpProtocolException">The table is malformed.</exception>
+    public void Validate() => FieldCodec.ValidateTable(_content, Offset, depth: 0);
 
     /// <summary>The table's content bytes, after its length prefix.</summary>
     public ReadOnlySpan<byte> RawContent => _content;
