@@ -11,6 +11,7 @@ internal static class Program
         new SignCommand(),
         new VerifyCommand(),
         new JsonFormatCommand(),
+        new AmqpDecodeCommand(),
     ];
 
     private static int Main(string[] args)
