@@ -1,6 +1,7 @@
 using System.Reflection;
 using System.Security.Cryptography;
 using BenchmarkDotNet.Attributes;
+using Spanwire.Benchmarks.Amqp;
 using Spanwire.Benchmarks.Buffers;
 using Spanwire.Benchmarks.Signing;
 
@@ -14,6 +15,20 @@ public sealed class BenchmarkRowsAgreeTests
             .Where(m => m.GetCustomAttribute<BenchmarkAttribute>() is not null)
             .Select(m => m.Invoke(instance, null))
             .ToArray();
+
+    [Fact]
+    public void Every_AMQP_table_and_properties_write_row_writes_the_same_bytes_as_RabbitMQ_Client()
+    {
+        var table = new AmqpTableWriteBenchmarks();
+        int expected = table.RabbitMqClientFromDictionary();
+        byte[] theirs = table.LastWritten(expected);
+        Assert.Equal(theirs, table.LastWritten(table.SpanwireWriter()));
+        Assert.Equal(theirs, table.LastWritten(table.SpanwireFromDictionary()));
+
+        var properties = new AmqpPropertiesWriteBenchmarks();
+        byte[] theirProperties = properties.LastWritten(properties.RabbitMqClient());
+        Assert.Equal(theirProperties, properties.LastWritten(properties.Spanwire()));
+    }
 
     [Fact]
     public void Every_serialize_and_sign_row_produces_the_same_signature()

@@ -14,6 +14,9 @@ public class AmqpPropertiesWriteBenchmarks
     private readonly Rmq.BasicProperties _theirs = new() { Persistent = true, AppId = "AppId", ContentEncoding = "content" };
     private readonly BasicProperties _ours = new() { DeliveryMode = 2, AppId = "AppId", ContentEncoding = "content" };
 
+    /// <summary>The bytes the last row wrote (for the test that every row writes the same).</summary>
+    public byte[] LastWritten(int length) => _buffer[..length];
+
     [Benchmark(Baseline = true)]
     public int RabbitMqClient() => ((IAmqpWriteable)_theirs).WriteTo(_buffer);
 

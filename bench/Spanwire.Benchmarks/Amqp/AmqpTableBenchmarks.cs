@@ -16,6 +16,9 @@ public class AmqpTableWriteBenchmarks
     private readonly Rmq.BasicProperties _theirs = new() { Headers = AmqpInputs.PopulatedTableForRabbitMqClient() };
     private readonly Dictionary<string, object?> _table = AmqpInputs.PopulatedTable();
 
+    /// <summary>The bytes the last row wrote (for the test that every row writes the same).</summary>
+    public byte[] LastWritten(int length) => _buffer[..length];
+
     [Benchmark(Baseline = true)]
     public int RabbitMqClientFromDictionary() => ((IAmqpWriteable)_theirs).WriteTo(_buffer);
 
