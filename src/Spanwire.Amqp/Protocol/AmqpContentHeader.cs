@@ -116,7 +116,7 @@ public readonly ref struct AmqpContentHeader
                     break;
             }
 
-            slots[i] = ((ulong)(uint)start << 32) | (uint)length;
+            slots[i] = PayloadSlot.Pack(start, length);
         }
 
         reader.EnsureEnd("The content header");
@@ -131,7 +131,7 @@ public readonly ref struct AmqpContentHeader
     /// <summary>content-encoding, or empty.</summary>
     public ReadOnlySpan<byte> ContentEncoding => Get(1);
     /// <summary>headers, or an empty table.</summary>
-    public FieldTableReader Headers => new(Get(2), Offset + (int)(_slots[2] >> 32));
+    public FieldTableReader Headers => new(Get(2), Offset + PayloadSlot.Start(_slots[2]));
     /// <summary>delivery-mode, when present.</summary>
     public bool TryGetDeliveryMode(out byte value) => TryGetOctet(3, out value);
     /// <summary>priority, when present.</summary>
@@ -243,11 +243,7 @@ public readonly ref struct AmqpContentHeader
         return present;
     }
 
-    private ReadOnlySpan<byte> Get(int index)
-    {
-        ulong slot = _slots[index];
-        return _payload.Slice((int)(slot >> 32), (int)(uint)slot);
-    }
+    private ReadOnlySpan<byte> Get(int index) => PayloadSlot.Slice(_payload, _slots[index]);
 
     [InlineArray(PropertyCount)]
     private struct PropertySlots

@@ -108,14 +108,7 @@ public sealed class AmqpFrameDecoder
             AmqpThrow.Protocol(AmqpReplyCode.FrameError, _position, $"A heartbeat must be empty and on channel 0; this one is on channel {channel} with {size} bytes.");
         }
 
-        if (CheckContentSequence)
-        {
-            CheckSequence(frameType, channel, payload, _position + AmqpFraming.FrameHeaderSize);
-        }
-
-        frame = new AmqpFrame(frameType, channel, payload, _position);
-        _position += AmqpFraming.FrameOverhead + (long)size;
-        buffer = buffer.Slice(AmqpFraming.FrameOverhead + (long)size);
+        frame = Accept(ref buffer, frameType, channel, payload, CheckContentSequence);
         return true;
     }
 
@@ -139,15 +132,24 @@ public sealed class AmqpFrameDecoder
         }
 
         ReadOnlySequence<byte> payload = buffer.Slice(AmqpFraming.FrameHeaderSize, size);
-        if (CheckContentSequence && (frameType != AmqpFrameType.Method || _content.Count != 0 || MethodHasContent(first)))
+        bool checkSequence = CheckContentSequence && (frameType != AmqpFrameType.Method || _content.Count != 0 || MethodHasContent(first));
+        frame = Accept(ref buffer, frameType, channel, payload, checkSequence);
+        return true;
+    }
+
+    // A frame that passed the framing checks: check its place in the content sequence, then consume it.
+    private AmqpFrame Accept(ref ReadOnlySequence<byte> buffer, AmqpFrameType type, ushort channel, ReadOnlySequence<byte> payload, bool checkSequence)
+    {
+        if (checkSequence)
         {
-            CheckSequence(frameType, channel, payload, _position + AmqpFraming.FrameHeaderSize);
+            CheckSequence(type, channel, payload, _position + AmqpFraming.FrameHeaderSize);
         }
 
-        frame = new AmqpFrame(frameType, channel, payload, _position);
-        _position += AmqpFraming.FrameOverhead + (long)size;
-        buffer = buffer.Slice(AmqpFraming.FrameOverhead + (long)size);
-        return true;
+        var frame = new AmqpFrame(type, channel, payload, _position);
+        long length = AmqpFraming.FrameOverhead + payload.Length;
+        _position += length;
+        buffer = buffer.Slice(length);
+        return frame;
     }
 
     // True unless the frame is a known method without content (those need no sequence bookkeeping).

@@ -16,28 +16,6 @@ public sealed class AmqpMethod
         HasContent = hasContent;
         Arguments = arguments;
         ArgumentTypes = [.. arguments.Select(a => a.Type)];
-        int bitRun = 0;
-        foreach (AmqpArgument argument in arguments)
-        {
-            if (argument.Type == AmqpArgumentType.Bit)
-            {
-                if (bitRun++ % 8 == 0)
-                {
-                    MinArgumentsSize++;
-                }
-
-                continue;
-            }
-
-            bitRun = 0;
-            MinArgumentsSize += argument.Type switch
-            {
-                AmqpArgumentType.Octet or AmqpArgumentType.ShortString => 1,
-                AmqpArgumentType.Short => 2,
-                AmqpArgumentType.Long or AmqpArgumentType.LongString or AmqpArgumentType.Table => 4,
-                _ => 8,
-            };
-        }
     }
 
     /// <summary>The class id (for example 60 for basic).</summary>
@@ -60,9 +38,6 @@ public sealed class AmqpMethod
 
     // The argument domains alone, for the encode and decode loops.
     internal AmqpArgumentType[] ArgumentTypes { get; }
-
-    /// <summary>The size of the arguments with every string, longstr and table empty.</summary>
-    public int MinArgumentsSize { get; }
 
     /// <summary>The index of the argument named <paramref name="name"/>, or -1.</summary>
     public int IndexOf(string name)

@@ -79,9 +79,9 @@ public readonly ref struct AmqpMethodView
                 AmqpArgumentType.LongLong => reader.ReadLongLong(),
                 AmqpArgumentType.Timestamp => reader.ReadLongLong(),
                 AmqpArgumentType.Bit => reader.ReadBit() ? 1UL : 0UL,
-                AmqpArgumentType.ShortString => Slice(start + 1, reader.ReadShortString().Length),
-                AmqpArgumentType.LongString => Slice(start + 4, reader.ReadLongString().Length),
-                _ => Slice(start + 4, reader.ReadTable().RawContent.Length),
+                AmqpArgumentType.ShortString => PayloadSlot.Pack(start + 1, reader.ReadShortString().Length),
+                AmqpArgumentType.LongString => PayloadSlot.Pack(start + 4, reader.ReadLongString().Length),
+                _ => PayloadSlot.Pack(start + 4, reader.ReadTable().RawContent.Length),
             };
         }
 
@@ -117,7 +117,7 @@ public readonly ref struct AmqpMethodView
     public FieldTableReader GetTable(int index)
     {
         ulong slot = Get(index, AmqpArgumentType.Table);
-        return new FieldTableReader(Bytes(slot), Offset + (int)(slot >> 32));
+        return new FieldTableReader(Bytes(slot), Offset + PayloadSlot.Start(slot));
     }
 
     /// <summary>A shortstr or longstr argument decoded from UTF-8. Allocates the string.</summary>
@@ -157,9 +157,7 @@ public readonly ref struct AmqpMethodView
         return text.ToString();
     }
 
-    private static ulong Slice(int start, int length) => ((ulong)(uint)start << 32) | (uint)length;
-
-    private ReadOnlySpan<byte> Bytes(ulong slot) => _payload.Slice((int)(slot >> 32), (int)(uint)slot);
+    private ReadOnlySpan<byte> Bytes(ulong slot) => PayloadSlot.Slice(_payload, slot);
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private ulong Get(int index, AmqpArgumentType type)
