@@ -101,14 +101,13 @@ public sealed class AmqpFrameDecoder
             AmqpThrow.Protocol(AmqpReplyCode.FrameError, _position + endAt, $"The frame end is 0x{frameEnd:X2}, not 0xCE: the frame's size or content is wrong.");
         }
 
-        ReadOnlySequence<byte> payload = buffer.Slice(AmqpFraming.FrameHeaderSize, size);
         var frameType = (AmqpFrameType)type;
         if (frameType == AmqpFrameType.Heartbeat && (channel != 0 || size != 0))
         {
             AmqpThrow.Protocol(AmqpReplyCode.FrameError, _position, $"A heartbeat must be empty and on channel 0; this one is on channel {channel} with {size} bytes.");
         }
 
-        frame = Accept(ref buffer, frameType, channel, payload, CheckContentSequence);
+        frame = Accept(ref buffer, frameType, channel, size, CheckContentSequence);
         return true;
     }
 
@@ -131,22 +130,23 @@ public sealed class AmqpFrameDecoder
             return false;
         }
 
-        ReadOnlySequence<byte> payload = buffer.Slice(AmqpFraming.FrameHeaderSize, size);
         bool checkSequence = CheckContentSequence && (frameType != AmqpFrameType.Method || _content.Count != 0 || MethodHasContent(first));
-        frame = Accept(ref buffer, frameType, channel, payload, checkSequence);
+        frame = Accept(ref buffer, frameType, channel, size, checkSequence);
         return true;
     }
 
     // A frame that passed the framing checks: check its place in the content sequence, then consume it.
-    private AmqpFrame Accept(ref ReadOnlySequence<byte> buffer, AmqpFrameType type, ushort channel, ReadOnlySequence<byte> payload, bool checkSequence)
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+    private AmqpFrame Accept(ref ReadOnlySequence<byte> buffer, AmqpFrameType type, ushort channel, uint size, bool checkSequence)
     {
+        ReadOnlySequence<byte> payload = buffer.Slice(AmqpFraming.FrameHeaderSize, size);
         if (checkSequence)
         {
             CheckSequence(type, channel, payload, _position + AmqpFraming.FrameHeaderSize);
         }
 
         var frame = new AmqpFrame(type, channel, payload, _position);
-        long length = AmqpFraming.FrameOverhead + payload.Length;
+        long length = AmqpFraming.FrameOverhead + (long)size;
         _position += length;
         buffer = buffer.Slice(length);
         return frame;
