@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# A private RabbitMQ node for the integration tests and benchmarks: its own folder, 127.0.0.1, a free port.
+#   scripts/rabbitmq.sh install      install Debian's rabbitmq-server when it is missing (needs root or sudo)
+#   scripts/rabbitmq.sh start DIR    start a node in DIR; prints its amqp:// URI on stdout once it is ready
+#   scripts/rabbitmq.sh stop DIR     stop the node started in DIR and the epmd it started
+# Messages go to stderr; each failure is one line saying why.
+set -uo pipefail
+
+bin=/usr/lib/rabbitmq/bin
+say() { echo "rabbitmq.sh: $*" >&2; }
+
+# A port P such that nothing listens on P or on P+10000 (the node's distribution port).
+free_port() {
+  local p
+  for _ in $(seq 1 200); do
+    p=$((20000 + RANDOM % 25000))
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && ! (exec 3<>"/dev/tcp/127.0.0.1/$((p + 10000))") 2>/dev/null; then
+      echo "$p"; return
+    fi
+  done
+  echo $((20000 + RANDOM % 25000))
+}
+
+node_env() {
+  local dir=$1 port=$2
+  export HOME="$dir" RABBITMQ_NODENAME="spanwire$port@localhost" RABBITMQ_NODE_IP_ADDRESS=127.0.0.1 \
+    RABBITMQ_NODE_PORT="$port" RABBITMQ_DIST_PORT=$((port + 10000)) \
+    RABBITMQ_MNESIA_BASE="$dir/mnesia" RABBITMQ_LOG_BASE="$dir/log" \
+    RABBITMQ_ENABLED_PLUGINS_FILE="$dir/enabled_plugins" RABBITMQ_FEATURE_FLAGS_FILE="$dir/feature_flags" \
+    RABBITMQ_PLUGINS_EXPAND_DIR="$dir/plugins" RABBITMQ_CONFIG_FILE="$dir/rabbitmq.conf" \
+    RABBITMQ_ADVANCED_CONFIG_FILE="$dir/advanced.config" RABBITMQ_CONF_ENV_FILE="$dir/rabbitmq-env.conf"
+}
+
+case "${1:-}" in
+  install)
+    [ -x "$bin/rabbitmq-server" ] && exit 0
+    if [ "$(id -u)" -eq 0 ]; then sudo=""; elif command -v sudo >/dev/null; then sudo="sudo -n"; else
+      say "rabbitmq-server is not installed and installing it needs root"; exit 1; fi
+    export DEBIAN_FRONTEND=noninteractive
+    if ! { $sudo apt-get update -qq && $sudo apt-get install -y -qq rabbitmq-server; } >/dev/null 2>&1; then
+      say "apt-get could not install rabbitmq-server"; exit 1
+    fi
+    # Debian's package may start a system node; the tests use their own, so stop it if it is running.
+    ( $sudo service rabbitmq-server stop ) >/dev/null 2>&1 || true
+    [ -x "$bin/rabbitmq-server" ] || { say "rabbitmq-server installed but $bin/rabbitmq-server is missing"; exit 1; }
+    ;;
+  start)
+    dir=${2:?start needs a folder}
+    mkdir -p "$dir/log" "$dir/mnesia" && echo "[]." > "$dir/enabled_plugins" && : > "$dir/rabbitmq-env.conf"
+    echo "loopback_users.guest = true" > "$dir/rabbitmq.conf"
+    port=$(free_port)
+    echo "$port" > "$dir/port"
+    pgrep -x epmd >/dev/null 2>&1 && echo 0 > "$dir/epmd-preexisting" || rm -f "$dir/epmd-preexisting"
+    ( node_env "$dir" "$port"; exec setsid "$bin/rabbitmq-server" > "$dir/log/console.log" 2>&1 ) &
+    echo $! > "$dir/pid"
+    ( node_env "$dir" "$port"
+      for _ in $(seq 1 90); do
+        if "$bin/rabbitmqctl" -n "$RABBITMQ_NODENAME" -q await_startup >/dev/null 2>&1; then exit 0; fi
+        kill -0 "$(cat "$dir/pid")" 2>/dev/null || exit 2
+        sleep 1
+      done; exit 1 )
+    case $? in
+      0) echo "amqp://guest:guest@127.0.0.1:$port/" ;;
+      2) say "the node exited during start-up; last log lines: $(tail -n 3 "$dir/log/console.log" | tr '\n' ' ')"; exit 1 ;;
+      *) say "the node did not become ready within 90 s (log: $dir/log)"; exit 1 ;;
+    esac
+    ;;
+  stop)
+    dir=${2:?stop needs a folder}
+    [ -f "$dir/port" ] || exit 0
+    port=$(cat "$dir/port")
+    ( node_env "$dir" "$port"; timeout 30 "$bin/rabbitmqctl" -n "$RABBITMQ_NODENAME" -q shutdown >/dev/null 2>&1 )
+    if [ -f "$dir/pid" ] && kill -0 "$(cat "$dir/pid")" 2>/dev/null; then
+      pkill -TERM -s "$(cat "$dir/pid")" 2>/dev/null; sleep 1; pkill -KILL -s "$(cat "$dir/pid")" 2>/dev/null
+    fi
+    # epmd outlives the node; end it only when this script's node started it.
+    [ -f "$dir/epmd-preexisting" ] || pkill -x epmd 2>/dev/null
+    rm -f "$dir/port" "$dir/pid"
+    ;;
+  *)
+    say "usage: rabbitmq.sh install | start DIR | stop DIR"; exit 2 ;;
+esac

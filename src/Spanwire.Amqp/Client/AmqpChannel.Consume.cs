@@ -1,0 +1,330 @@
+using System.Buffers;
+using System.Text;
+using Spanwire.Amqp.Protocol;
+
+namespace Spanwire.Amqp.Client;
+
+public sealed partial class AmqpChannel
+{
+    private readonly List<AmqpConsumer> _consumers = [];
+    private readonly Lock _consumersLock = new();
+
+    // Content being received (read loop only): what it belongs to, its properties, its body so far.
+    private ContentKind _contentKind;
+    private AmqpDelivery? _incoming;
+    private AmqpConsumer? _incomingConsumer;
+    private RpcSlot.Pending? _incomingGet;
+    private (ushort Code, string Text, string Exchange, string RoutingKey) _incomingReturn;
+    private BasicProperties _incomingProperties;
+    private AmqpMessageBody? _incomingBody;
+    private ulong _bodyRemaining;
+    private RecentString _recentExchange;
+    private RecentString _recentRoutingKey;
+
+    private enum ContentKind
+    {
+        None,
+        Delivery,
+        Get,
+        Return,
+    }
+
+    /// <summary>
+    /// Starts a consumer on <paramref name="queue"/>. Read its deliveries with <see cref="AmqpConsumer.ReadAllAsync"/>.
+    /// With <paramref name="autoAck"/> false (the default), acknowledge each with <see cref="AckAsync"/>, and bound the
+    /// deliveries in flight with <see cref="QosAsync"/>.
+    /// </summary>
+    public async Task<AmqpConsumer> ConsumeAsync(string queue, bool autoAck = false, string consumerTag = "", bool exclusive = false,
+        FieldTable arguments = default, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(queue);
+        ArgumentNullException.ThrowIfNull(consumerTag);
+        var consumer = new AmqpConsumer(this, queue);
+        await CallAsync(AmqpMethods.BasicConsumeOk, (o, ch) =>
+        {
+            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.BasicConsume, 2 + 512 + 1 + arguments.EncodedLength);
+            frame.Arguments.WriteShort(0);
+            frame.Arguments.WriteShortString(queue);
+            frame.Arguments.WriteShortString(consumerTag);
+            frame.Arguments.WriteBit(false);
+            frame.Arguments.WriteBit(autoAck);
+            frame.Arguments.WriteBit(exclusive);
+            frame.Arguments.WriteBit(false);
+            frame.Arguments.WriteTable(arguments);
+            frame.Complete();
+        }, (in AmqpMethodView reply) =>
+        {
+            // Registered on the read loop, before any delivery for it can be read.
+            consumer.SetTag(reply.GetString(0));
+            lock (_consumersLock)
+            {
+                _consumers.Add(consumer);
+            }
+
+            return null;
+        }, cancellationToken).ConfigureAwait(false);
+        return consumer;
+    }
+
+    /// <summary>
+    /// Starts a consumer that calls <paramref name="handler"/> for each delivery, one at a time; the delivery is
+    /// released when the handler returns. A handler that throws cancels the consumer and faults its
+    /// <see cref="AmqpConsumer.Completion"/>.
+    /// </summary>
+    public async Task<AmqpConsumer> ConsumeAsync(string queue, Func<AmqpDelivery, CancellationToken, ValueTask> handler, bool autoAck = false,
+        string consumerTag = "", bool exclusive = false, FieldTable arguments = default, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(handler);
+        AmqpConsumer consumer = await ConsumeAsync(queue, autoAck, consumerTag, exclusive, arguments, cancellationToken).ConfigureAwait(false);
+        consumer.StartHandler(handler, CancellationToken.None);
+        return consumer;
+    }
+
+    /// <summary>Fetches one message (basic.get), or null when the queue is empty.</summary>
+    public async Task<AmqpDelivery?> GetAsync(string queue, bool autoAck = false, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(queue);
+        object? result = await CallAsync(AmqpMethods.BasicGetOk, (o, ch) =>
+        {
+            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.BasicGet, 2 + 256 + 1);
+            frame.Arguments.WriteShort(0);
+            frame.Arguments.WriteShortString(queue);
+            frame.Arguments.WriteBit(autoAck);
+            frame.Complete();
+        }, null, cancellationToken, AmqpMethods.BasicGetEmpty).ConfigureAwait(false);
+        return (AmqpDelivery?)result;
+    }
+
+    /// <summary>Acknowledges a delivery, or with <paramref name="multiple"/> every delivery up to it.</summary>
+    public ValueTask AckAsync(ulong deliveryTag, bool multiple = false, CancellationToken cancellationToken = default)
+    {
+        ThrowIfClosed();
+        using FrameOutput.Scope scope = _output.Begin();
+        AmqpFrameWriter.WriteBasicAck(scope.Writer, Number, deliveryTag, multiple);
+        return default;
+    }
+
+    /// <summary>Rejects a delivery, or with <paramref name="multiple"/> every delivery up to it (basic.nack); requeued unless <paramref name="requeue"/> is false.</summary>
+    public ValueTask NackAsync(ulong deliveryTag, bool multiple = false, bool requeue = true, CancellationToken cancellationToken = default)
+    {
+        ThrowIfClosed();
+        using FrameOutput.Scope scope = _output.Begin();
+        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(scope.Writer, Number, AmqpMethods.BasicNack, 9);
+        frame.Arguments.WriteLongLong(deliveryTag);
+        frame.Arguments.WriteBit(multiple);
+        frame.Arguments.WriteBit(requeue);
+        frame.Complete();
+        return default;
+    }
+
+    /// <summary>Rejects one delivery (basic.reject); requeued unless <paramref name="requeue"/> is false.</summary>
+    public ValueTask RejectAsync(ulong deliveryTag, bool requeue = true, CancellationToken cancellationToken = default)
+    {
+        ThrowIfClosed();
+        using FrameOutput.Scope scope = _output.Begin();
+        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(scope.Writer, Number, AmqpMethods.BasicReject, 9);
+        frame.Arguments.WriteLongLong(deliveryTag);
+        frame.Arguments.WriteBit(requeue);
+        frame.Complete();
+        return default;
+    }
+
+    internal async Task CancelConsumerAsync(AmqpConsumer consumer, CancellationToken cancellationToken)
+    {
+        string tag = consumer.Tag;
+        await CallAsync(AmqpMethods.BasicCancelOk, (o, ch) =>
+        {
+            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.BasicCancel, 257);
+            frame.Arguments.WriteShortString(tag);
+            frame.Arguments.WriteBit(false);
+            frame.Complete();
+        }, (in AmqpMethodView reply) =>
+        {
+            RemoveConsumer(consumer);
+            consumer.Complete(null);
+            return null;
+        }, cancellationToken).ConfigureAwait(false);
+    }
+
+    private void BeginDelivery(in AmqpMethodView method)
+    {
+        AmqpConsumer? consumer = FindConsumer(method.GetShortString(0));
+        _incomingConsumer = consumer;
+        _incoming = new AmqpDelivery(consumer?.Tag ?? method.GetString(0), method.GetLongLong(1), method.GetBit(2),
+            _recentExchange.Get(method.GetShortString(3)), _recentRoutingKey.Get(method.GetShortString(4)), 0);
+        _contentKind = ContentKind.Delivery;
+    }
+
+    private void BeginGetOk(in AmqpMethodView method)
+    {
+        _incomingGet = _rpc.Match(method.Method)
+            ?? throw new AmqpProtocolException(AmqpReplyCode.CommandInvalid, method.Offset, $"basic.get-ok on channel {Number} with no basic.get pending");
+        _incoming = new AmqpDelivery("", method.GetLongLong(0), method.GetBit(1), _recentExchange.Get(method.GetShortString(2)),
+            _recentRoutingKey.Get(method.GetShortString(3)), method.GetLong(4));
+        _contentKind = ContentKind.Get;
+    }
+
+    private void BeginReturn(in AmqpMethodView method)
+    {
+        _incomingReturn = (method.GetShort(0), method.GetString(1), method.GetString(2), method.GetString(3));
+        _contentKind = ContentKind.Return;
+    }
+
+    private void HandleContentHeader(in AmqpContentHeader header)
+    {
+        if (_contentKind == ContentKind.None)
+        {
+            throw new AmqpProtocolException(AmqpReplyCode.UnexpectedFrame, header.Offset, $"a content header on channel {Number} with no content method before it");
+        }
+
+        if (header.BodySize > (ulong)_connection.MaxMessageSize)
+        {
+            throw new AmqpProtocolException(AmqpReplyCode.FrameError, header.Offset,
+                $"a body of {header.BodySize} bytes on channel {Number}, over MaxMessageSize ({_connection.MaxMessageSize})");
+        }
+
+        _incomingProperties = header.Flags == 0 ? default : header.ToBasicProperties();
+        _incomingBody = new AmqpMessageBody();
+        _bodyRemaining = header.BodySize;
+        if (_bodyRemaining == 0)
+        {
+            CompleteContent();
+        }
+    }
+
+    private void HandleContentBody(in AmqpFrame frame)
+    {
+        // The decoder has checked that bodies follow a header and never exceed its body size.
+        _incomingBody!.Append(frame.Payload);
+        _bodyRemaining -= (ulong)frame.Payload.Length;
+        if (_bodyRemaining == 0)
+        {
+            CompleteContent();
+        }
+    }
+
+    private void CompleteContent()
+    {
+        AmqpMessageBody body = _incomingBody!;
+        ContentKind kind = _contentKind;
+        _incomingBody = null;
+        _contentKind = ContentKind.None;
+        switch (kind)
+        {
+            case ContentKind.Delivery:
+            case ContentKind.Get:
+                AmqpDelivery delivery = _incoming!;
+                _incoming = null;
+                delivery.Properties = _incomingProperties;
+                delivery.SetBody(body);
+                if (kind == ContentKind.Get)
+                {
+                    RpcSlot.Pending pending = _incomingGet!;
+                    _incomingGet = null;
+                    _rpc.Complete(pending, delivery);
+                }
+                else if (_incomingConsumer is { } consumer)
+                {
+                    _incomingConsumer = null;
+                    consumer.Enqueue(delivery);
+                }
+                else
+                {
+                    delivery.Dispose(); // its consumer was cancelled meanwhile
+                }
+
+                break;
+            case ContentKind.Return:
+                var returned = new AmqpReturnedMessage(_incomingReturn.Code, _incomingReturn.Text, _incomingReturn.Exchange,
+                    _incomingReturn.RoutingKey, _incomingProperties, body.ToArray());
+                body.Dispose();
+                RaiseReturned(returned);
+                break;
+        }
+
+        _incomingProperties = default;
+    }
+
+    private void AbandonIncomingContent()
+    {
+        _incomingBody?.Dispose();
+        _incoming?.Dispose();
+        _incomingBody = null;
+        _incoming = null;
+        _contentKind = ContentKind.None;
+    }
+
+    private void HandleBrokerCancel(in AmqpMethodView method)
+    {
+        AmqpConsumer? consumer = FindConsumer(method.GetShortString(0));
+        if (consumer is not null)
+        {
+            RemoveConsumer(consumer);
+            consumer.Complete(null, byBroker: true);
+        }
+
+        if (!method.GetBit(1))
+        {
+            string tag = method.GetString(0);
+            WriteFrame((o, ch) =>
+            {
+                AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.BasicCancelOk, 256);
+                frame.Arguments.WriteShortString(tag);
+                frame.Complete();
+            });
+        }
+    }
+
+    private AmqpConsumer? FindConsumer(ReadOnlySpan<byte> tag)
+    {
+        lock (_consumersLock)
+        {
+            foreach (AmqpConsumer consumer in _consumers)
+            {
+                if (tag.SequenceEqual(consumer.TagUtf8))
+                {
+                    return consumer;
+                }
+            }
+        }
+
+        return null;
+    }
+
+    private void RemoveConsumer(AmqpConsumer consumer)
+    {
+        lock (_consumersLock)
+        {
+            _consumers.Remove(consumer);
+        }
+    }
+
+    private AmqpConsumer[] TakeAllConsumers()
+    {
+        lock (_consumersLock)
+        {
+            AmqpConsumer[] all = [.. _consumers];
+            _consumers.Clear();
+            return all;
+        }
+    }
+
+    /// <summary>The last string decoded for a name field, reused while the bytes repeat (they usually do).</summary>
+    private struct RecentString
+    {
+        private byte[]? _bytes;
+        private string? _text;
+
+        public string Get(ReadOnlySpan<byte> bytes)
+        {
+            if (_text is not null && bytes.SequenceEqual(_bytes))
+            {
+                return _text;
+            }
+
+            _bytes = bytes.ToArray();
+            _text = Encoding.UTF8.GetString(bytes);
+            return _text;
+        }
+    }
+}

@@ -1,0 +1,143 @@
+using Spanwire.Amqp.Protocol;
+
+namespace Spanwire.Amqp.Client;
+
+public sealed partial class AmqpChannel
+{
+    private ConfirmTracker? _confirms;
+
+    /// <summary>
+    /// Raised for a mandatory publish the broker could not route (basic.return). Runs on the connection's read loop:
+    /// keep it short.
+    /// </summary>
+    public event EventHandler<AmqpReturnedMessage>? Returned;
+
+    /// <summary>Whether publisher confirms are on (<see cref="EnableConfirmsAsync"/>).</summary>
+    public bool ConfirmsEnabled => _confirms is not null;
+
+    /// <summary>Publishes sent in confirm mode and not yet acked or nacked.</summary>
+    public long UnconfirmedCount => _confirms?.Outstanding ?? 0;
+
+    /// <summary>Puts the channel in confirm mode (confirm.select): every publish from now on is acked or nacked by the broker.</summary>
+    public async Task EnableConfirmsAsync(CancellationToken cancellationToken = default)
+    {
+        if (_confirms is not null)
+        {
+            return;
+        }
+
+        var tracker = new ConfirmTracker();
+        await CallAsync(AmqpMethods.ConfirmSelectOk, static (o, ch) =>
+        {
+            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.ConfirmSelect, 1);
+            frame.Arguments.WriteBit(false);
+            frame.Complete();
+        }, (in AmqpMethodView _) =>
+        {
+            // Set on the read loop, so no ack can arrive before the tracker exists.
+            _confirms = tracker;
+            return null;
+        }, cancellationToken).ConfigureAwait(false);
+    }
+
+    /// <summary>
+    /// Publishes a message. Completes once the frames are queued for the socket (at once, unless the connection is
+    /// congested). In confirm mode the publish is tracked: wait for it with <see cref="WaitForConfirmsAsync"/>, or use
+    /// <see cref="PublishConfirmedAsync"/> to await each one.
+    /// </summary>
+    /// <example>
+    /// <code>
+    /// var properties = new BasicProperties { ContentType = "application/json", DeliveryMode = 2 };
+    /// await channel.PublishAsync("orders", "eu.new", properties, payload);
+    /// </code>
+    /// </example>
+    public ValueTask PublishAsync(string exchange, string routingKey, in BasicProperties properties, ReadOnlyMemory<byte> body,
+        bool mandatory = false, CancellationToken cancellationToken = default) =>
+        Publish(exchange, routingKey, properties, body, mandatory, wait: false, cancellationToken);
+
+    /// <summary>Publishes a message with no properties; see <see cref="PublishAsync(string, string, in BasicProperties, ReadOnlyMemory{byte}, bool, CancellationToken)"/>.</summary>
+    public ValueTask PublishAsync(string exchange, string routingKey, ReadOnlyMemory<byte> body, CancellationToken cancellationToken = default) =>
+        Publish(exchange, routingKey, default, body, false, wait: false, cancellationToken);
+
+    /// <summary>
+    /// Publishes a message in confirm mode and completes when the broker acks it; throws
+    /// <see cref="AmqpPublishNackedException"/> when it nacks it. Many may be in flight at once.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">Confirm mode is off.</exception>
+    public ValueTask PublishConfirmedAsync(string exchange, string routingKey, in BasicProperties properties, ReadOnlyMemory<byte> body,
+        bool mandatory = false, CancellationToken cancellationToken = default)
+    {
+        if (_confirms is null)
+        {
+            throw new InvalidOperationException("Confirm mode is off on this channel: call EnableConfirmsAsync first.");
+        }
+
+        return Publish(exchange, routingKey, properties, body, mandatory, wait: true, cancellationToken);
+    }
+
+    /// <summary>
+    /// Completes when every publish so far on this channel is confirmed; throws <see cref="AmqpPublishNackedException"/>
+    /// if the broker nacked any since the last wait.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">Confirm mode is off.</exception>
+    public Task WaitForConfirmsAsync(CancellationToken cancellationToken = default) =>
+        (_confirms ?? throw new InvalidOperationException("Confirm mode is off on this channel: call EnableConfirmsAsync first."))
+            .WaitForAllAsync(cancellationToken);
+
+    private ValueTask Publish(string exchange, string routingKey, in BasicProperties properties, ReadOnlyMemory<byte> body, bool mandatory,
+        bool wait, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(exchange);
+        ArgumentNullException.ThrowIfNull(routingKey);
+        ThrowIfClosed();
+        if (_output.IsCongested)
+        {
+            return PublishWhenRoomAsync(exchange, routingKey, properties, body, mandatory, wait, cancellationToken);
+        }
+
+        return PublishNow(exchange, routingKey, properties, body, mandatory, wait);
+    }
+
+    private async ValueTask PublishWhenRoomAsync(string exchange, string routingKey, BasicProperties properties, ReadOnlyMemory<byte> body,
+        bool mandatory, bool wait, CancellationToken cancellationToken)
+    {
+        await _output.WaitForRoomAsync(FrameOutput.HighWater / 2, cancellationToken).ConfigureAwait(false);
+        ThrowIfClosed();
+        await PublishNow(exchange, routingKey, properties, body, mandatory, wait).ConfigureAwait(false);
+    }
+
+    private ValueTask PublishNow(string exchange, string routingKey, in BasicProperties properties, ReadOnlyMemory<byte> body, bool mandatory, bool wait)
+    {
+        ValueTask confirmed = default;
+        using FrameOutput.Scope scope = _output.Begin();
+        ConfirmTracker? confirms = _confirms;
+        ulong seq = confirms is null ? 0 : confirms.Add(wait, out confirmed);
+        try
+        {
+            AmqpFrameWriter.WriteBasicPublish(scope.Writer, Number, exchange, routingKey, mandatory, false, properties, body.Span, _connection.FrameMax);
+        }
+        catch
+        {
+            if (seq != 0)
+            {
+                confirms!.Undo(seq);
+            }
+
+            throw;
+        }
+
+        return confirmed;
+    }
+
+    private void RaiseReturned(AmqpReturnedMessage message)
+    {
+        try
+        {
+            Returned?.Invoke(this, message);
+        }
+        catch (Exception)
+        {
+            // A throwing handler must not take the connection's read loop down with it.
+        }
+    }
+}

@@ -1,0 +1,192 @@
+using Spanwire.Amqp.Protocol;
+
+namespace Spanwire.Amqp.Client;
+
+/// <summary>The broker's answer to queue.declare.</summary>
+/// <param name="Name">The queue's name (the broker's choice when the name was empty).</param>
+/// <param name="MessageCount">Messages ready in the queue.</param>
+/// <param name="ConsumerCount">Active consumers.</param>
+public readonly record struct AmqpQueueInfo(string Name, uint MessageCount, uint ConsumerCount);
+
+public sealed partial class AmqpChannel
+{
+    /// <summary>Declares an exchange (exchange.declare); with <paramref name="passive"/>, only checks that it exists.</summary>
+    public Task ExchangeDeclareAsync(string exchange, string type, bool durable = false, bool autoDelete = false, bool @internal = false,
+        FieldTable arguments = default, bool passive = false, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(exchange);
+        ArgumentNullException.ThrowIfNull(type);
+        return CallAsync(AmqpMethods.ExchangeDeclareOk, (o, ch) =>
+        {
+            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.ExchangeDeclare, 2 + 512 + 1 + arguments.EncodedLength);
+            frame.Arguments.WriteShort(0);
+            frame.Arguments.WriteShortString(exchange);
+            frame.Arguments.WriteShortString(type);
+            frame.Arguments.WriteBit(passive);
+            frame.Arguments.WriteBit(durable);
+            frame.Arguments.WriteBit(autoDelete);
+            frame.Arguments.WriteBit(@internal);
+            frame.Arguments.WriteBit(false);
+            frame.Arguments.WriteTable(arguments);
+            frame.Complete();
+        }, null, cancellationToken);
+    }
+
+    /// <summary>Deletes an exchange (exchange.delete).</summary>
+    public Task ExchangeDeleteAsync(string exchange, bool ifUnused = false, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(exchange);
+        return CallAsync(AmqpMethods.ExchangeDeleteOk, (o, ch) =>
+        {
+            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.ExchangeDelete, 2 + 256 + 1);
+            frame.Arguments.WriteShort(0);
+            frame.Arguments.WriteShortString(exchange);
+            frame.Arguments.WriteBit(ifUnused);
+            frame.Arguments.WriteBit(false);
+            frame.Complete();
+        }, null, cancellationToken);
+    }
+
+    /// <summary>Binds exchange <paramref name="destination"/> to exchange <paramref name="source"/> (exchange.bind).</summary>
+    public Task ExchangeBindAsync(string destination, string source, string routingKey, FieldTable arguments = default,
+        CancellationToken cancellationToken = default) =>
+        ExchangeBinding(AmqpMethods.ExchangeBind, AmqpMethods.ExchangeBindOk, destination, source, routingKey, arguments, cancellationToken);
+
+    /// <summary>Removes an exchange-to-exchange binding (exchange.unbind).</summary>
+    public Task ExchangeUnbindAsync(string destination, string source, string routingKey, FieldTable arguments = default,
+        CancellationToken cancellationToken = default) =>
+        ExchangeBinding(AmqpMethods.ExchangeUnbind, AmqpMethods.ExchangeUnbindOk, destination, source, routingKey, arguments, cancellationToken);
+
+    /// <summary>Declares a queue (queue.declare); an empty name asks the broker to name it. With <paramref name="passive"/>, only checks that it exists.</summary>
+    public async Task<AmqpQueueInfo> QueueDeclareAsync(string queue = "", bool durable = false, bool exclusive = false, bool autoDelete = false,
+        FieldTable arguments = default, bool passive = false, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(queue);
+        object? result = await CallAsync(AmqpMethods.QueueDeclareOk, (o, ch) =>
+        {
+            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.QueueDeclare, 2 + 256 + 1 + arguments.EncodedLength);
+            frame.Arguments.WriteShort(0);
+            frame.Arguments.WriteShortString(queue);
+            frame.Arguments.WriteBit(passive);
+            frame.Arguments.WriteBit(durable);
+            frame.Arguments.WriteBit(exclusive);
+            frame.Arguments.WriteBit(autoDelete);
+            frame.Arguments.WriteBit(false);
+            frame.Arguments.WriteTable(arguments);
+            frame.Complete();
+        }, static (in AmqpMethodView reply) => new AmqpQueueInfo(reply.GetString(0), reply.GetLong(1), reply.GetLong(2)), cancellationToken)
+            .ConfigureAwait(false);
+        return (AmqpQueueInfo)result!;
+    }
+
+    /// <summary>Binds a queue to an exchange (queue.bind).</summary>
+    public Task QueueBindAsync(string queue, string exchange, string routingKey, FieldTable arguments = default, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(queue);
+        ArgumentNullException.ThrowIfNull(exchange);
+        ArgumentNullException.ThrowIfNull(routingKey);
+        return CallAsync(AmqpMethods.QueueBindOk, (o, ch) =>
+        {
+            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.QueueBind, 2 + 768 + 1 + arguments.EncodedLength);
+            frame.Arguments.WriteShort(0);
+            frame.Arguments.WriteShortString(queue);
+            frame.Arguments.WriteShortString(exchange);
+            frame.Arguments.WriteShortString(routingKey);
+            frame.Arguments.WriteBit(false);
+            frame.Arguments.WriteTable(arguments);
+            frame.Complete();
+        }, null, cancellationToken);
+    }
+
+    /// <summary>Removes a queue binding (queue.unbind).</summary>
+    public Task QueueUnbindAsync(string queue, string exchange, string routingKey, FieldTable arguments = default, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(queue);
+        ArgumentNullException.ThrowIfNull(exchange);
+        ArgumentNullException.ThrowIfNull(routingKey);
+        return CallAsync(AmqpMethods.QueueUnbindOk, (o, ch) =>
+        {
+            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.QueueUnbind, 2 + 768 + arguments.EncodedLength);
+            frame.Arguments.WriteShort(0);
+            frame.Arguments.WriteShortString(queue);
+            frame.Arguments.WriteShortString(exchange);
+            frame.Arguments.WriteShortString(routingKey);
+            frame.Arguments.WriteTable(arguments);
+            frame.Complete();
+        }, null, cancellationToken);
+    }
+
+    /// <summary>Removes every ready message from a queue (queue.purge); returns how many.</summary>
+    public async Task<uint> QueuePurgeAsync(string queue, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(queue);
+        object? result = await CallAsync(AmqpMethods.QueuePurgeOk, (o, ch) =>
+        {
+            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.QueuePurge, 2 + 256 + 1);
+            frame.Arguments.WriteShort(0);
+            frame.Arguments.WriteShortString(queue);
+            frame.Arguments.WriteBit(false);
+            frame.Complete();
+        }, static (in AmqpMethodView reply) => reply.GetLong(0), cancellationToken).ConfigureAwait(false);
+        return (uint)result!;
+    }
+
+    /// <summary>Deletes a queue (queue.delete); returns how many messages it held.</summary>
+    public async Task<uint> QueueDeleteAsync(string queue, bool ifUnused = false, bool ifEmpty = false, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(queue);
+        object? result = await CallAsync(AmqpMethods.QueueDeleteOk, (o, ch) =>
+        {
+            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.QueueDelete, 2 + 256 + 1);
+            frame.Arguments.WriteShort(0);
+            frame.Arguments.WriteShortString(queue);
+            frame.Arguments.WriteBit(ifUnused);
+            frame.Arguments.WriteBit(ifEmpty);
+            frame.Arguments.WriteBit(false);
+            frame.Complete();
+        }, static (in AmqpMethodView reply) => reply.GetLong(0), cancellationToken).ConfigureAwait(false);
+        return (uint)result!;
+    }
+
+    /// <summary>Limits unacknowledged deliveries (basic.qos): per consumer, or per channel with <paramref name="global"/>.</summary>
+    public Task QosAsync(ushort prefetchCount, uint prefetchSize = 0, bool global = false, CancellationToken cancellationToken = default) =>
+        CallAsync(AmqpMethods.BasicQosOk, (o, ch) =>
+        {
+            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.BasicQos, 7);
+            frame.Arguments.WriteLong(prefetchSize);
+            frame.Arguments.WriteShort(prefetchCount);
+            frame.Arguments.WriteBit(global);
+            frame.Complete();
+        }, null, cancellationToken);
+
+    /// <summary>Puts the channel in transaction mode (tx.select).</summary>
+    public Task TxSelectAsync(CancellationToken cancellationToken = default) =>
+        CallAsync(AmqpMethods.TxSelectOk, static (o, ch) => AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.TxSelect, 0).Complete(), null, cancellationToken);
+
+    /// <summary>Commits the current transaction (tx.commit).</summary>
+    public Task TxCommitAsync(CancellationToken cancellationToken = default) =>
+        CallAsync(AmqpMethods.TxCommitOk, static (o, ch) => AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.TxCommit, 0).Complete(), null, cancellationToken);
+
+    /// <summary>Abandons the current transaction (tx.rollback).</summary>
+    public Task TxRollbackAsync(CancellationToken cancellationToken = default) =>
+        CallAsync(AmqpMethods.TxRollbackOk, static (o, ch) => AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.TxRollback, 0).Complete(), null, cancellationToken);
+
+    private Task ExchangeBinding(AmqpMethod request, AmqpMethod reply, string destination, string source, string routingKey, FieldTable arguments,
+        CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(destination);
+        ArgumentNullException.ThrowIfNull(source);
+        ArgumentNullException.ThrowIfNull(routingKey);
+        return CallAsync(reply, (o, ch) =>
+        {
+            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, request, 2 + 768 + 1 + arguments.EncodedLength);
+            frame.Arguments.WriteShort(0);
+            frame.Arguments.WriteShortString(destination);
+            frame.Arguments.WriteShortString(source);
+            frame.Arguments.WriteShortString(routingKey);
+            frame.Arguments.WriteBit(false);
+            frame.Arguments.WriteTable(arguments);
+            frame.Complete();
+        }, null, cancellationToken);
+    }
+}

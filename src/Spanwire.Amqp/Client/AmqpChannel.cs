@@ -1,0 +1,209 @@
+using System.Buffers;
+using Spanwire.Amqp.Protocol;
+
+namespace Spanwire.Amqp.Client;
+
+/// <summary>
+/// One AMQP channel on an <see cref="AmqpConnection"/>: topology, publishing (with publisher confirms), consuming
+/// and transactions. Safe to use from several threads; synchronous requests are queued one at a time, as AMQP
+/// requires. A channel-level error from the broker (404, 406, ...) faults the call that caused it with an
+/// <see cref="AmqpChannelClosedException"/> and closes this channel only.
+/// </summary>
+public sealed partial class AmqpChannel : IAsyncDisposable
+{
+    private readonly AmqpConnection _connection;
+    private readonly FrameOutput _output;
+    private readonly RpcSlot _rpc = new();
+    private Exception? _closeReason;
+
+    internal AmqpChannel(AmqpConnection connection, FrameOutput output, ushort number)
+    {
+        _connection = connection;
+        _output = output;
+        Number = number;
+    }
+
+    /// <summary>The channel number.</summary>
+    public ushort Number { get; }
+
+    /// <summary>The connection the channel belongs to.</summary>
+    public AmqpConnection Connection => _connection;
+
+    /// <summary>Whether the channel is open.</summary>
+    public bool IsOpen => Volatile.Read(ref _closeReason) is null;
+
+    /// <summary>Why the channel closed, or null while it is open.</summary>
+    public Exception? CloseReason => Volatile.Read(ref _closeReason);
+
+    /// <summary>Closes the channel (channel.close, then waits for close-ok). Closing a closed channel does nothing.</summary>
+    public async Task CloseAsync(CancellationToken cancellationToken = default)
+    {
+        if (!IsOpen)
+        {
+            return;
+        }
+
+        try
+        {
+            await CallAsync(AmqpMethods.ChannelCloseOk, static (o, ch) => WriteClose(o, ch, AmqpReplyCode.Success, "Goodbye"), null, cancellationToken)
+                .ConfigureAwait(false);
+        }
+        catch (AmqpClosedException)
+        {
+            // Already closing or closed from the other side: the channel is closed either way.
+        }
+
+        Shutdown(new AmqpChannelClosedException(Number, AmqpReplyCode.Success, "closed by the application"));
+    }
+
+    /// <summary>Closes the channel.</summary>
+    public async ValueTask DisposeAsync()
+    {
+        if (IsOpen && _connection.IsOpen)
+        {
+            try
+            {
+                await CloseAsync().ConfigureAwait(false);
+            }
+            catch (Exception ex) when (ex is AmqpClosedException or ObjectDisposedException or IOException)
+            {
+            }
+        }
+
+        Shutdown(new AmqpChannelClosedException(Number, AmqpReplyCode.Success, "closed by the application"));
+    }
+
+    internal Task OpenAsync(CancellationToken cancellationToken) =>
+        CallAsync(AmqpMethods.ChannelOpenOk, static (o, ch) =>
+        {
+            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.ChannelOpen, 1);
+            frame.Arguments.WriteShortString(""u8);
+            frame.Complete();
+        }, null, cancellationToken);
+
+    /// <summary>Ends the channel: every pending call, confirm and consumer faults or ends with <paramref name="reason"/>.</summary>
+    internal void Shutdown(Exception reason)
+    {
+        if (Interlocked.CompareExchange(ref _closeReason, reason, null) is not null)
+        {
+            return;
+        }
+
+        _rpc.Fail(reason);
+        _confirms?.Fail(reason);
+        AbandonIncomingContent();
+        foreach (AmqpConsumer consumer in TakeAllConsumers())
+        {
+            consumer.Complete(reason);
+        }
+
+        _connection.ForgetChannel(this);
+    }
+
+    private Task<object?> CallAsync(AmqpMethod reply, MethodWriter write, ReplyParser? parse, CancellationToken cancellationToken, AmqpMethod? alternative = null)
+    {
+        ThrowIfClosed();
+        return _rpc.CallAsync(_output, Number, write, reply, alternative, parse, cancellationToken);
+    }
+
+    private void ThrowIfClosed()
+    {
+        if (Volatile.Read(ref _closeReason) is { } reason)
+        {
+            throw reason;
+        }
+    }
+
+    private static void WriteClose(IBufferWriter<byte> output, ushort channel, ushort code, string text)
+    {
+        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(output, channel, AmqpMethods.ChannelClose, 2 + 256 + 4);
+        frame.Arguments.WriteShort(code);
+        frame.Arguments.WriteShortString(text);
+        frame.Arguments.WriteShort(0);
+        frame.Arguments.WriteShort(0);
+        frame.Complete();
+    }
+
+    private void WriteFrame(MethodWriter write)
+    {
+        using FrameOutput.Scope scope = _output.Begin();
+        write(scope.Writer, Number);
+    }
+
+    /// <summary>Handles one frame for this channel; runs on the connection's read loop.</summary>
+    internal void HandleFrame(in AmqpFrame frame, AmqpFrameDecoder decoder)
+    {
+        switch (frame.Type)
+        {
+            case AmqpFrameType.Method:
+                HandleMethod(AmqpMethodView.Parse(decoder.GetPayloadSpan(frame), frame.PayloadOffset));
+                break;
+            case AmqpFrameType.ContentHeader:
+                HandleContentHeader(AmqpContentHeader.Parse(decoder.GetPayloadSpan(frame), frame.PayloadOffset));
+                break;
+            case AmqpFrameType.ContentBody:
+                HandleContentBody(frame);
+                break;
+            default:
+                throw new AmqpProtocolException(AmqpReplyCode.UnexpectedFrame, frame.Offset, $"a {frame.Type} frame on channel {Number}");
+        }
+    }
+
+    private void HandleMethod(in AmqpMethodView method)
+    {
+        AmqpMethod m = method.Method;
+        if (m == AmqpMethods.BasicDeliver)
+        {
+            BeginDelivery(method);
+        }
+        else if (m == AmqpMethods.BasicAck || m == AmqpMethods.BasicNack)
+        {
+            if (_confirms is null)
+            {
+                throw new AmqpProtocolException(AmqpReplyCode.CommandInvalid, method.Offset, $"{m.Name} on channel {Number}, which is not in confirm mode");
+            }
+
+            _confirms.Resolve(method.GetLongLong(0), method.GetBit(1), m == AmqpMethods.BasicAck);
+        }
+        else if (m == AmqpMethods.BasicGetOk)
+        {
+            BeginGetOk(method);
+        }
+        else if (m == AmqpMethods.BasicReturn)
+        {
+            BeginReturn(method);
+        }
+        else if (m == AmqpMethods.BasicCancel)
+        {
+            HandleBrokerCancel(method);
+        }
+        else if (m == AmqpMethods.ChannelClose)
+        {
+            var reason = new AmqpChannelClosedException(Number, method.GetShort(0), method.GetString(1), method.GetShort(2), method.GetShort(3));
+            WriteFrame(static (o, ch) => AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.ChannelCloseOk, 0).Complete());
+            Shutdown(reason);
+        }
+        else if (m == AmqpMethods.ChannelFlow)
+        {
+            bool active = method.GetBit(0);
+            WriteFrame(active
+                ? static (o, ch) => WriteFlowOk(o, ch, true)
+                : static (o, ch) => WriteFlowOk(o, ch, false));
+        }
+        else if (_rpc.Match(m) is { } pending)
+        {
+            _rpc.Complete(pending, pending.Parse?.Invoke(method));
+        }
+        else
+        {
+            throw new AmqpProtocolException(AmqpReplyCode.CommandInvalid, method.Offset, $"unexpected {m.Name} on channel {Number}");
+        }
+    }
+
+    private static void WriteFlowOk(IBufferWriter<byte> output, ushort channel, bool active)
+    {
+        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(output, channel, AmqpMethods.ChannelFlowOk, 1);
+        frame.Arguments.WriteBit(active);
+        frame.Complete();
+    }
+}

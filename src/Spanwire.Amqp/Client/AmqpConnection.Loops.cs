@@ -1,0 +1,424 @@
+using System.Text;
+using Spanwire.Amqp.Protocol;
+
+namespace Spanwire.Amqp.Client;
+
+public sealed partial class AmqpConnection
+{
+    private readonly CancellationTokenSource _stop = new();
+
+    private enum HandshakeState
+    {
+        Start,
+        Tune,
+        OpenOk,
+        Done,
+    }
+
+    private async Task HandshakeAsync(CancellationToken cancellationToken)
+    {
+        _decoder.AllowProtocolHeader = true; // a broker that refuses the version answers with its own header
+        using (FrameOutput.Scope scope = _output.Begin())
+        {
+            AmqpFrameWriter.WriteProtocolHeader(scope.Writer);
+        }
+
+        HandshakeState state = HandshakeState.Start;
+        while (state != HandshakeState.Done)
+        {
+            int count = await _stream.ReadAsync(_receive.GetReceiveMemory(), cancellationToken).ConfigureAwait(false);
+            if (count == 0)
+            {
+                throw new AmqpConnectionClosedException(0, state == HandshakeState.Start
+                    ? "the peer closed the socket before connection.start; is this an AMQP 0-9-1 port?"
+                    : "the broker closed the socket during the handshake; check the user, password and vhost");
+            }
+
+            _receive.Commit(count);
+            System.Buffers.ReadOnlySequence<byte> data = _receive.Data;
+            try
+            {
+                while (state != HandshakeState.Done && _decoder.TryReadFrame(ref data, out AmqpFrame frame))
+                {
+                    state = HandshakeStep(frame, state);
+                }
+            }
+            finally
+            {
+                _receive.AdvanceTo(data.Start);
+            }
+        }
+
+        _decoder.AllowProtocolHeader = false;
+        Volatile.Write(ref _lastReceiveTicks, Environment.TickCount64);
+    }
+
+    private HandshakeState HandshakeStep(in AmqpFrame frame, HandshakeState state)
+    {
+        if (frame.Type == AmqpFrameType.Heartbeat)
+        {
+            return state;
+        }
+
+        if (frame.Type == AmqpFrameType.ProtocolHeader)
+        {
+            byte[] version = System.Buffers.BuffersExtensions.ToArray(frame.Payload);
+            throw new AmqpConnectionClosedException(0, $"the broker does not speak AMQP 0-9-1 (it offered protocol {string.Join('.', version)})");
+        }
+
+        if (frame.Type != AmqpFrameType.Method || frame.Channel != 0)
+        {
+            throw new AmqpProtocolException(AmqpReplyCode.UnexpectedFrame, frame.Offset, $"a {frame.Type} frame on channel {frame.Channel} during the handshake");
+        }
+
+        var method = AmqpMethodView.Parse(_decoder.GetPayloadSpan(frame), frame.PayloadOffset);
+        AmqpMethod m = method.Method;
+        if (m == AmqpMethods.ConnectionClose)
+        {
+            var refused = new AmqpConnectionClosedException(method.GetShort(0), method.GetString(1), method.GetShort(2), method.GetShort(3));
+            using (FrameOutput.Scope scope = _output.Begin())
+            {
+                AmqpFrameWriter.BeginMethod(scope.Writer, 0, AmqpMethods.ConnectionCloseOk, 0).Complete();
+            }
+
+            throw refused;
+        }
+
+        if (state == HandshakeState.Start && m == AmqpMethods.ConnectionStart)
+        {
+            if (method.GetOctet(0) != 0 || method.GetOctet(1) != 9)
+            {
+                throw new AmqpConnectionClosedException(0, $"the broker speaks AMQP {method.GetOctet(0)}-{method.GetOctet(1)}, not 0-9-1");
+            }
+
+            if (!Encoding.UTF8.GetString(method.GetLongString(3)).Split(' ').Contains("PLAIN"))
+            {
+                throw new AmqpConnectionClosedException(0, $"the broker does not offer PLAIN authentication (it offers: {method.GetString(3)})");
+            }
+
+            ServerProperties = FieldTableConversion.ToDictionary(method.GetTable(2));
+            WriteStartOk();
+            return HandshakeState.Tune;
+        }
+
+        if (state == HandshakeState.Tune && m == AmqpMethods.ConnectionSecure)
+        {
+            WriteMethod(AmqpMethods.ConnectionSecureOk, 4 + PlainResponse().Length, (ref AmqpMethodEncoder a) => a.WriteLongString(PlainResponse()));
+            return state;
+        }
+
+        if (state == HandshakeState.Tune && m == AmqpMethods.ConnectionTune)
+        {
+            ChannelMax = Negotiate(_options.ChannelMax, method.GetShort(0));
+            FrameMax = Negotiate(_options.FrameMax, method.GetLong(1));
+            Heartbeat = Negotiate(_options.Heartbeat, method.GetShort(2));
+            if (FrameMax != 0 && FrameMax < AmqpFraming.MinFrameMax)
+            {
+                throw new AmqpConnectionClosedException(0, $"the negotiated frame_max {FrameMax} is below the protocol minimum {AmqpFraming.MinFrameMax}");
+            }
+
+            WriteMethod(AmqpMethods.ConnectionTuneOk, 8, (ref AmqpMethodEncoder a) =>
+            {
+                a.WriteShort(ChannelMax);
+                a.WriteLong(FrameMax);
+                a.WriteShort(Heartbeat);
+            });
+            _decoder.FrameMax = FrameMax;
+            string vhost = _options.VirtualHost;
+            WriteMethod(AmqpMethods.ConnectionOpen, 256 + 2, (ref AmqpMethodEncoder a) =>
+            {
+                a.WriteShortString(vhost);
+                a.WriteShortString(""u8);
+                a.WriteBit(false);
+            });
+            return HandshakeState.OpenOk;
+        }
+
+        if (state == HandshakeState.OpenOk && m == AmqpMethods.ConnectionOpenOk)
+        {
+            return HandshakeState.Done;
+        }
+
+        throw new AmqpProtocolException(AmqpReplyCode.CommandInvalid, method.Offset, $"unexpected {m.Name} during the handshake");
+    }
+
+    private static ushort Negotiate(ushort client, ushort server) => client == 0 ? server : server == 0 ? client : Math.Min(client, server);
+
+    private static uint Negotiate(uint client, uint server) => client == 0 ? server : server == 0 ? client : Math.Min(client, server);
+
+    private byte[] PlainResponse() => Encoding.UTF8.GetBytes($"\0{_options.UserName}\0{_options.Password}");
+
+    private void WriteStartOk()
+    {
+        var capabilities = new Dictionary<string, object?>
+        {
+            ["publisher_confirms"] = true,
+            ["exchange_exchange_bindings"] = true,
+            ["basic.nack"] = true,
+            ["consumer_cancel_notify"] = true,
+            ["connection.blocked"] = true,
+            ["authentication_failure_close"] = true,
+        };
+        var properties = new Dictionary<string, object?>
+        {
+            ["product"] = "Spanwire.Amqp",
+            ["version"] = ClientVersion,
+            ["platform"] = ".NET",
+            ["capabilities"] = capabilities,
+        };
+        if (_options.ClientName is { } name)
+        {
+            properties["connection_name"] = name;
+        }
+
+        var table = FieldTable.FromDictionary(properties);
+        byte[] response = PlainResponse();
+        WriteMethod(AmqpMethods.ConnectionStartOk, table.EncodedLength + 6 + 4 + response.Length + 6, (ref AmqpMethodEncoder a) =>
+        {
+            a.WriteTable(table);
+            a.WriteShortString("PLAIN"u8);
+            a.WriteLongString(response);
+            a.WriteShortString("en_US"u8);
+        });
+    }
+
+    private delegate void ArgumentsWriter(ref AmqpMethodEncoder arguments);
+
+    private void WriteMethod(AmqpMethod method, int maxArgumentsSize, ArgumentsWriter write)
+    {
+        using FrameOutput.Scope scope = _output.Begin();
+        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(scope.Writer, 0, method, maxArgumentsSize);
+        write(ref frame.Arguments);
+        frame.Complete();
+    }
+
+    private async Task RunWriterAsync()
+    {
+        Exception error = await _output.RunAsync(_stream).ConfigureAwait(false);
+        if (IsOpen)
+        {
+            await FailAsync(error).ConfigureAwait(false);
+        }
+    }
+
+    private async Task RunReaderAsync()
+    {
+        try
+        {
+            while (true)
+            {
+                System.Buffers.ReadOnlySequence<byte> data = _receive.Data;
+                try
+                {
+                    while (_decoder.TryReadFrame(ref data, out AmqpFrame frame))
+                    {
+                        Dispatch(frame);
+                    }
+                }
+                finally
+                {
+                    _receive.AdvanceTo(data.Start);
+                }
+
+                int count = await _stream.ReadAsync(_receive.GetReceiveMemory()).ConfigureAwait(false);
+                if (count == 0)
+                {
+                    throw new AmqpConnectionClosedException(0, "the broker closed the socket");
+                }
+
+                _receive.Commit(count);
+                Volatile.Write(ref _lastReceiveTicks, Environment.TickCount64);
+            }
+        }
+        catch (Exception ex)
+        {
+            await FailAsync(ex).ConfigureAwait(false);
+        }
+        finally
+        {
+            _receive.Dispose();
+        }
+    }
+
+    private void Dispatch(in AmqpFrame frame)
+    {
+        if (frame.Channel != 0)
+        {
+            AmqpChannel? channel;
+            lock (_channelsLock)
+            {
+                channel = frame.Channel < _channels.Length ? _channels[frame.Channel] : null;
+            }
+
+            if (channel is null)
+            {
+                throw new AmqpProtocolException(AmqpReplyCode.ChannelError, frame.Offset, $"a {frame.Type} frame for channel {frame.Channel}, which is not open");
+            }
+
+            channel.HandleFrame(frame, _decoder);
+            return;
+        }
+
+        if (frame.Type == AmqpFrameType.Heartbeat)
+        {
+            return;
+        }
+
+        if (frame.Type != AmqpFrameType.Method)
+        {
+            throw new AmqpProtocolException(AmqpReplyCode.UnexpectedFrame, frame.Offset, $"a {frame.Type} frame on channel 0");
+        }
+
+        var method = AmqpMethodView.Parse(_decoder.GetPayloadSpan(frame), frame.PayloadOffset);
+        AmqpMethod m = method.Method;
+        if (m == AmqpMethods.ConnectionClose)
+        {
+            var reason = new AmqpConnectionClosedException(method.GetShort(0), method.GetString(1), method.GetShort(2), method.GetShort(3));
+            using (FrameOutput.Scope scope = _output.Begin())
+            {
+                AmqpFrameWriter.BeginMethod(scope.Writer, 0, AmqpMethods.ConnectionCloseOk, 0).Complete();
+            }
+
+            throw reason;
+        }
+
+        if (m == AmqpMethods.ConnectionBlocked)
+        {
+            IsBlocked = true;
+            string why = method.GetString(0);
+            Raise(() => Blocked?.Invoke(this, why));
+        }
+        else if (m == AmqpMethods.ConnectionUnblocked)
+        {
+            IsBlocked = false;
+            Raise(() => Unblocked?.Invoke(this, EventArgs.Empty));
+        }
+        else if (_rpc.Match(m) is { } pending)
+        {
+            _rpc.Complete(pending, null);
+        }
+        else
+        {
+            throw new AmqpProtocolException(AmqpReplyCode.CommandInvalid, method.Offset, $"unexpected {m.Name} on channel 0");
+        }
+    }
+
+    private async Task RunHeartbeatsAsync()
+    {
+        if (Heartbeat == 0)
+        {
+            return;
+        }
+
+        long interval = Heartbeat * 1000L;
+        try
+        {
+            using var timer = new PeriodicTimer(TimeSpan.FromMilliseconds(Math.Max(100, interval / 4)));
+            while (await timer.WaitForNextTickAsync(_stop.Token).ConfigureAwait(false))
+            {
+                long now = Environment.TickCount64;
+                if (now - Volatile.Read(ref _lastReceiveTicks) > 2 * interval)
+                {
+                    await FailAsync(new AmqpConnectionClosedException(0,
+                        $"no frame from the broker for two heartbeat intervals ({2 * Heartbeat} s); the peer is considered dead")).ConfigureAwait(false);
+                    return;
+                }
+
+                if (now - _output.LastWriteTicks >= interval / 2)
+                {
+                    using FrameOutput.Scope scope = _output.Begin();
+                    AmqpFrameWriter.WriteHeartbeat(scope.Writer);
+                }
+            }
+        }
+        catch (Exception ex) when (ex is OperationCanceledException or AmqpClosedException or AmqpProtocolException or ObjectDisposedException)
+        {
+            // The connection ended.
+        }
+    }
+
+    /// <summary>Ends the connection because of <paramref name="error"/>: a protocol fault is reported to the broker with connection.close first.</summary>
+    private async Task FailAsync(Exception error)
+    {
+        if (!IsOpen)
+        {
+            return;
+        }
+
+        Exception reason = error switch
+        {
+            AmqpProtocolException or AmqpClosedException => error,
+            _ => new AmqpConnectionClosedException(0, $"the socket failed: {error.Message}", innerException: error),
+        };
+        try
+        {
+            if (error is AmqpProtocolException protocol)
+            {
+                using (FrameOutput.Scope scope = _output.Begin())
+                {
+                    WriteConnectionClose(scope.Writer, protocol.ReplyCode, $"{AmqpReplyCode.GetName(protocol.ReplyCode)}: {protocol.Detail}", 0, 0);
+                }
+            }
+
+            if (reason is AmqpProtocolException or AmqpConnectionClosedException { ReplyCode: not 0 })
+            {
+                // Let the close or close-ok reach the broker before the socket goes.
+                using var flush = new CancellationTokenSource(TimeSpan.FromSeconds(1));
+                await _output.WaitForRoomAsync(0, flush.Token).ConfigureAwait(false);
+            }
+        }
+        catch (Exception)
+        {
+            // Best effort: the connection is going away regardless.
+        }
+
+        await TerminateAsync(reason).ConfigureAwait(false);
+    }
+
+    private async Task TerminateAsync(Exception reason)
+    {
+        if (Interlocked.CompareExchange(ref _closeReason, reason, null) is not null)
+        {
+            return;
+        }
+
+        _stop.Cancel();
+        _output.Fail(reason);
+        _rpc.Fail(reason);
+        AmqpChannel?[] channels;
+        lock (_channelsLock)
+        {
+            channels = [.. _channels];
+        }
+
+        foreach (AmqpChannel? channel in channels)
+        {
+            channel?.Shutdown(reason);
+        }
+
+        _stream.Dispose();
+        _closed.TrySetResult(reason);
+        Raise(() => Closed?.Invoke(this, reason));
+        try
+        {
+            await _writeLoop.WaitAsync(TimeSpan.FromSeconds(5)).ConfigureAwait(false);
+            _output.Release();
+        }
+        catch (Exception)
+        {
+            // The writer loop already reported its own failure.
+        }
+    }
+
+    private static void Raise(Action raise)
+    {
+        try
+        {
+            raise();
+        }
+        catch (Exception)
+        {
+            // Event handlers must not break the connection's loops.
+        }
+    }
+}

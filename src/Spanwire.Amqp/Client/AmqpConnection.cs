@@ -1,0 +1,257 @@
+using System.Buffers;
+using System.Net.Sockets;
+using System.Reflection;
+using System.Text;
+using Spanwire.Amqp.Protocol;
+
+namespace Spanwire.Amqp.Client;
+
+/// <summary>
+/// A connection to an AMQP 0-9-1 broker (RabbitMQ): the handshake with PLAIN authentication and tuning, one read
+/// loop that decodes frames where they were received, one writer loop that sends the frames of every channel in
+/// batches, and heartbeats. A connection-level error or a lost socket faults every pending operation.
+/// </summary>
+/// <example>
+/// <code>
+/// await using AmqpConnection connection = await AmqpConnection.ConnectAsync("amqp://guest:guest@localhost:5672/");
+/// AmqpChannel channel = await connection.OpenChannelAsync();
+/// await channel.EnableConfirmsAsync();
+/// await channel.PublishConfirmedAsync("", "jobs", default, "hello"u8.ToArray());
+/// </code>
+/// </example>
+public sealed partial class AmqpConnection : IAsyncDisposable
+{
+    private readonly AmqpConnectionOptions _options;
+    private readonly Socket _socket;
+    private readonly NetworkStream _stream;
+    private readonly FrameOutput _output;
+    private readonly ReceiveBuffer _receive;
+    private readonly AmqpFrameDecoder _decoder = new() { AllowProtocolHeader = false };
+    private readonly RpcSlot _rpc = new();
+    private readonly Lock _channelsLock = new();
+    private readonly TaskCompletionSource<Exception> _closed = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private AmqpChannel?[] _channels = [];
+    private Exception? _closeReason;
+    private Task _writeLoop = Task.CompletedTask;
+    private Task _readLoop = Task.CompletedTask;
+    private Task _heartbeatLoop = Task.CompletedTask;
+    private long _lastReceiveTicks = Environment.TickCount64;
+    private ushort _nextChannel = 1;
+
+    private AmqpConnection(AmqpConnectionOptions options, Socket socket)
+    {
+        _options = options;
+        _socket = socket;
+        _stream = new NetworkStream(socket, ownsSocket: true);
+        _output = new FrameOutput(options.Pool);
+        _receive = new ReceiveBuffer(options.Pool);
+    }
+
+    /// <summary>Raised when the broker blocks publishing (connection.blocked, for example on a memory alarm); the argument is its reason.</summary>
+    public event EventHandler<string>? Blocked;
+
+    /// <summary>Raised when the broker unblocks publishing (connection.unblocked).</summary>
+    public event EventHandler? Unblocked;
+
+    /// <summary>Raised once when the connection ends, with the reason (an <see cref="AmqpClosedException"/> or an <see cref="AmqpProtocolException"/>).</summary>
+    public event EventHandler<Exception>? Closed;
+
+    /// <summary>The negotiated frame_max (0: no limit).</summary>
+    public uint FrameMax { get; private set; }
+
+    /// <summary>The negotiated channel_max.</summary>
+    public ushort ChannelMax { get; private set; }
+
+    /// <summary>The negotiated heartbeat interval in seconds (0: none).</summary>
+    public ushort Heartbeat { get; private set; }
+
+    /// <summary>The broker's server-properties from connection.start (product, version, capabilities).</summary>
+    public IReadOnlyDictionary<string, object?> ServerProperties { get; private set; } = new Dictionary<string, object?>();
+
+    /// <summary>The largest message body accepted from the broker; a larger one is a connection error. Default 128 MiB (RabbitMQ's own limit).</summary>
+    public long MaxMessageSize { get; set; } = 128L << 20;
+
+    /// <summary>Whether the broker has blocked publishing and not yet unblocked it.</summary>
+    public bool IsBlocked { get; private set; }
+
+    /// <summary>Whether the connection is open.</summary>
+    public bool IsOpen => Volatile.Read(ref _closeReason) is null;
+
+    /// <summary>Why the connection ended, or null while it is open.</summary>
+    public Exception? CloseReason => Volatile.Read(ref _closeReason);
+
+    /// <summary>Completes with the reason once the connection has ended.</summary>
+    public Task<Exception> Completion => _closed.Task;
+
+    /// <summary>Connects to the broker named by an <c>amqp://user:pass@host:port/vhost</c> URI.</summary>
+    public static Task<AmqpConnection> ConnectAsync(string uri, CancellationToken cancellationToken = default) =>
+        ConnectAsync(AmqpConnectionOptions.Parse(uri), cancellationToken);
+
+    /// <summary>Connects and completes the handshake: protocol header, start/start-ok (PLAIN), secure if asked, tune/tune-ok, open.</summary>
+    /// <exception cref="AmqpConnectionClosedException">The broker refused the connection (403 for bad credentials, 530 for a vhost it will not open).</exception>
+    public static async Task<AmqpConnection> ConnectAsync(AmqpConnectionOptions options, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        timeout.CancelAfter(options.ConnectTimeout);
+        var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        AmqpConnection? connection = null;
+        try
+        {
+            await socket.ConnectAsync(options.Host, options.Port, timeout.Token).ConfigureAwait(false);
+            connection = new AmqpConnection(options, socket);
+            connection._writeLoop = connection.RunWriterAsync();
+            await connection.HandshakeAsync(timeout.Token).ConfigureAwait(false);
+            connection._readLoop = connection.RunReaderAsync();
+            connection._heartbeatLoop = connection.RunHeartbeatsAsync();
+            return connection;
+        }
+        catch (Exception ex)
+        {
+            Exception reason = ex is OperationCanceledException && !cancellationToken.IsCancellationRequested
+                ? new TimeoutException($"Connecting to {options.Host}:{options.Port} did not complete within {options.ConnectTimeout.TotalSeconds:0.#} s.", ex)
+                : ex;
+            if (connection is not null)
+            {
+                await connection.TerminateAsync(reason).ConfigureAwait(false);
+            }
+            else
+            {
+                socket.Dispose();
+            }
+
+            if (reason == ex)
+            {
+                throw;
+            }
+
+            throw reason;
+        }
+    }
+
+    /// <summary>Opens a channel on the lowest free number.</summary>
+    /// <exception cref="InvalidOperationException">All channel_max channels are open.</exception>
+    public async Task<AmqpChannel> OpenChannelAsync(CancellationToken cancellationToken = default)
+    {
+        ThrowIfClosed();
+        AmqpChannel channel;
+        lock (_channelsLock)
+        {
+            ushort number = FindFreeChannel();
+            channel = new AmqpChannel(this, _output, number);
+            _channels[number] = channel;
+        }
+
+        try
+        {
+            await channel.OpenAsync(cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception ex)
+        {
+            channel.Shutdown(ex);
+            throw;
+        }
+
+        return channel;
+    }
+
+    /// <summary>Replaces the secret (for example an expiring OAuth token) on a live connection (connection.update-secret).</summary>
+    public Task UpdateSecretAsync(string newSecret, string reason, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(newSecret);
+        ArgumentNullException.ThrowIfNull(reason);
+        ThrowIfClosed();
+        return _rpc.CallAsync(_output, 0, (o, ch) =>
+        {
+            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.ConnectionUpdateSecret, 4 + Encoding.UTF8.GetByteCount(newSecret) + 256);
+            frame.Arguments.WriteLongString(newSecret);
+            frame.Arguments.WriteShortString(reason);
+            frame.Complete();
+        }, AmqpMethods.ConnectionUpdateSecretOk, null, null, cancellationToken);
+    }
+
+    /// <summary>Closes the connection gracefully: connection.close, then close-ok from the broker (waited for at most 5 s).</summary>
+    public async Task CloseAsync(ushort replyCode = AmqpReplyCode.Success, string replyText = "Goodbye", CancellationToken cancellationToken = default)
+    {
+        if (!IsOpen)
+        {
+            await Completion.ConfigureAwait(false);
+            return;
+        }
+
+        try
+        {
+            using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+            timeout.CancelAfter(TimeSpan.FromSeconds(5));
+            await _rpc.CallAsync(_output, 0, (o, ch) => WriteConnectionClose(o, replyCode, replyText, 0, 0),
+                AmqpMethods.ConnectionCloseOk, null, null, timeout.Token).ConfigureAwait(false);
+        }
+        catch (Exception ex) when (ex is AmqpClosedException or OperationCanceledException or ObjectDisposedException or IOException)
+        {
+            // The broker closed first or did not answer in time: the connection ends either way.
+        }
+
+        await TerminateAsync(new AmqpConnectionClosedException(replyCode, "closed by the application")).ConfigureAwait(false);
+    }
+
+    /// <summary>Closes the connection.</summary>
+    public async ValueTask DisposeAsync() => await CloseAsync().ConfigureAwait(false);
+
+    internal void ForgetChannel(AmqpChannel channel)
+    {
+        lock (_channelsLock)
+        {
+            if (channel.Number < _channels.Length && _channels[channel.Number] == channel)
+            {
+                _channels[channel.Number] = null;
+            }
+        }
+    }
+
+    private ushort FindFreeChannel()
+    {
+        int max = ChannelMax == 0 ? ushort.MaxValue : ChannelMax;
+        if (_channels.Length == 0)
+        {
+            _channels = new AmqpChannel?[Math.Min(max, 255) + 1];
+        }
+
+        for (int tried = 0; tried < max; tried++)
+        {
+            ushort number = _nextChannel;
+            _nextChannel = (ushort)(number >= max ? 1 : number + 1);
+            if (number >= _channels.Length)
+            {
+                Array.Resize(ref _channels, Math.Min(max, _channels.Length * 2) + 1);
+            }
+
+            if (_channels[number] is null)
+            {
+                return number;
+            }
+        }
+
+        throw new InvalidOperationException($"All {max} channels of the connection are open.");
+    }
+
+    private void ThrowIfClosed()
+    {
+        if (Volatile.Read(ref _closeReason) is { } reason)
+        {
+            throw reason;
+        }
+    }
+
+    private static void WriteConnectionClose(IBufferWriter<byte> output, ushort code, string text, ushort classId, ushort methodId)
+    {
+        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(output, 0, AmqpMethods.ConnectionClose, 2 + 256 + 4);
+        frame.Arguments.WriteShort(code);
+        frame.Arguments.WriteShortString(text.Length > 200 ? text[..200] : text);
+        frame.Arguments.WriteShort(classId);
+        frame.Arguments.WriteShort(methodId);
+        frame.Complete();
+    }
+
+    private static string ClientVersion =>
+        typeof(AmqpConnection).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion ?? "0";
+}

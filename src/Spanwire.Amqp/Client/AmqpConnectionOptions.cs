@@ -1,0 +1,101 @@
+using Spanwire.Buffers;
+
+namespace Spanwire.Amqp.Client;
+
+/// <summary>What to connect to and what to ask for when tuning.</summary>
+public sealed class AmqpConnectionOptions
+{
+    /// <summary>The broker's host name or address. Default "localhost".</summary>
+    public string Host { get; set; } = "localhost";
+
+    /// <summary>The broker's port. Default 5672.</summary>
+    public int Port { get; set; } = 5672;
+
+    /// <summary>The user name for PLAIN authentication. Default "guest".</summary>
+    public string UserName { get; set; } = "guest";
+
+    /// <summary>The password for PLAIN authentication. Default "guest".</summary>
+    public string Password { get; set; } = "guest";
+
+    /// <summary>The virtual host. Default "/".</summary>
+    public string VirtualHost { get; set; } = "/";
+
+    /// <summary>The heartbeat interval to ask for, in seconds; 0 asks for none. Default 60.</summary>
+    public ushort Heartbeat { get; set; } = 60;
+
+    /// <summary>The largest frame to ask for, overhead included; 0 asks for no limit. Default 131072.</summary>
+    public uint FrameMax { get; set; } = 131072;
+
+    /// <summary>The most channels to ask for; 0 asks for the protocol's limit. Default 2047.</summary>
+    public ushort ChannelMax { get; set; } = 2047;
+
+    /// <summary>How long the TCP connect and the handshake may take. Default 30 seconds.</summary>
+    public TimeSpan ConnectTimeout { get; set; } = TimeSpan.FromSeconds(30);
+
+    /// <summary>A name shown for the connection in the broker's management tools, or null.</summary>
+    public string? ClientName { get; set; }
+
+    /// <summary>The pool for receive and send buffers. Default <see cref="SegmentPool.Shared"/>.</summary>
+    public SegmentPool Pool { get; set; } = SegmentPool.Shared;
+
+    /// <summary>
+    /// Reads <c>amqp://user:pass@host:port/vhost?heartbeat=N&amp;frame_max=N&amp;channel_max=N</c>. User, password,
+    /// port and vhost are optional; the vhost is percent-decoded ("/" is written <c>%2F</c>), and an absent path means "/".
+    /// </summary>
+    /// <exception cref="FormatException">The text is not an amqp:// URI this client can use.</exception>
+    public static AmqpConnectionOptions Parse(string uri)
+    {
+        ArgumentNullException.ThrowIfNull(uri);
+        if (!Uri.TryCreate(uri, UriKind.Absolute, out Uri? parsed) || parsed.Scheme != "amqp")
+        {
+            throw new FormatException($"'{uri}' is not an amqp:// URI (amqps is not supported).");
+        }
+
+        var options = new AmqpConnectionOptions { Host = parsed.Host.Length == 0 ? "localhost" : parsed.Host };
+        if (!parsed.IsDefaultPort && parsed.Port > 0)
+        {
+            options.Port = parsed.Port;
+        }
+
+        if (parsed.UserInfo.Length > 0)
+        {
+            string[] parts = parsed.UserInfo.Split(':', 2);
+            options.UserName = Uri.UnescapeDataString(parts[0]);
+            options.Password = parts.Length > 1 ? Uri.UnescapeDataString(parts[1]) : "";
+        }
+
+        string path = parsed.AbsolutePath;
+        if (path.Length > 1)
+        {
+            string vhost = path[1..];
+            if (vhost.Contains('/'))
+            {
+                throw new FormatException($"The vhost in '{uri}' has an unescaped '/'; write it as %2F.");
+            }
+
+            options.VirtualHost = Uri.UnescapeDataString(vhost);
+        }
+
+        foreach (string pair in parsed.Query.TrimStart('?').Split('&', StringSplitOptions.RemoveEmptyEntries))
+        {
+            string[] kv = pair.Split('=', 2);
+            string value = kv.Length > 1 ? kv[1] : "";
+            switch (kv[0])
+            {
+                case "heartbeat": options.Heartbeat = ParseNumber<ushort>(uri, kv[0], value); break;
+                case "frame_max": options.FrameMax = ParseNumber<uint>(uri, kv[0], value); break;
+                case "channel_max": options.ChannelMax = ParseNumber<ushort>(uri, kv[0], value); break;
+                case "connection_timeout": options.ConnectTimeout = TimeSpan.FromMilliseconds(ParseNumber<uint>(uri, kv[0], value)); break;
+                default: throw new FormatException($"'{uri}' has an unknown query parameter '{kv[0]}'.");
+            }
+        }
+
+        return options;
+    }
+
+    private static T ParseNumber<T>(string uri, string name, string value)
+        where T : IParsable<T> =>
+        T.TryParse(value, System.Globalization.CultureInfo.InvariantCulture, out T? result)
+            ? result
+            : throw new FormatException($"'{uri}': {name}={value} is not a valid number.");
+}

@@ -1,0 +1,147 @@
+using System.Runtime.CompilerServices;
+using System.Text;
+using System.Threading.Channels;
+
+namespace Spanwire.Amqp.Client;
+
+/// <summary>
+/// A consumer started with <see cref="AmqpChannel.ConsumeAsync(string, bool, string, bool, Protocol.FieldTable, CancellationToken)"/>.
+/// Deliveries are read as an async stream; each delivery (and its pooled body) is released when the next one is
+/// read or the loop ends, unless its body was taken. The stream ends when the consumer is cancelled (by the
+/// application or by the broker) or its channel is closed by the application; it throws when the channel or
+/// connection fails.
+/// </summary>
+/// <example>
+/// <code>
+/// AmqpConsumer consumer = await channel.ConsumeAsync("jobs");
+/// await foreach (AmqpDelivery delivery in consumer.ReadAllAsync(ct))
+/// {
+///     Process(delivery.Body.Span);
+///     await channel.AckAsync(delivery.DeliveryTag);
+/// }
+/// </code>
+/// </example>
+public sealed class AmqpConsumer
+{
+    private readonly System.Threading.Channels.Channel<AmqpDelivery> _deliveries =
+        System.Threading.Channels.Channel.CreateUnbounded<AmqpDelivery>(new UnboundedChannelOptions { SingleReader = true, SingleWriter = true });
+    private readonly TaskCompletionSource _ended = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private Exception? _error;
+    private Task? _handlerLoop;
+
+    internal AmqpConsumer(AmqpChannel channel, string queue)
+    {
+        Channel = channel;
+        Queue = queue;
+    }
+
+    /// <summary>The channel the consumer is on.</summary>
+    public AmqpChannel Channel { get; }
+
+    /// <summary>The queue consumed from.</summary>
+    public string Queue { get; }
+
+    /// <summary>The consumer tag (the broker's, when none was given).</summary>
+    public string Tag { get; private set; } = "";
+
+    /// <summary>Whether the broker cancelled the consumer (queue deleted, node down).</summary>
+    public bool IsCancelledByBroker { get; private set; }
+
+    /// <summary>Completes when the consumer has ended; faults with the reason when its channel or connection failed, or its handler threw.</summary>
+    public Task Completion => _handlerLoop ?? _ended.Task;
+
+    internal byte[] TagUtf8 { get; private set; } = [];
+
+    /// <summary>The deliveries, in order. Read them from one loop at a time.</summary>
+    public async IAsyncEnumerable<AmqpDelivery> ReadAllAsync([EnumeratorCancellation] CancellationToken cancellationToken = default)
+    {
+        ChannelReader<AmqpDelivery> reader = _deliveries.Reader;
+        AmqpDelivery? previous = null;
+        try
+        {
+            while (await reader.WaitToReadAsync(cancellationToken).ConfigureAwait(false))
+            {
+                while (reader.TryRead(out AmqpDelivery? delivery))
+                {
+                    previous?.Dispose();
+                    previous = delivery;
+                    yield return delivery;
+                }
+            }
+        }
+        finally
+        {
+            previous?.Dispose();
+        }
+
+        if (_error is { } error)
+        {
+            throw error;
+        }
+    }
+
+    /// <summary>Cancels the consumer (basic.cancel); deliveries already received can still be read.</summary>
+    public Task CancelAsync(CancellationToken cancellationToken = default) => Channel.CancelConsumerAsync(this, cancellationToken);
+
+    internal void SetTag(string tag)
+    {
+        Tag = tag;
+        TagUtf8 = Encoding.UTF8.GetBytes(tag);
+    }
+
+    internal void StartHandler(Func<AmqpDelivery, CancellationToken, ValueTask> handler, CancellationToken cancellationToken) =>
+        _handlerLoop = Task.Run(async () =>
+        {
+            try
+            {
+                await foreach (AmqpDelivery delivery in ReadAllAsync(cancellationToken).ConfigureAwait(false))
+                {
+                    await handler(delivery, cancellationToken).ConfigureAwait(false);
+                }
+            }
+            catch (Exception) when (Channel.IsOpen)
+            {
+                // A failing handler ends its consumer, not the channel.
+                try
+                {
+                    await CancelAsync(CancellationToken.None).ConfigureAwait(false);
+                }
+                catch (Exception ex) when (ex is AmqpClosedException or OperationCanceledException)
+                {
+                }
+
+                throw;
+            }
+        }, CancellationToken.None);
+
+    internal void Enqueue(AmqpDelivery delivery)
+    {
+        if (!_deliveries.Writer.TryWrite(delivery))
+        {
+            delivery.Dispose();
+        }
+    }
+
+    /// <summary>Ends the stream: normally when <paramref name="error"/> is null or an application close, else with it.</summary>
+    internal void Complete(Exception? error, bool byBroker = false)
+    {
+        IsCancelledByBroker |= byBroker;
+        if (error is AmqpClosedException { ReplyCode: Protocol.AmqpReplyCode.Success })
+        {
+            error = null;
+        }
+
+        _error ??= error;
+        if (_deliveries.Writer.TryComplete())
+        {
+            if (error is null)
+            {
+                _ended.TrySetResult();
+            }
+            else
+            {
+                _ended.TrySetException(error);
+            }
+        }
+    }
+}

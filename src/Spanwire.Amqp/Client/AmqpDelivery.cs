@@ -1,0 +1,102 @@
+using Spanwire.Amqp.Protocol;
+
+namespace Spanwire.Amqp.Client;
+
+/// <summary>
+/// A message delivered to a consumer or fetched with basic.get. The body is pooled: it is released when the
+/// delivery is (the consumer loop does that after the handler returns, or when the next delivery is read), unless
+/// <see cref="TakeBody"/> took it first.
+/// </summary>
+public sealed class AmqpDelivery : IDisposable
+{
+    private AmqpMessageBody? _body;
+    private bool _released;
+
+    internal AmqpDelivery(string consumerTag, ulong deliveryTag, bool redelivered, string exchange, string routingKey, uint messageCount)
+    {
+        ConsumerTag = consumerTag;
+        DeliveryTag = deliveryTag;
+        Redelivered = redelivered;
+        Exchange = exchange;
+        RoutingKey = routingKey;
+        MessageCount = messageCount;
+    }
+
+    /// <summary>The consumer tag ("" for basic.get).</summary>
+    public string ConsumerTag { get; }
+
+    /// <summary>The delivery tag to acknowledge with.</summary>
+    public ulong DeliveryTag { get; }
+
+    /// <summary>Whether the broker delivered this message before.</summary>
+    public bool Redelivered { get; }
+
+    /// <summary>The exchange the message was published to.</summary>
+    public string Exchange { get; }
+
+    /// <summary>The routing key it was published with.</summary>
+    public string RoutingKey { get; }
+
+    /// <summary>For basic.get: messages left in the queue; 0 for consumer deliveries.</summary>
+    public uint MessageCount { get; }
+
+    /// <summary>The content properties.</summary>
+    public BasicProperties Properties { get; internal set; }
+
+    /// <summary>The body, valid until the delivery is released.</summary>
+    /// <exception cref="ObjectDisposedException">The delivery was released or its body taken.</exception>
+    public AmqpMessageBody Body => _body is { } body && !_released ? body : throw new ObjectDisposedException(nameof(AmqpDelivery),
+        _released ? "The delivery was released; take the body (TakeBody) or copy it before then." : "The body was taken with TakeBody.");
+
+    /// <summary>Takes ownership of the body: it outlives the delivery, and the caller disposes it.</summary>
+    public AmqpMessageBody TakeBody()
+    {
+        AmqpMessageBody body = Body;
+        _body = null;
+        return body;
+    }
+
+    /// <summary>Releases the body unless it was taken.</summary>
+    public void Dispose()
+    {
+        _released = true;
+        _body?.Dispose();
+        _body = null;
+    }
+
+    internal void SetBody(AmqpMessageBody body) => _body = body;
+
+    internal AmqpMessageBody? PeekBody() => _body;
+}
+
+/// <summary>A mandatory publish the broker could not route, returned with basic.return.</summary>
+public sealed class AmqpReturnedMessage
+{
+    internal AmqpReturnedMessage(ushort replyCode, string replyText, string exchange, string routingKey, BasicProperties properties, byte[] body)
+    {
+        ReplyCode = replyCode;
+        ReplyText = replyText;
+        Exchange = exchange;
+        RoutingKey = routingKey;
+        Properties = properties;
+        Body = body;
+    }
+
+    /// <summary>Why it came back (312 no-route).</summary>
+    public ushort ReplyCode { get; }
+
+    /// <summary>The broker's text.</summary>
+    public string ReplyText { get; }
+
+    /// <summary>The exchange it was published to.</summary>
+    public string Exchange { get; }
+
+    /// <summary>The routing key it was published with.</summary>
+    public string RoutingKey { get; }
+
+    /// <summary>Its properties.</summary>
+    public BasicProperties Properties { get; }
+
+    /// <summary>Its body (a copy: returns are rare).</summary>
+    public ReadOnlyMemory<byte> Body { get; }
+}

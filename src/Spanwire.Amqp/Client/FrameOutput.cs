@@ -1,0 +1,180 @@
+using System.Buffers;
+using Spanwire.Buffers;
+
+namespace Spanwire.Amqp.Client;
+
+/// <summary>
+/// The connection's single writer. Callers on any thread write whole frames into the pending batch under one lock
+/// (<see cref="Begin"/>); one loop swaps the batch out and writes it to the socket segment by segment, one flush per
+/// batch however many frames and channels it holds. Batches live in pooled segments, never on the large object heap.
+/// </summary>
+internal sealed class FrameOutput
+{
+    // Above this many pending bytes a publisher waits for the socket to catch up.
+    internal const long HighWater = 1 << 20;
+
+    private readonly Lock _lock = new();
+    private readonly AsyncSignal _ready = new();
+    private PooledBufferWriter _pending;
+    private PooledBufferWriter _sending;
+    private TaskCompletionSource _batchDone = NewBatchSignal();
+    private Exception? _failure;
+    private bool _inFlight;
+    private long _lastWriteTicks = Environment.TickCount64;
+
+    public FrameOutput(SegmentPool pool)
+    {
+        _pending = new PooledBufferWriter(pool);
+        _sending = new PooledBufferWriter(pool);
+    }
+
+    /// <summary>Environment.TickCount64 when bytes last went to the socket.</summary>
+    public long LastWriteTicks => Volatile.Read(ref _lastWriteTicks);
+
+    /// <summary>Whether the pending batch is past <see cref="HighWater"/>; read without the lock, so approximate.</summary>
+    public bool IsCongested => _pending.WrittenCount > HighWater;
+
+    /// <summary>Takes the lock; write whole frames into <see cref="Scope.Writer"/>, then dispose the scope.</summary>
+    public Scope Begin()
+    {
+        _lock.Enter();
+        if (_failure is not null)
+        {
+            _lock.Exit();
+            throw _failure;
+        }
+
+        return new Scope(this);
+    }
+
+    /// <summary>Waits until the pending batch is at or below <paramref name="threshold"/> bytes (0 with nothing in flight: all written).</summary>
+    public async ValueTask WaitForRoomAsync(long threshold, CancellationToken cancellationToken)
+    {
+        while (true)
+        {
+            Task done;
+            lock (_lock)
+            {
+                if (_failure is not null)
+                {
+                    throw _failure;
+                }
+
+                if (_pending.WrittenCount <= threshold && (threshold > 0 || !_inFlight))
+                {
+                    return;
+                }
+
+                done = _batchDone.Task;
+            }
+
+            await done.WaitAsync(cancellationToken).ConfigureAwait(false);
+        }
+    }
+
+    /// <summary>Stops the loop; writers and waiters from now on see <paramref name="reason"/>.</summary>
+    public void Fail(Exception reason)
+    {
+        TaskCompletionSource done;
+        lock (_lock)
+        {
+            _failure ??= reason;
+            done = _batchDone;
+        }
+
+        done.TrySetResult();
+        _ready.Set();
+    }
+
+    /// <summary>The writer loop: runs until <see cref="Fail"/> or a socket error, which it returns.</summary>
+    public async Task<Exception> RunAsync(Stream stream)
+    {
+        try
+        {
+            while (true)
+            {
+                await _ready.WaitAsync().ConfigureAwait(false);
+                while (true)
+                {
+                    PooledBufferWriter batch;
+                    lock (_lock)
+                    {
+                        if (_failure is not null)
+                        {
+                            return _failure;
+                        }
+
+                        if (_pending.WrittenCount == 0)
+                        {
+                            break;
+                        }
+
+                        batch = _pending;
+                        _pending = _sending;
+                        _sending = batch;
+                        _inFlight = true;
+                    }
+
+                    foreach (ReadOnlyMemory<byte> segment in batch.WrittenSequence)
+                    {
+                        await stream.WriteAsync(segment).ConfigureAwait(false);
+                    }
+
+                    Volatile.Write(ref _lastWriteTicks, Environment.TickCount64);
+                    batch.Reset();
+                    TaskCompletionSource done;
+                    lock (_lock)
+                    {
+                        _inFlight = false;
+                        done = _batchDone;
+                        _batchDone = NewBatchSignal();
+                    }
+
+                    done.TrySetResult();
+                }
+            }
+        }
+        catch (Exception ex)
+        {
+            Fail(ex);
+            return ex;
+        }
+        finally
+        {
+            lock (_lock)
+            {
+                _failure ??= new ObjectDisposedException(nameof(FrameOutput));
+            }
+
+            _batchDone.TrySetResult();
+        }
+    }
+
+    /// <summary>Gives both batches' segments back to the pool; call once the loop has ended.</summary>
+    public void Release()
+    {
+        lock (_lock)
+        {
+            _pending.Dispose();
+            _sending.Dispose();
+        }
+    }
+
+    private static TaskCompletionSource NewBatchSignal() => new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+    /// <summary>Holds the output lock while frames are written; disposing it releases the lock and wakes the loop.</summary>
+    internal readonly ref struct Scope
+    {
+        private readonly FrameOutput _owner;
+
+        internal Scope(FrameOutput owner) => _owner = owner;
+
+        public IBufferWriter<byte> Writer => _owner._pending;
+
+        public void Dispose()
+        {
+            _owner._lock.Exit();
+            _owner._ready.Set();
+        }
+    }
+}

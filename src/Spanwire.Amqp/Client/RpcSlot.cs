@@ -1,0 +1,114 @@
+using System.Buffers;
+using Spanwire.Amqp.Protocol;
+
+namespace Spanwire.Amqp.Client;
+
+/// <summary>Writes one method frame into the connection's output.</summary>
+internal delegate void MethodWriter(IBufferWriter<byte> output, ushort channel);
+
+/// <summary>Turns a synchronous reply into the call's result; runs on the read loop.</summary>
+internal delegate object? ReplyParser(in AmqpMethodView reply);
+
+/// <summary>
+/// One synchronous request at a time on a channel (AMQP allows no more): the caller waits for the slot, writes its
+/// method and awaits the reply the read loop matches to it. A caller that stops waiting (cancellation) leaves the
+/// slot held until the reply arrives, so a late reply can never be taken for the next request's.
+/// </summary>
+internal sealed class RpcSlot
+{
+    private readonly SemaphoreSlim _gate = new(1, 1);
+    private readonly Lock _lock = new();
+    private Pending? _pending;
+    private Exception? _closed;
+
+    public async Task<object?> CallAsync(FrameOutput output, ushort channel, MethodWriter write, AmqpMethod reply, AmqpMethod? alternative,
+        ReplyParser? parse, CancellationToken cancellationToken)
+    {
+        await _gate.WaitAsync(cancellationToken).ConfigureAwait(false);
+        var pending = new Pending(reply, alternative, parse);
+        lock (_lock)
+        {
+            if (_closed is not null)
+            {
+                _gate.Release();
+                throw _closed;
+            }
+
+            _pending = pending;
+        }
+
+        try
+        {
+            using FrameOutput.Scope scope = output.Begin();
+            write(scope.Writer, channel);
+        }
+        catch
+        {
+            lock (_lock)
+            {
+                _pending = null;
+            }
+
+            _gate.Release();
+            throw;
+        }
+
+        return await pending.Result.Task.WaitAsync(cancellationToken).ConfigureAwait(false);
+    }
+
+    /// <summary>The pending request if <paramref name="method"/> is a reply it waits for; the slot stays held.</summary>
+    public Pending? Match(AmqpMethod method)
+    {
+        lock (_lock)
+        {
+            Pending? pending = _pending;
+            return pending is not null && (pending.Reply == method || pending.Alternative == method) ? pending : null;
+        }
+    }
+
+    /// <summary>Completes the matched request with its result and frees the slot.</summary>
+    public void Complete(Pending pending, object? result)
+    {
+        lock (_lock)
+        {
+            if (_pending != pending)
+            {
+                return;
+            }
+
+            _pending = null;
+        }
+
+        _gate.Release();
+        pending.Result.TrySetResult(result);
+    }
+
+    /// <summary>Faults the pending request and every later one with <paramref name="reason"/>.</summary>
+    public void Fail(Exception reason)
+    {
+        Pending? pending;
+        lock (_lock)
+        {
+            _closed ??= reason;
+            pending = _pending;
+            _pending = null;
+        }
+
+        if (pending is not null)
+        {
+            _gate.Release();
+            pending.Result.TrySetException(reason);
+        }
+    }
+
+    internal sealed class Pending(AmqpMethod reply, AmqpMethod? alternative, ReplyParser? parse)
+    {
+        public AmqpMethod Reply { get; } = reply;
+
+        public AmqpMethod? Alternative { get; } = alternative;
+
+        public ReplyParser? Parse { get; } = parse;
+
+        public TaskCompletionSource<object?> Result { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    }
+}
