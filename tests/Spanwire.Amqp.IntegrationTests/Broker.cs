@@ -1,0 +1,36 @@
+using Spanwire.Amqp.Client;
+
+namespace Spanwire.Amqp.IntegrationTests;
+
+/// <summary>
+/// The broker the tests run against: SPANWIRE_AMQP_URI, which scripts/test.sh sets to the private node it starts.
+/// Without one every test fails and says why; none is skipped.
+/// </summary>
+public static class Broker
+{
+    public static string Uri => Environment.GetEnvironmentVariable("SPANWIRE_AMQP_URI") is { Length: > 0 } uri
+        ? uri
+        : throw new InvalidOperationException(
+            "No broker: SPANWIRE_AMQP_URI is not set. Run scripts/test.sh (it installs rabbitmq-server and starts a private node) " +
+            "or point SPANWIRE_AMQP_URI at a RabbitMQ broker, e.g. amqp://guest:guest@127.0.0.1:5672/.");
+
+    public static AmqpConnectionOptions Options(Action<AmqpConnectionOptions>? configure = null)
+    {
+        AmqpConnectionOptions options = AmqpConnectionOptions.Parse(Uri);
+        options.ConnectTimeout = TimeSpan.FromSeconds(15);
+        configure?.Invoke(options);
+        return options;
+    }
+
+    public static Task<AmqpConnection> ConnectAsync(Action<AmqpConnectionOptions>? configure = null) =>
+        AmqpConnection.ConnectAsync(Options(configure), Timeout.Token);
+
+    /// <summary>A name no other test (or earlier run) uses.</summary>
+    public static string Name(string prefix) => $"spanwire.{prefix}.{Guid.NewGuid():N}";
+}
+
+/// <summary>A cancellation token per test step, so a regression fails the test instead of hanging the suite.</summary>
+public static class Timeout
+{
+    public static CancellationToken Token => new CancellationTokenSource(TimeSpan.FromSeconds(60)).Token;
+}

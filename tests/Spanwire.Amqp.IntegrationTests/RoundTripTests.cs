@@ -1,0 +1,190 @@
+using System.Text;
+using Spanwire.Amqp.Client;
+using Spanwire.Amqp.Protocol;
+
+namespace Spanwire.Amqp.IntegrationTests;
+
+/// <summary>What goes through a real broker comes back equal: properties, headers of every type, bodies of every size.</summary>
+public class RoundTripTests
+{
+    [Fact]
+    public async Task Handshake_NegotiatesWithTheBroker()
+    {
+        await using AmqpConnection connection = await Broker.ConnectAsync(o => { o.FrameMax = 0; o.Heartbeat = 30; o.ChannelMax = 0; });
+        Assert.True(connection.IsOpen);
+        Assert.Equal("RabbitMQ", Encoding.UTF8.GetString((byte[])connection.ServerProperties["product"]!));
+        Assert.Equal(131072u, connection.FrameMax);   // we said "no limit": the broker's value wins
+        Assert.Equal((ushort)30, connection.Heartbeat); // both non-zero: the smaller
+        Assert.NotEqual((ushort)0, connection.ChannelMax);
+    }
+
+    [Fact]
+    public async Task AllFourteenPropertiesAndEveryHeaderType_RoundTrip()
+    {
+        await using AmqpConnection connection = await Broker.ConnectAsync();
+        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
+        string exchange = Broker.Name("x"), queue = Broker.Name("q");
+        await channel.ExchangeDeclareAsync(exchange, "direct", autoDelete: true, cancellationToken: Timeout.Token);
+        await channel.QueueDeclareAsync(queue, exclusive: true, cancellationToken: Timeout.Token);
+        await channel.QueueBindAsync(queue, exchange, "rk", cancellationToken: Timeout.Token);
+
+        // Every field type RabbitMQ accepts ('L' and 'U' are not among them).
+        var headers = new Dictionary<string, object?>
+        {
+            ["bool"] = true,
+            ["sbyte"] = (sbyte)-5,
+            ["byte"] = (byte)250,
+            ["short"] = (short)-1234,
+            ["ushort"] = (ushort)54321,
+            ["int"] = -123456,
+            ["uint"] = 4000000000u,
+            ["long"] = long.MinValue,
+            ["float"] = 1.5f,
+            ["double"] = -2.25,
+            ["decimal"] = 12.34m,
+            ["timestamp"] = new AmqpTimestamp(1_700_000_000),
+            ["table"] = new Dictionary<string, object?> { ["nested"] = new Dictionary<string, object?> { ["deep"] = 1 } },
+            ["void"] = null,
+            ["bytes"] = new ReadOnlyMemory<byte>([0xAA, 0x55]),
+            ["string"] = Encoding.UTF8.GetBytes("héllo"),
+            ["array"] = new List<object?> { 1, Encoding.UTF8.GetBytes("two"), 3.0, new List<object?> { true } },
+        };
+        var sent = new BasicProperties
+        {
+            ContentType = "application/json",
+            ContentEncoding = "gzip",
+            Headers = FieldTable.FromDictionary(headers),
+            DeliveryMode = 2,
+            Priority = 0, // explicitly zero: must arrive as present
+            CorrelationId = "corr-1",
+            ReplyTo = "reply.queue",
+            Expiration = "60000",
+            MessageId = "msg-1",
+            Timestamp = new AmqpTimestamp(1_700_000_123),
+            Type = "order.created",
+            UserId = "guest", // RabbitMQ checks it against the connection's user
+            AppId = "spanwire-tests",
+            ClusterId = "cluster-7",
+        };
+        byte[] body = Encoding.UTF8.GetBytes("{\"id\":1}");
+        await channel.PublishAsync(exchange, "rk", sent, body, cancellationToken: Timeout.Token);
+
+        AmqpConsumer consumer = await channel.ConsumeAsync(queue, cancellationToken: Timeout.Token);
+        await foreach (AmqpDelivery delivery in consumer.ReadAllAsync(Timeout.Token))
+        {
+            BasicProperties got = delivery.Properties;
+            Assert.Equal(sent.Flags, got.Flags);
+            Assert.Equal(sent.ContentType, got.ContentType);
+            Assert.Equal(sent.ContentEncoding, got.ContentEncoding);
+            Assert.Equal(sent.DeliveryMode, got.DeliveryMode);
+            Assert.Equal(sent.Priority, got.Priority);
+            Assert.Equal(sent.CorrelationId, got.CorrelationId);
+            Assert.Equal(sent.ReplyTo, got.ReplyTo);
+            Assert.Equal(sent.Expiration, got.Expiration);
+            Assert.Equal(sent.MessageId, got.MessageId);
+            Assert.Equal(sent.Timestamp, got.Timestamp);
+            Assert.Equal(sent.Type, got.Type);
+            Assert.Equal(sent.UserId, got.UserId);
+            Assert.Equal(sent.AppId, got.AppId);
+            Assert.Equal(sent.ClusterId, got.ClusterId);
+            Assert.Equal(sent.Headers!.Value.Span.ToArray(), got.Headers!.Value.Span.ToArray()); // byte for byte, so every type survived
+            Assert.Equal(body, delivery.Body.Span.ToArray());
+            Assert.Equal(exchange, delivery.Exchange);
+            Assert.Equal("rk", delivery.RoutingKey);
+            Assert.Equal(consumer.Tag, delivery.ConsumerTag);
+            Assert.False(delivery.Redelivered);
+            await channel.AckAsync(delivery.DeliveryTag);
+            break;
+        }
+
+        await channel.CloseAsync(Timeout.Token);
+    }
+
+    [Fact]
+    public async Task TenMegabyteBody_ThroughFrameMax4096()
+    {
+        await using AmqpConnection connection = await Broker.ConnectAsync(o => o.FrameMax = 4096);
+        Assert.Equal(4096u, connection.FrameMax);
+        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
+        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: Timeout.Token);
+        var body = new byte[10 * 1024 * 1024];
+        new Random(42).NextBytes(body);
+        await channel.EnableConfirmsAsync(Timeout.Token);
+        await channel.PublishConfirmedAsync("", queue.Name, default, body, cancellationToken: Timeout.Token);
+
+        using AmqpDelivery? delivery = await channel.GetAsync(queue.Name, autoAck: true, Timeout.Token);
+        Assert.NotNull(delivery);
+        Assert.Equal(body.Length, delivery.Body.Length);
+        Assert.False(delivery.Body.IsSingleSegment);
+        Assert.True(body.AsSpan().SequenceEqual(delivery.Body.ToArray()));
+    }
+
+    [Fact]
+    public async Task EmptyBody_AndBasicGetOnAnEmptyQueue()
+    {
+        await using AmqpConnection connection = await Broker.ConnectAsync();
+        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
+        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: Timeout.Token);
+        Assert.StartsWith("amq.gen-", queue.Name);
+        Assert.Null(await channel.GetAsync(queue.Name, cancellationToken: Timeout.Token));
+
+        await channel.PublishAsync("", queue.Name, ReadOnlyMemory<byte>.Empty, Timeout.Token);
+        await channel.PublishAsync("", queue.Name, "second"u8.ToArray(), Timeout.Token);
+        using AmqpDelivery? first = await WaitForGetAsync(channel, queue.Name);
+        Assert.Equal(0, first.Body.Length);
+        Assert.Equal(1u, first.MessageCount); // one left behind it
+        await channel.AckAsync(first.DeliveryTag);
+        using AmqpDelivery? second = await WaitForGetAsync(channel, queue.Name);
+        Assert.Equal("second", Encoding.UTF8.GetString(second.Body.Span));
+    }
+
+    [Fact]
+    public async Task BodyUsedAfterRelease_Throws_TakenBodyOutlivesTheDelivery()
+    {
+        await using AmqpConnection connection = await Broker.ConnectAsync();
+        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
+        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: Timeout.Token);
+        await channel.PublishAsync("", queue.Name, "one"u8.ToArray(), Timeout.Token);
+        await channel.PublishAsync("", queue.Name, "two"u8.ToArray(), Timeout.Token);
+
+        AmqpConsumer consumer = await channel.ConsumeAsync(queue.Name, autoAck: true, cancellationToken: Timeout.Token);
+        AmqpMessageBody? kept = null;
+        AmqpDelivery? released = null;
+        AmqpMessageBody? releasedBody = null;
+        int count = 0;
+        await foreach (AmqpDelivery delivery in consumer.ReadAllAsync(Timeout.Token))
+        {
+            if (++count == 1)
+            {
+                released = delivery;
+                releasedBody = delivery.Body;
+            }
+            else
+            {
+                kept = delivery.TakeBody();
+                break;
+            }
+        }
+
+        Assert.Throws<ObjectDisposedException>(() => released!.Body);
+        Assert.Throws<ObjectDisposedException>(() => releasedBody!.Span.Length); // a kept reference cannot read reused memory
+        Assert.Equal("two", Encoding.UTF8.GetString(kept!.Span));
+        kept.Dispose();
+        Assert.Throws<ObjectDisposedException>(() => kept.Length);
+    }
+
+    internal static async Task<AmqpDelivery> WaitForGetAsync(AmqpChannel channel, string queue)
+    {
+        for (int i = 0; i < 200; i++)
+        {
+            if (await channel.GetAsync(queue, cancellationToken: Timeout.Token) is { } delivery)
+            {
+                return delivery;
+            }
+
+            await Task.Delay(25);
+        }
+
+        throw new TimeoutException($"Nothing arrived in {queue} within 5 s.");
+    }
+}
