@@ -109,15 +109,14 @@ internal sealed class ConfirmTracker
                 }
 
                 _state[index] = ack ? Acked : Nacked;
-                if (!ack)
-                {
-                    _nackedSinceWait++;
-                }
-
                 if (_waiters[index] is { } waiter)
                 {
                     _waiters[index] = null;
                     completions.Add((waiter, ack));
+                }
+                else if (!ack)
+                {
+                    _nackedSinceWait++; // reported by the next batch wait; an awaited publish reports its own
                 }
             }
 

@@ -1,0 +1,264 @@
+using System.Buffers.Binary;
+using System.Text;
+using Spanwire.Amqp.Client;
+using Spanwire.Amqp.Protocol;
+
+namespace Spanwire.Amqp.IntegrationTests;
+
+/// <summary>Confirms, concurrency, returns, acks and nacks, cancellation and transactions against the broker.</summary>
+public class PublishConsumeTests
+{
+    [Fact]
+    public async Task HundredThousandConfirmedPublishes_AllAcked_NoneLost_OrderKept()
+    {
+        const int Count = 100_000;
+        await using AmqpConnection connection = await Broker.ConnectAsync();
+        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
+        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: Timeout.Token);
+        await channel.EnableConfirmsAsync(Timeout.Token);
+
+        var body = new byte[8];
+        for (int i = 0; i < Count; i++)
+        {
+            BinaryPrimitives.WriteInt64BigEndian(body, i);
+            await channel.PublishAsync("", queue.Name, body, Timeout.Token); // the frames are copied: body can be reused
+            if (i % 10_000 == 9_999)
+            {
+                await channel.WaitForConfirmsAsync(Timeout.Token);
+            }
+        }
+
+        await channel.WaitForConfirmsAsync(Timeout.Token);
+        Assert.Equal(0, channel.UnconfirmedCount);
+
+        AmqpChannel consuming = await connection.OpenChannelAsync(Timeout.Token);
+        await consuming.QosAsync(1000, cancellationToken: Timeout.Token);
+        AmqpConsumer consumer = await consuming.ConsumeAsync(queue.Name, cancellationToken: Timeout.Token);
+        long expected = 0;
+        await foreach (AmqpDelivery delivery in consumer.ReadAllAsync(Timeout.Token))
+        {
+            Assert.Equal(expected, BinaryPrimitives.ReadInt64BigEndian(delivery.Body.Span));
+            if (++expected % 100 == 0 || expected == Count)
+            {
+                await consuming.AckAsync(delivery.DeliveryTag, multiple: true);
+            }
+
+            if (expected == Count)
+            {
+                break;
+            }
+        }
+
+        Assert.Equal(Count, expected);
+        Assert.Equal(0u, (await channel.QueueDeclareAsync(queue.Name, passive: true, cancellationToken: Timeout.Token)).MessageCount);
+    }
+
+    [Fact]
+    public async Task PublishConfirmedAsync_EachPublishAwaitsItsOwnAck()
+    {
+        await using AmqpConnection connection = await Broker.ConnectAsync();
+        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
+        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: Timeout.Token);
+        await Assert.ThrowsAsync<InvalidOperationException>(async () => await channel.PublishConfirmedAsync("", queue.Name, default, new byte[1]));
+        await channel.EnableConfirmsAsync(Timeout.Token);
+
+        var pending = new ValueTask[500];
+        for (int i = 0; i < pending.Length; i++)
+        {
+            pending[i] = channel.PublishConfirmedAsync("", queue.Name, default, new byte[16]);
+        }
+
+        foreach (ValueTask confirm in pending)
+        {
+            await confirm;
+        }
+
+        Assert.Equal(500u, (await channel.QueueDeclareAsync(queue.Name, passive: true, cancellationToken: Timeout.Token)).MessageCount);
+    }
+
+    [Fact]
+    public async Task NackedPublish_FaultsItsAwaiter()
+    {
+        await using AmqpConnection connection = await Broker.ConnectAsync();
+        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
+        // A full queue that rejects new publishes makes the broker nack them.
+        var arguments = FieldTable.FromDictionary(new Dictionary<string, object?> { ["x-max-length"] = 1, ["x-overflow"] = Encoding.UTF8.GetBytes("reject-publish") });
+        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, arguments: arguments, cancellationToken: Timeout.Token);
+        await channel.EnableConfirmsAsync(Timeout.Token);
+        await channel.PublishConfirmedAsync("", queue.Name, default, new byte[1], cancellationToken: Timeout.Token);
+        await Assert.ThrowsAsync<AmqpPublishNackedException>(async () =>
+            await channel.PublishConfirmedAsync("", queue.Name, default, new byte[1], cancellationToken: Timeout.Token));
+
+        await channel.PublishAsync("", queue.Name, new byte[1], Timeout.Token);
+        AmqpPublishNackedException batch = await Assert.ThrowsAsync<AmqpPublishNackedException>(() => channel.WaitForConfirmsAsync(Timeout.Token));
+        Assert.Equal(1, batch.Count);
+        Assert.True(channel.IsOpen);
+    }
+
+    [Fact]
+    public async Task EightChannelsPublishingConcurrently_OnOneConnection()
+    {
+        const int PerChannel = 5_000;
+        await using AmqpConnection connection = await Broker.ConnectAsync();
+        AmqpChannel setup = await connection.OpenChannelAsync(Timeout.Token);
+        AmqpQueueInfo queue = await setup.QueueDeclareAsync(exclusive: true, cancellationToken: Timeout.Token);
+
+        await Task.WhenAll(Enumerable.Range(0, 8).Select(n => Task.Run(async () =>
+        {
+            AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
+            await channel.EnableConfirmsAsync(Timeout.Token);
+            var body = new byte[12];
+            for (int i = 0; i < PerChannel; i++)
+            {
+                BinaryPrimitives.WriteInt32BigEndian(body, n);
+                BinaryPrimitives.WriteInt64BigEndian(body.AsSpan(4), i);
+                await channel.PublishAsync("", queue.Name, body, Timeout.Token);
+            }
+
+            await channel.WaitForConfirmsAsync(Timeout.Token);
+            await channel.CloseAsync(Timeout.Token);
+        })));
+
+        // Every message arrived, and each channel's messages kept their order.
+        var next = new long[8];
+        AmqpConsumer consumer = await setup.ConsumeAsync(queue.Name, autoAck: true, cancellationToken: Timeout.Token);
+        int total = 0;
+        await foreach (AmqpDelivery delivery in consumer.ReadAllAsync(Timeout.Token))
+        {
+            int n = BinaryPrimitives.ReadInt32BigEndian(delivery.Body.Span);
+            Assert.Equal(next[n]++, BinaryPrimitives.ReadInt64BigEndian(delivery.Body.Span[4..]));
+            if (++total == 8 * PerChannel)
+            {
+                break;
+            }
+        }
+
+        Assert.All(next, count => Assert.Equal(PerChannel, count));
+    }
+
+    [Fact]
+    public async Task MandatoryUnroutable_IsReturned()
+    {
+        await using AmqpConnection connection = await Broker.ConnectAsync();
+        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
+        var returned = new TaskCompletionSource<AmqpReturnedMessage>(TaskCreationOptions.RunContinuationsAsynchronously);
+        channel.Returned += (_, message) => returned.TrySetResult(message);
+        await channel.EnableConfirmsAsync(Timeout.Token);
+        var properties = new BasicProperties { MessageId = "lost-1" };
+        await channel.PublishConfirmedAsync("amq.direct", Broker.Name("nowhere"), properties, "ping"u8.ToArray(), mandatory: true, Timeout.Token);
+
+        AmqpReturnedMessage message = await returned.Task.WaitAsync(Timeout.Token);
+        Assert.Equal(AmqpReplyCode.NoRoute, message.ReplyCode);
+        Assert.Equal("NO_ROUTE", message.ReplyText);
+        Assert.Equal("amq.direct", message.Exchange);
+        Assert.Equal("lost-1", message.Properties.MessageId);
+        Assert.Equal("ping", Encoding.UTF8.GetString(message.Body.Span));
+    }
+
+    [Fact]
+    public async Task NackRejectRequeue_AndMultipleAck()
+    {
+        await using AmqpConnection connection = await Broker.ConnectAsync();
+        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
+        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: Timeout.Token);
+        for (int i = 0; i < 4; i++)
+        {
+            await channel.PublishAsync("", queue.Name, new[] { (byte)i }, Timeout.Token);
+        }
+
+        using AmqpDelivery a = await RoundTripTests.WaitForGetAsync(channel, queue.Name);
+        await channel.RejectAsync(a.DeliveryTag, requeue: true);
+        using AmqpDelivery again = await RoundTripTests.WaitForGetAsync(channel, queue.Name);
+        Assert.True(again.Redelivered);
+        Assert.Equal(0, again.Body.Span[0]);
+        await channel.NackAsync(again.DeliveryTag, requeue: false); // dropped
+
+        using AmqpDelivery b = await RoundTripTests.WaitForGetAsync(channel, queue.Name);
+        using AmqpDelivery c = await RoundTripTests.WaitForGetAsync(channel, queue.Name);
+        await channel.NackAsync(c.DeliveryTag, multiple: true, requeue: true); // b and c back
+        using AmqpDelivery b2 = await RoundTripTests.WaitForGetAsync(channel, queue.Name);
+        using AmqpDelivery c2 = await RoundTripTests.WaitForGetAsync(channel, queue.Name);
+        using AmqpDelivery d = await RoundTripTests.WaitForGetAsync(channel, queue.Name);
+        Assert.Equal([1, 2, 3], new[] { b2.Body.Span[0], c2.Body.Span[0], d.Body.Span[0] });
+        await channel.AckAsync(d.DeliveryTag, multiple: true);
+        Assert.Null(await channel.GetAsync(queue.Name, cancellationToken: Timeout.Token));
+        Assert.Equal(0u, await channel.QueuePurgeAsync(queue.Name, Timeout.Token));
+    }
+
+    [Fact]
+    public async Task HandlerConsumer_CancelledByClient_AndByBroker()
+    {
+        await using AmqpConnection connection = await Broker.ConnectAsync();
+        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
+        string queue = (await channel.QueueDeclareAsync(Broker.Name("q"), cancellationToken: Timeout.Token)).Name;
+        var seen = new List<string>();
+        var three = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        AmqpConsumer consumer = await channel.ConsumeAsync(queue, async (delivery, ct) =>
+        {
+            seen.Add(Encoding.UTF8.GetString(delivery.Body.Span));
+            await channel.AckAsync(delivery.DeliveryTag, cancellationToken: ct);
+            if (seen.Count == 3)
+            {
+                three.TrySetResult();
+            }
+        }, consumerTag: "handler-1", cancellationToken: Timeout.Token);
+        Assert.Equal("handler-1", consumer.Tag);
+        foreach (string text in new[] { "a", "b", "c" })
+        {
+            await channel.PublishAsync("", queue, Encoding.UTF8.GetBytes(text), Timeout.Token);
+        }
+
+        await three.Task.WaitAsync(Timeout.Token);
+        Assert.Equal(["a", "b", "c"], seen);
+        await consumer.CancelAsync(Timeout.Token);
+        await consumer.Completion.WaitAsync(Timeout.Token);
+        Assert.False(consumer.IsCancelledByBroker);
+
+        // Deleting the queue cancels its consumers from the broker's side.
+        AmqpConsumer second = await channel.ConsumeAsync(queue, autoAck: true, cancellationToken: Timeout.Token);
+        AmqpChannel other = await connection.OpenChannelAsync(Timeout.Token);
+        await other.QueueDeleteAsync(queue, cancellationToken: Timeout.Token);
+        await second.Completion.WaitAsync(Timeout.Token);
+        Assert.True(second.IsCancelledByBroker);
+        Assert.True(channel.IsOpen);
+    }
+
+    [Fact]
+    public async Task Transactions_CommitAndRollback()
+    {
+        await using AmqpConnection connection = await Broker.ConnectAsync();
+        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
+        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: Timeout.Token);
+        await channel.TxSelectAsync(Timeout.Token);
+        await channel.PublishAsync("", queue.Name, "rolled back"u8.ToArray(), Timeout.Token);
+        await channel.TxRollbackAsync(Timeout.Token);
+        await channel.PublishAsync("", queue.Name, "committed"u8.ToArray(), Timeout.Token);
+        await channel.TxCommitAsync(Timeout.Token);
+
+        using AmqpDelivery delivery = await RoundTripTests.WaitForGetAsync(channel, queue.Name);
+        Assert.Equal("committed", Encoding.UTF8.GetString(delivery.Body.Span));
+        Assert.Equal(0u, delivery.MessageCount);
+    }
+
+    [Fact]
+    public async Task ExchangeToExchangeBindings_RouteAndUnbind()
+    {
+        await using AmqpConnection connection = await Broker.ConnectAsync();
+        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
+        string source = Broker.Name("src"), destination = Broker.Name("dst");
+        await channel.ExchangeDeclareAsync(source, "fanout", autoDelete: false, cancellationToken: Timeout.Token);
+        await channel.ExchangeDeclareAsync(destination, "topic", cancellationToken: Timeout.Token);
+        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: Timeout.Token);
+        await channel.QueueBindAsync(queue.Name, destination, "#", cancellationToken: Timeout.Token);
+        await channel.ExchangeBindAsync(destination, source, "", cancellationToken: Timeout.Token);
+        await channel.PublishAsync(source, "any", "routed"u8.ToArray(), Timeout.Token);
+        using AmqpDelivery delivery = await RoundTripTests.WaitForGetAsync(channel, queue.Name);
+        Assert.Equal(source, delivery.Exchange);
+
+        await channel.ExchangeUnbindAsync(destination, source, "", cancellationToken: Timeout.Token);
+        await channel.QueueUnbindAsync(queue.Name, destination, "#", cancellationToken: Timeout.Token);
+        await channel.ExchangeDeleteAsync(source, cancellationToken: Timeout.Token);
+        await channel.ExchangeDeleteAsync(destination, ifUnused: true, cancellationToken: Timeout.Token);
+        await channel.ExchangeDeclareAsync("amq.direct", "direct", durable: true, passive: true, cancellationToken: Timeout.Token);
+    }
+}
