@@ -1,0 +1,114 @@
+using System.Diagnostics;
+using Spanwire.Amqp.Client;
+using Spanwire.Amqp.Protocol;
+
+namespace Spanwire.Amqp.IntegrationTests;
+
+/// <summary>Errors stay where they belong: a channel error closes one channel, a connection fault ends every pending call promptly.</summary>
+public class FailureTests
+{
+    [Fact]
+    public async Task PreconditionFailure_FaultsThatCall_ClosesThatChannel_ConnectionGoesOn()
+    {
+        await using AmqpConnection connection = await Broker.ConnectAsync();
+        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
+        AmqpChannel bystander = await connection.OpenChannelAsync(Timeout.Token);
+        string queue = Broker.Name("q");
+        await channel.QueueDeclareAsync(queue, autoDelete: true, cancellationToken: Timeout.Token);
+
+        AmqpChannelClosedException error = await Assert.ThrowsAsync<AmqpChannelClosedException>(() =>
+            channel.QueueDeclareAsync(queue, durable: true, autoDelete: true, cancellationToken: Timeout.Token));
+        Assert.Equal(AmqpReplyCode.PreconditionFailed, error.ReplyCode);
+        Assert.Contains("PRECONDITION_FAILED", error.ReplyText);
+        Assert.Equal((50, 10), (error.ClassId, error.MethodId)); // queue.declare
+        Assert.False(channel.IsOpen);
+        await Assert.ThrowsAsync<AmqpChannelClosedException>(() => channel.QueuePurgeAsync(queue, Timeout.Token));
+
+        Assert.True(connection.IsOpen);
+        Assert.True(bystander.IsOpen);
+        Assert.Equal(0u, (await bystander.QueueDeclareAsync(queue, autoDelete: true, cancellationToken: Timeout.Token)).MessageCount);
+        AmqpChannel fresh = await connection.OpenChannelAsync(Timeout.Token);
+        AmqpChannelClosedException missing = await Assert.ThrowsAsync<AmqpChannelClosedException>(() =>
+            fresh.QueueDeclareAsync(Broker.Name("absent"), passive: true, cancellationToken: Timeout.Token));
+        Assert.Equal(AmqpReplyCode.NotFound, missing.ReplyCode);
+        await bystander.QueueDeleteAsync(queue, cancellationToken: Timeout.Token);
+    }
+
+    [Fact]
+    public async Task Heartbeat1s_Idle5s_ConnectionStaysUp()
+    {
+        await using AmqpConnection connection = await Broker.ConnectAsync(o => o.Heartbeat = 1);
+        Assert.Equal((ushort)1, connection.Heartbeat);
+        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
+        await Task.Delay(TimeSpan.FromSeconds(5));
+        Assert.True(connection.IsOpen, connection.CloseReason?.Message);
+        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: Timeout.Token);
+        Assert.Equal(0u, queue.MessageCount);
+    }
+
+    [Fact]
+    public async Task WrongPassword_IsRefusedWith403()
+    {
+        AmqpConnectionOptions options = Broker.Options(o => o.Password = "not-the-password");
+        AmqpConnectionClosedException error = await Assert.ThrowsAsync<AmqpConnectionClosedException>(() =>
+            AmqpConnection.ConnectAsync(options, Timeout.Token));
+        Assert.Equal(AmqpReplyCode.AccessRefused, error.ReplyCode);
+    }
+
+    [Fact]
+    public async Task MalformedFrameFromServer_ClientClosesWith501_CallerSeesProtocolException()
+    {
+        await using var fake = new FakeBroker();
+        Task<AmqpConnection> connecting = AmqpConnection.ConnectAsync(fake.Uri, Timeout.Token);
+        await fake.AcceptAsync(Timeout.Token);
+        await using AmqpConnection connection = await connecting;
+
+        Task<AmqpChannel> opening = connection.OpenChannelAsync(Timeout.Token);
+        await fake.ReceiveFrameAsync(Timeout.Token); // channel.open
+        // A method frame whose end octet is 0x00 instead of 0xCE.
+        await fake.SendAsync([1, 0, 1, 0, 0, 0, 4, 0, 20, 0, 11, 0x00]);
+
+        AmqpProtocolException error = await Assert.ThrowsAsync<AmqpProtocolException>(() => opening);
+        Assert.Equal(AmqpReplyCode.FrameError, error.ReplyCode);
+        Assert.Equal(fake.BytesSent - 1, error.Offset); // the bad frame-end byte, as a stream offset
+        byte[] sent = await fake.ReceiveUntilClosedAsync(Timeout.Token);
+        var view = AmqpMethodView.Parse(sent.AsSpan(7, sent.Length - 8));
+        Assert.Equal(AmqpMethods.ConnectionClose, view.Method);
+        Assert.Equal(AmqpReplyCode.FrameError, view.GetShort(0));
+        Assert.Same(error, await connection.Completion.WaitAsync(Timeout.Token));
+    }
+
+    [Fact]
+    public async Task DroppedSocket_FaultsEveryPendingCallPromptly()
+    {
+        await using var fake = new FakeBroker();
+        Task<AmqpConnection> connecting = AmqpConnection.ConnectAsync(fake.Uri, Timeout.Token);
+        await fake.AcceptAsync(Timeout.Token);
+        await using AmqpConnection connection = await connecting;
+        Task<AmqpChannel> opening = connection.OpenChannelAsync(Timeout.Token);
+        await fake.ReceiveFrameAsync(Timeout.Token);
+        fake.Drop();
+
+        var watch = Stopwatch.StartNew();
+        AmqpConnectionClosedException error = await Assert.ThrowsAsync<AmqpConnectionClosedException>(() => opening);
+        Assert.Equal(0, error.ReplyCode);
+        Assert.True(watch.Elapsed < TimeSpan.FromSeconds(5), $"took {watch.Elapsed}");
+        Assert.False(connection.IsOpen);
+        await Assert.ThrowsAsync<AmqpConnectionClosedException>(() => connection.OpenChannelAsync(Timeout.Token));
+    }
+
+    [Fact]
+    public async Task SilentPeer_IsDeclaredDeadAfterTwoHeartbeatIntervals()
+    {
+        await using var fake = new FakeBroker(heartbeat: 1);
+        Task<AmqpConnection> connecting = AmqpConnection.ConnectAsync(fake.Uri, Timeout.Token);
+        await fake.AcceptAsync(Timeout.Token);
+        await using AmqpConnection connection = await connecting;
+        Task<AmqpChannel> opening = connection.OpenChannelAsync(Timeout.Token); // never answered
+
+        var watch = Stopwatch.StartNew();
+        AmqpConnectionClosedException error = await Assert.ThrowsAsync<AmqpConnectionClosedException>(() => opening);
+        Assert.Contains("heartbeat", error.Message);
+        Assert.InRange(watch.Elapsed, TimeSpan.FromSeconds(1.5), TimeSpan.FromSeconds(4));
+    }
+}

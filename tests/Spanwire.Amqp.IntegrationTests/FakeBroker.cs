@@ -1,0 +1,130 @@
+using System.Buffers;
+using System.Net;
+using System.Net.Sockets;
+using Spanwire.Amqp.Protocol;
+using Spanwire.Buffers;
+
+namespace Spanwire.Amqp.IntegrationTests;
+
+/// <summary>
+/// A broker on loopback that does the handshake and then whatever a test tells it to: send bytes, go silent, drop the
+/// socket. For faults a real broker will not produce on demand.
+/// </summary>
+public sealed class FakeBroker : IAsyncDisposable
+{
+    private readonly TcpListener _listener = new(IPAddress.Loopback, 0);
+    private readonly ushort _heartbeat;
+    private Socket? _client;
+
+    public FakeBroker(ushort heartbeat = 0)
+    {
+        _heartbeat = heartbeat;
+        _listener.Start();
+    }
+
+    public string Uri => $"amqp://guest:guest@127.0.0.1:{((IPEndPoint)_listener.LocalEndpoint).Port}/";
+
+    /// <summary>Accepts the client and completes the handshake with it.</summary>
+    public async Task AcceptAsync(CancellationToken cancellationToken)
+    {
+        _client = await _listener.AcceptSocketAsync(cancellationToken);
+        var header = new byte[8];
+        await ReceiveExactlyAsync(header, cancellationToken);
+        Assert.Equal(AmqpFraming.ProtocolHeader.ToArray(), header);
+        await SendMethodAsync(AmqpMethods.ConnectionStart, 512, (ref AmqpMethodEncoder a) =>
+        {
+            a.WriteOctet(0);
+            a.WriteOctet(9);
+            a.WriteTable(FieldTable.FromDictionary(new Dictionary<string, object?> { ["product"] = "fake" }));
+            a.WriteLongString("PLAIN AMQPLAIN"u8);
+            a.WriteLongString("en_US"u8);
+        });
+        await ReceiveFrameAsync(cancellationToken); // start-ok
+        await SendMethodAsync(AmqpMethods.ConnectionTune, 8, (ref AmqpMethodEncoder a) =>
+        {
+            a.WriteShort(16);
+            a.WriteLong(131072);
+            a.WriteShort(_heartbeat);
+        });
+        await ReceiveFrameAsync(cancellationToken); // tune-ok
+        await ReceiveFrameAsync(cancellationToken); // open
+        await SendMethodAsync(AmqpMethods.ConnectionOpenOk, 1, (ref AmqpMethodEncoder a) => a.WriteShortString(""u8));
+    }
+
+    /// <summary>Answers the next request with a reply carrying no arguments (channel.open-ok and the like take a longstr; see callers).</summary>
+    public async Task<byte[]> ReceiveFrameAsync(CancellationToken cancellationToken)
+    {
+        var head = new byte[7];
+        await ReceiveExactlyAsync(head, cancellationToken);
+        int size = (head[3] << 24) | (head[4] << 16) | (head[5] << 8) | head[6];
+        var rest = new byte[size + 1];
+        await ReceiveExactlyAsync(rest, cancellationToken);
+        return [.. head, .. rest];
+    }
+
+    public delegate void ArgumentsWriter(ref AmqpMethodEncoder arguments);
+
+    public async Task SendMethodAsync(AmqpMethod method, int maxArgumentsSize, ArgumentsWriter write, ushort channel = 0)
+    {
+        using var buffer = new PooledBufferWriter();
+        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(buffer, channel, method, maxArgumentsSize);
+        write(ref frame.Arguments);
+        frame.Complete();
+        await SendAsync(buffer.ToArray());
+    }
+
+    public async Task SendAsync(byte[] bytes)
+    {
+        await _client!.SendAsync(bytes, SocketFlags.None);
+        BytesSent += bytes.Length;
+    }
+
+    /// <summary>Bytes sent to the client so far, handshake included: the client's stream offsets count from the same start.</summary>
+    public long BytesSent { get; private set; }
+
+    /// <summary>Drops the connection without a word (RST).</summary>
+    public void Drop()
+    {
+        _client!.LingerState = new LingerOption(true, 0);
+        _client.Close();
+    }
+
+    /// <summary>Everything the client sends until it closes the socket.</summary>
+    public async Task<byte[]> ReceiveUntilClosedAsync(CancellationToken cancellationToken)
+    {
+        var all = new ArrayBufferWriter<byte>();
+        var chunk = new byte[4096];
+        while (true)
+        {
+            int count = await _client!.ReceiveAsync(chunk, SocketFlags.None, cancellationToken);
+            if (count == 0)
+            {
+                return all.WrittenSpan.ToArray();
+            }
+
+            all.Write(chunk.AsSpan(0, count));
+        }
+    }
+
+    public ValueTask DisposeAsync()
+    {
+        _client?.Dispose();
+        _listener.Stop();
+        return ValueTask.CompletedTask;
+    }
+
+    private async Task ReceiveExactlyAsync(byte[] buffer, CancellationToken cancellationToken)
+    {
+        int read = 0;
+        while (read < buffer.Length)
+        {
+            int count = await _client!.ReceiveAsync(buffer.AsMemory(read), SocketFlags.None, cancellationToken);
+            if (count == 0)
+            {
+                throw new EndOfStreamException("The client closed the socket.");
+            }
+
+            read += count;
+        }
+    }
+}
