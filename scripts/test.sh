@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds everything and runs every test project. Ends with one line summing all projects:
 #   N passed, N failed, N skipped
-# Exits non-zero if the build fails or any test fails. Installs what the tests need (later: the broker).
+# Exits non-zero if the build fails or any test fails. Installs what the tests need: Debian's rabbitmq-server when
+# it is missing, then a private node (own folder, 127.0.0.1, a free port) for the AMQP integration tests, stopped
+# on exit whatever happens. SPANWIRE_AMQP_URI set beforehand points those tests at an existing broker instead.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,11 +19,35 @@ results="artifacts/test-results"
 rm -rf "$results"
 mkdir -p "$results"
 
+# The broker starts in the background while the build runs.
+node_dir=""
+broker_log="$results/broker-start.log"
+if [ -z "${SPANWIRE_AMQP_URI:-}" ]; then
+  echo "== RabbitMQ: installing if missing, starting a private node"
+  if scripts/rabbitmq.sh install 2> "$broker_log"; then
+    node_dir=$(mktemp -d /tmp/spanwire-rabbitmq.XXXXXX)
+    trap 'scripts/rabbitmq.sh stop "$node_dir"; rm -rf "$node_dir"' EXIT
+    scripts/rabbitmq.sh start "$node_dir" > "$results/broker-uri" 2>> "$broker_log" &
+    broker_pid=$!
+  fi
+fi
+
 echo "== build (Release)"
 if ! dotnet build Spanwire.slnx -c Release -v quiet -nologo; then
   echo "test.sh: the build failed; no tests ran" >&2
   echo "0 passed, 0 failed"
   exit 1
+fi
+
+if [ -n "$node_dir" ]; then
+  wait "$broker_pid" && export SPANWIRE_AMQP_URI=$(cat "$results/broker-uri")
+fi
+if [ -z "${SPANWIRE_AMQP_URI:-}" ]; then
+  # The integration tests fail and print this; they are never skipped.
+  export SPANWIRE_AMQP_UNAVAILABLE="$(tr '\n' ' ' < "$broker_log" 2>/dev/null)"
+  echo "test.sh: no RabbitMQ broker: ${SPANWIRE_AMQP_UNAVAILABLE:-unknown reason}" >&2
+else
+  echo "== broker: $SPANWIRE_AMQP_URI"
 fi
 
 status=0

@@ -11,7 +11,9 @@ public static class Broker
     public static string Uri => Environment.GetEnvironmentVariable("SPANWIRE_AMQP_URI") is { Length: > 0 } uri
         ? uri
         : throw new InvalidOperationException(
-            "No broker: SPANWIRE_AMQP_URI is not set. Run scripts/test.sh (it installs rabbitmq-server and starts a private node) " +
+            "No broker: SPANWIRE_AMQP_URI is not set" +
+            (Environment.GetEnvironmentVariable("SPANWIRE_AMQP_UNAVAILABLE") is { Length: > 0 } why ? $" (scripts/test.sh could not start one: {why.Trim()})" : "") +
+            ". Run scripts/test.sh (it installs rabbitmq-server and starts a private node) " +
             "or point SPANWIRE_AMQP_URI at a RabbitMQ broker, e.g. amqp://guest:guest@127.0.0.1:5672/.");
 
     public static AmqpConnectionOptions Options(Action<AmqpConnectionOptions>? configure = null)

@@ -1,0 +1,108 @@
+using System.Diagnostics;
+using Spanwire.Amqp.Client;
+
+namespace Spanwire.Amqp.IntegrationTests;
+
+/// <summary>
+/// A broker stopped mid-stream: a node of the test's own (scripts/rabbitmq.sh), so stopping it does not take the
+/// shared node away from the other tests.
+/// </summary>
+public class BrokerStopTests
+{
+    [Fact]
+    public async Task BrokerStoppedMidStream_PendingConfirmsFault_ConnectionReportsFailure_NoCallHangs()
+    {
+        string script = FindScript();
+        string folder = Directory.CreateTempSubdirectory("spanwire-node-").FullName;
+        try
+        {
+            string uri = (await RunAsync(script, $"start {folder}", TimeSpan.FromSeconds(120))).Trim();
+            AmqpConnectionOptions options = AmqpConnectionOptions.Parse(uri);
+            options.Heartbeat = 2;
+            await using AmqpConnection connection = await AmqpConnection.ConnectAsync(options, Timeout.Token);
+            AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
+            AmqpQueueInfo queue = await channel.QueueDeclareAsync(durable: false, cancellationToken: Timeout.Token);
+            await channel.EnableConfirmsAsync(Timeout.Token);
+
+            // Publish continuously, awaiting confirms in windows, until the stop breaks the stream.
+            using var stopPublishing = new CancellationTokenSource();
+            Task<Exception?> publishing = Task.Run<Exception?>(async () =>
+            {
+                var body = new byte[256];
+                try
+                {
+                    while (true)
+                    {
+                        var window = new ValueTask[100];
+                        for (int i = 0; i < window.Length; i++)
+                        {
+                            window[i] = channel.PublishConfirmedAsync("", queue.Name, default, body);
+                        }
+
+                        foreach (ValueTask confirm in window)
+                        {
+                            await confirm;
+                        }
+                    }
+                }
+                catch (Exception ex)
+                {
+                    return ex;
+                }
+            });
+
+            await Task.Delay(500);
+            if (publishing.IsCompleted)
+            {
+                Assert.Fail($"Publishing stopped before the broker did: {await publishing}");
+            }
+            var watch = Stopwatch.StartNew();
+            Task stopping = RunAsync(script, $"stop {folder}", TimeSpan.FromSeconds(60));
+
+            Exception reason = await connection.Completion.WaitAsync(TimeSpan.FromSeconds(2 * options.Heartbeat + 30));
+            Exception? publishError = await publishing.WaitAsync(TimeSpan.FromSeconds(10));
+            await stopping;
+            // A node shutting down closes its connections with 320 connection-forced; a killed one just drops them.
+            Assert.IsType<AmqpConnectionClosedException>(reason);
+            Assert.True(publishError is AmqpClosedException, publishError?.ToString());
+            Assert.False(connection.IsOpen);
+            await Assert.ThrowsAnyAsync<AmqpClosedException>(() => channel.QueuePurgeAsync(queue.Name, Timeout.Token));
+            Assert.True(watch.Elapsed < TimeSpan.FromSeconds(60), $"took {watch.Elapsed}");
+        }
+        finally
+        {
+            await RunAsync(script, $"stop {folder}", TimeSpan.FromSeconds(60), check: false);
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+
+    private static string FindScript()
+    {
+        for (DirectoryInfo? dir = new(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
+        {
+            string candidate = Path.Combine(dir.FullName, "scripts", "rabbitmq.sh");
+            if (File.Exists(candidate))
+            {
+                return candidate;
+            }
+        }
+
+        throw new InvalidOperationException("scripts/rabbitmq.sh was not found above the test binaries; this test starts its own node with it.");
+    }
+
+    private static async Task<string> RunAsync(string script, string arguments, TimeSpan limit, bool check = true)
+    {
+        var start = new ProcessStartInfo("bash", $"{script} {arguments}") { RedirectStandardOutput = true, RedirectStandardError = true };
+        using Process process = Process.Start(start)!;
+        Task<string> output = process.StandardOutput.ReadToEndAsync();
+        Task<string> error = process.StandardError.ReadToEndAsync();
+        using var timeout = new CancellationTokenSource(limit);
+        await process.WaitForExitAsync(timeout.Token);
+        if (check && process.ExitCode != 0)
+        {
+            throw new InvalidOperationException($"rabbitmq.sh {arguments} failed: {(await error).Trim()}");
+        }
+
+        return await output;
+    }
+}
