@@ -12,6 +12,8 @@ internal static class Program
         new VerifyCommand(),
         new JsonFormatCommand(),
         new AmqpDecodeCommand(),
+        new AmqpPublishCommand(),
+        new AmqpConsumeCommand(),
     ];
 
     private static int Main(string[] args)
