@@ -7,4 +7,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
 if [ $# -eq 0 ]; then set -- --quick; fi
-exec dotnet run -c Release --project bench/Spanwire.Benchmarks -- "$@"
+
+# The AMQP client comparison needs a broker: SPANWIRE_AMQP_URI, or a private node when rabbitmq-server is installed.
+if [ -z "${SPANWIRE_AMQP_URI:-}" ] && [ -x /usr/lib/rabbitmq/bin/rabbitmq-server ]; then
+  node_dir=$(mktemp -d /tmp/spanwire-rabbitmq.XXXXXX)
+  trap 'scripts/rabbitmq.sh stop "$node_dir"; rm -rf "$node_dir"' EXIT
+  if uri=$(scripts/rabbitmq.sh start "$node_dir"); then export SPANWIRE_AMQP_URI=$uri; fi
+fi
+dotnet run -c Release --project bench/Spanwire.Benchmarks -- "$@"

@@ -41,7 +41,8 @@ public static class Program
             .Where(t => filter is null || t.Name.Contains(filter, StringComparison.OrdinalIgnoreCase))
             .OrderBy(t => t.Namespace).ThenBy(t => t.Name)
             .ToArray();
-        if (classes.Length == 0)
+        bool broker = filter is null || nameof(Amqp.BrokerThroughput).Contains(filter, StringComparison.OrdinalIgnoreCase);
+        if (classes.Length == 0 && !broker)
         {
             Console.Error.WriteLine($"benchmarks: no benchmark class matches '{filter}'");
             return 2;
@@ -54,19 +55,45 @@ public static class Program
         using var log = new StreamWriter(logPath);
 
         Console.WriteLine($"running {classes.Length} benchmark classes ({mode}); full log in {logPath}");
-        Summary[] summaries = BenchmarkRunner.Run(classes, CreateConfig(full, new ProgressLogger(log)));
+        Summary[] summaries = classes.Length == 0 ? [] : BenchmarkRunner.Run(classes, CreateConfig(full, new ProgressLogger(log)));
         foreach (Summary summary in summaries.Where(s => s.HasCriticalValidationErrors || s.Reports.Any(r => !r.Success)))
         {
             Console.Error.WriteLine($"benchmarks: {summary.Title} did not run cleanly; see {logPath}");
         }
 
-        string markdown = RatioReport.Render(summaries, mode);
+        string markdown = (summaries.Length > 0 ? RatioReport.Render(summaries, mode) : "")
+            + (broker ? RunBrokerComparison(full, log) : "");
         Console.WriteLine();
         Console.WriteLine(markdown);
         string reportPath = Path.Combine(outDir, $"{mode}-report.md");
         File.WriteAllText(reportPath, markdown);
         Console.WriteLine($"written to {Path.GetRelativePath(Environment.CurrentDirectory, reportPath)}");
         return summaries.All(s => !s.HasCriticalValidationErrors && s.Reports.All(r => r.Success)) ? 0 : 1;
+    }
+
+    /// <summary>The client side by side against a real broker: SPANWIRE_AMQP_URI (scripts/bench.sh starts a private node when it can).</summary>
+    private static string RunBrokerComparison(bool full, TextWriter log)
+    {
+        string? uri = Environment.GetEnvironmentVariable("SPANWIRE_AMQP_URI");
+        if (string.IsNullOrEmpty(uri))
+        {
+            const string Missing = "Not measured: no RabbitMQ broker. Install rabbitmq-server (scripts/rabbitmq.sh install) so scripts/bench.sh can start a private node, or set SPANWIRE_AMQP_URI.";
+            Console.Error.WriteLine($"benchmarks: AMQP client against RabbitMQ: {Missing}");
+            return $"\n### AMQP client against RabbitMQ\n\n{Missing}\n";
+        }
+
+        int messages = full ? 200_000 : 20_000;
+        Console.WriteLine($"running the AMQP client comparison against {uri} ({messages} messages per scenario)");
+        try
+        {
+            List<Amqp.BrokerThroughput.Row> rows = Amqp.BrokerThroughput.RunAsync(uri, messages, full ? 3 : 1, log).GetAwaiter().GetResult();
+            return "\n" + Amqp.BrokerThroughput.Render(rows, messages, uri);
+        }
+        catch (Exception ex)
+        {
+            Console.Error.WriteLine($"benchmarks: the AMQP client comparison failed: {ex.Message}");
+            return $"\n### AMQP client against RabbitMQ\n\nFailed: {ex.GetType().Name}: {ex.Message}\n";
+        }
     }
 
     private static IConfig CreateConfig(bool full, ILogger logger)

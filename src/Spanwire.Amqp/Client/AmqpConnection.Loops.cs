@@ -192,13 +192,25 @@ public sealed partial class AmqpConnection
         frame.Complete();
     }
 
-    private async Task RunWriterAsync()
+    private Task StartWriter()
     {
-        Exception error = await _output.RunAsync(_stream).ConfigureAwait(false);
-        if (IsOpen)
+        var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var thread = new Thread(() =>
         {
-            await FailAsync(error).ConfigureAwait(false);
-        }
+            Exception error = _output.Run(_stream);
+            if (IsOpen)
+            {
+                _ = FailAsync(error);
+            }
+
+            done.TrySetResult();
+        })
+        {
+            IsBackground = true,
+            Name = "Spanwire AMQP writer",
+        };
+        thread.Start();
+        return done.Task;
     }
 
     private async Task RunReaderAsync()

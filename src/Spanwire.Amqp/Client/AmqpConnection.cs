@@ -100,7 +100,7 @@ public sealed partial class AmqpConnection : IAsyncDisposable
         {
             await socket.ConnectAsync(options.Host, options.Port, timeout.Token).ConfigureAwait(false);
             connection = new AmqpConnection(options, socket);
-            connection._writeLoop = connection.RunWriterAsync();
+            connection._writeLoop = connection.StartWriter();
             await connection.HandshakeAsync(timeout.Token).ConfigureAwait(false);
             connection._readLoop = connection.RunReaderAsync();
             connection._heartbeatLoop = connection.RunHeartbeatsAsync();

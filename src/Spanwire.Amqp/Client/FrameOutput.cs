@@ -7,6 +7,8 @@ namespace Spanwire.Amqp.Client;
 /// The connection's single writer. Callers on any thread write whole frames into the pending batch under one lock
 /// (<see cref="Begin"/>); one loop swaps the batch out and writes it to the socket segment by segment, one flush per
 /// batch however many frames and channels it holds. Batches live in pooled segments, never on the large object heap.
+/// The loop runs on a thread of its own and blocks on an event: waking it allocates nothing, where an async loop
+/// woken through the thread pool costs a work item per batch.
 /// </summary>
 internal sealed class FrameOutput
 {
@@ -14,10 +16,10 @@ internal sealed class FrameOutput
     internal const long HighWater = 1 << 20;
 
     private readonly Lock _lock = new();
-    private readonly AsyncSignal _ready = new();
+    private readonly ManualResetEventSlim _ready = new(false, spinCount: 0);
     private PooledBufferWriter _pending;
     private PooledBufferWriter _sending;
-    private TaskCompletionSource _batchDone = NewBatchSignal();
+    private TaskCompletionSource? _batchDone; // created only when someone waits, so batches allocate nothing
     private Exception? _failure;
     private bool _inFlight;
     private long _lastWriteTicks = Environment.TickCount64;
@@ -65,7 +67,7 @@ internal sealed class FrameOutput
                     return;
                 }
 
-                done = _batchDone.Task;
+                done = (_batchDone ??= NewBatchSignal()).Task;
             }
 
             await done.WaitAsync(cancellationToken).ConfigureAwait(false);
@@ -75,25 +77,27 @@ internal sealed class FrameOutput
     /// <summary>Stops the loop; writers and waiters from now on see <paramref name="reason"/>.</summary>
     public void Fail(Exception reason)
     {
-        TaskCompletionSource done;
+        TaskCompletionSource? done;
         lock (_lock)
         {
             _failure ??= reason;
             done = _batchDone;
+            _batchDone = null;
         }
 
-        done.TrySetResult();
+        done?.TrySetResult();
         _ready.Set();
     }
 
-    /// <summary>The writer loop: runs until <see cref="Fail"/> or a socket error, which it returns.</summary>
-    public async Task<Exception> RunAsync(Stream stream)
+    /// <summary>The writer loop, for a dedicated thread: runs until <see cref="Fail"/> or a socket error, which it returns.</summary>
+    public Exception Run(Stream stream)
     {
         try
         {
             while (true)
             {
-                await _ready.WaitAsync().ConfigureAwait(false);
+                _ready.Wait();
+                _ready.Reset(); // before looking at the batch, so a frame written after the look sets it again
                 while (true)
                 {
                     PooledBufferWriter batch;
@@ -117,20 +121,20 @@ internal sealed class FrameOutput
 
                     foreach (ReadOnlyMemory<byte> segment in batch.WrittenSequence)
                     {
-                        await stream.WriteAsync(segment).ConfigureAwait(false);
+                        stream.Write(segment.Span);
                     }
 
                     Volatile.Write(ref _lastWriteTicks, Environment.TickCount64);
                     batch.Reset();
-                    TaskCompletionSource done;
+                    TaskCompletionSource? done;
                     lock (_lock)
                     {
                         _inFlight = false;
                         done = _batchDone;
-                        _batchDone = NewBatchSignal();
+                        _batchDone = null;
                     }
 
-                    done.TrySetResult();
+                    done?.TrySetResult();
                 }
             }
         }
@@ -141,12 +145,15 @@ internal sealed class FrameOutput
         }
         finally
         {
+            TaskCompletionSource? done;
             lock (_lock)
             {
                 _failure ??= new ObjectDisposedException(nameof(FrameOutput));
+                done = _batchDone;
+                _batchDone = null;
             }
 
-            _batchDone.TrySetResult();
+            done?.TrySetResult();
         }
     }
 

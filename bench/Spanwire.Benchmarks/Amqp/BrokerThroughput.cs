@@ -1,0 +1,309 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Text;
+using RabbitMQ.Client;
+using RabbitMQ.Client.Events;
+using Spanwire.Amqp.Client;
+
+namespace Spanwire.Benchmarks.Amqp;
+
+/// <summary>
+/// Spanwire's client and RabbitMQ.Client side by side on the same broker in the same run: publish without confirms,
+/// publish with confirms (a window of 1000 in flight, each publish awaited), consume with a manual ack per message.
+/// Measured per message: throughput, this process's CPU time (the broker is another process), bytes allocated.
+/// A harness of its own rather than BenchmarkDotNet: one operation is a whole pipeline through a broker, and the
+/// numbers that matter (messages/s, CPU per message) are not BenchmarkDotNet columns.
+/// </summary>
+public static class BrokerThroughput
+{
+    private const int BodySize = 256;
+    private const int Window = 1000;
+
+    public sealed record Row(string Scenario, string Client, bool Baseline, double MessagesPerSecond, double CpuMicrosPerMessage, double BytesPerMessage);
+
+    private interface IClient : IAsyncDisposable
+    {
+        string Name { get; }
+
+        Task DeclareAsync(string queue);
+
+        Task DeleteAsync(string queue);
+
+        Task PublishAsync(string queue, int count, byte[] body);
+
+        Task PublishConfirmedAsync(string queue, int count, byte[] body);
+
+        Task ConsumeAsync(string queue, int count);
+    }
+
+    public static async Task<List<Row>> RunAsync(string uri, int messages, int rounds, TextWriter log)
+    {
+        var body = new byte[BodySize];
+        new Random(7).NextBytes(body);
+        var samples = new Dictionary<(string Scenario, string Client), List<(double Rate, double Cpu, double Bytes)>>();
+        await using IClient rabbit = await RabbitMqClient.CreateAsync(uri);
+        await using IClient spanwire = await SpanwireClient.CreateAsync(uri);
+        IClient[] clients = [rabbit, spanwire];
+
+        // Warm-up: JIT, pools and the broker's queue processes.
+        foreach (IClient client in clients)
+        {
+            await RoundAsync(client, Math.Min(messages, 2000), body, null);
+        }
+
+        for (int round = 0; round < rounds; round++)
+        {
+            foreach (IClient client in round % 2 == 0 ? clients : clients.Reverse())
+            {
+                log.WriteLine($"broker round {round + 1}/{rounds}: {client.Name}, {messages} messages");
+                await RoundAsync(client, messages, body, samples);
+            }
+        }
+
+        return [.. samples.Select(s =>
+        {
+            var ordered = s.Value.OrderBy(v => v.Rate).ToList();
+            (double rate, double cpu, double bytes) = ordered[ordered.Count / 2]; // the median round by throughput
+            return new Row(s.Key.Scenario, s.Key.Client, s.Key.Client == rabbit.Name, rate, cpu, bytes);
+        })];
+    }
+
+    public static string Render(List<Row> rows, int messages, string uri)
+    {
+        var text = new StringBuilder();
+        text.AppendLine(CultureInfo.InvariantCulture, $"### AMQP client against RabbitMQ ({messages} messages of {BodySize} B per scenario; broker {new Uri(uri).Host}:{new Uri(uri).Port})");
+        text.AppendLine();
+        text.AppendLine("| Scenario | Client | msg/s | Ratio (msg/s) | client CPU µs/msg | Ratio (CPU) | Allocated B/msg |");
+        text.AppendLine("|---|---|---:|---:|---:|---:|---:|");
+        foreach (IGrouping<string, Row> scenario in rows.GroupBy(r => r.Scenario))
+        {
+            Row baseline = scenario.Single(r => r.Baseline);
+            foreach (Row row in scenario.OrderByDescending(r => r.Baseline))
+            {
+                text.AppendLine(CultureInfo.InvariantCulture,
+                    $"| {row.Scenario} | {row.Client}{(row.Baseline ? " *" : "")} | {row.MessagesPerSecond:N0} | {row.MessagesPerSecond / baseline.MessagesPerSecond:0.00} | {row.CpuMicrosPerMessage:0.00} | {row.CpuMicrosPerMessage / baseline.CpuMicrosPerMessage:0.00} | {row.BytesPerMessage:0.#} |");
+            }
+        }
+
+        text.AppendLine();
+        text.AppendLine("\\* baseline. Ratio (msg/s) above 1 is faster than the baseline; Ratio (CPU) below 1 costs less CPU per message.");
+        return text.ToString();
+    }
+
+    private static async Task RoundAsync(IClient client, int messages, byte[] body, Dictionary<(string, string), List<(double, double, double)>>? samples)
+    {
+        string plain = $"spanwire.bench.{Guid.NewGuid():N}";
+        string confirmed = $"spanwire.bench.{Guid.NewGuid():N}";
+        await client.DeclareAsync(plain);
+        await client.DeclareAsync(confirmed);
+        try
+        {
+            Record(samples, "Publish, no confirms", client.Name, messages, await MeasureAsync(() => client.PublishAsync(plain, messages, body)));
+            Record(samples, $"Publish, confirms (window {Window})", client.Name, messages, await MeasureAsync(() => client.PublishConfirmedAsync(confirmed, messages, body)));
+            Record(samples, "Consume, manual ack each", client.Name, messages, await MeasureAsync(() => client.ConsumeAsync(confirmed, messages)));
+        }
+        finally
+        {
+            await client.DeleteAsync(plain);
+            await client.DeleteAsync(confirmed);
+        }
+    }
+
+    private static void Record(Dictionary<(string, string), List<(double, double, double)>>? samples, string scenario, string client, int messages,
+        (TimeSpan Wall, TimeSpan Cpu, long Bytes) measured)
+    {
+        if (samples is null)
+        {
+            return;
+        }
+
+        if (!samples.TryGetValue((scenario, client), out List<(double, double, double)>? list))
+        {
+            samples[(scenario, client)] = list = [];
+        }
+
+        list.Add((messages / measured.Wall.TotalSeconds, measured.Cpu.TotalMicroseconds / messages, (double)measured.Bytes / messages));
+    }
+
+    private static async Task<(TimeSpan Wall, TimeSpan Cpu, long Bytes)> MeasureAsync(Func<Task> action)
+    {
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        using Process self = Process.GetCurrentProcess();
+        TimeSpan cpu0 = self.TotalProcessorTime;
+        long bytes0 = GC.GetTotalAllocatedBytes(precise: true);
+        var watch = Stopwatch.StartNew();
+        await action();
+        watch.Stop();
+        long bytes = GC.GetTotalAllocatedBytes(precise: true) - bytes0;
+        self.Refresh();
+        return (watch.Elapsed, self.TotalProcessorTime - cpu0, bytes);
+    }
+
+    private sealed class SpanwireClient : IClient
+    {
+        private readonly AmqpConnection _connection;
+        private readonly AmqpChannel _channel;
+        private readonly AmqpChannel _confirming;
+
+        private SpanwireClient(AmqpConnection connection, AmqpChannel channel, AmqpChannel confirming)
+        {
+            _connection = connection;
+            _channel = channel;
+            _confirming = confirming;
+        }
+
+        public string Name => "Spanwire";
+
+        public static async Task<IClient> CreateAsync(string uri)
+        {
+            AmqpConnection connection = await AmqpConnection.ConnectAsync(uri);
+            AmqpChannel channel = await connection.OpenChannelAsync();
+            AmqpChannel confirming = await connection.OpenChannelAsync();
+            await confirming.EnableConfirmsAsync();
+            return new SpanwireClient(connection, channel, confirming);
+        }
+
+        public Task DeclareAsync(string queue) => _channel.QueueDeclareAsync(queue);
+
+        public Task DeleteAsync(string queue) => _channel.QueueDeleteAsync(queue);
+
+        public async Task PublishAsync(string queue, int count, byte[] body)
+        {
+            for (int i = 0; i < count; i++)
+            {
+                await _channel.PublishAsync("", queue, body);
+            }
+
+            await _channel.QueueDeclareAsync(queue, passive: true); // a round trip behind the last publish
+        }
+
+        public async Task PublishConfirmedAsync(string queue, int count, byte[] body)
+        {
+            var window = new ValueTask[Window];
+            for (int sent = 0; sent < count;)
+            {
+                int n = Math.Min(Window, count - sent);
+                for (int i = 0; i < n; i++)
+                {
+                    window[i] = _confirming.PublishConfirmedAsync("", queue, default, body);
+                }
+
+                for (int i = 0; i < n; i++)
+                {
+                    await window[i];
+                }
+
+                sent += n;
+            }
+        }
+
+        public async Task ConsumeAsync(string queue, int count)
+        {
+            await _channel.QosAsync(Window);
+            AmqpConsumer consumer = await _channel.ConsumeAsync(queue);
+            int received = 0;
+            await foreach (AmqpDelivery delivery in consumer.ReadAllAsync())
+            {
+                await _channel.AckAsync(delivery.DeliveryTag);
+                if (++received == count)
+                {
+                    break;
+                }
+            }
+
+            await consumer.CancelAsync();
+        }
+
+        public async ValueTask DisposeAsync() => await _connection.DisposeAsync();
+    }
+
+    private sealed class RabbitMqClient : IClient
+    {
+        private readonly IConnection _connection;
+        private readonly IChannel _channel;
+        private readonly IChannel _confirming;
+
+        private RabbitMqClient(IConnection connection, IChannel channel, IChannel confirming)
+        {
+            _connection = connection;
+            _channel = channel;
+            _confirming = confirming;
+        }
+
+        public string Name => "RabbitMQ.Client 7.1.2";
+
+        public static async Task<IClient> CreateAsync(string uri)
+        {
+            var factory = new ConnectionFactory { Uri = new Uri(uri) };
+            IConnection connection = await factory.CreateConnectionAsync();
+            IChannel channel = await connection.CreateChannelAsync();
+            // Tracking on, so each publish is awaitable for its confirm; its default limiter of 128 in flight is lifted
+            // so that both clients run the same window.
+            IChannel confirming = await connection.CreateChannelAsync(new CreateChannelOptions(
+                publisherConfirmationsEnabled: true, publisherConfirmationTrackingEnabled: true, outstandingPublisherConfirmationsRateLimiter: null));
+            return new RabbitMqClient(connection, channel, confirming);
+        }
+
+        public Task DeclareAsync(string queue) => _channel.QueueDeclareAsync(queue, durable: false, exclusive: false, autoDelete: false);
+
+        public Task DeleteAsync(string queue) => _channel.QueueDeleteAsync(queue);
+
+        public async Task PublishAsync(string queue, int count, byte[] body)
+        {
+            for (int i = 0; i < count; i++)
+            {
+                await _channel.BasicPublishAsync("", queue, body);
+            }
+
+            await _channel.QueueDeclarePassiveAsync(queue);
+        }
+
+        public async Task PublishConfirmedAsync(string queue, int count, byte[] body)
+        {
+            var window = new ValueTask[Window];
+            for (int sent = 0; sent < count;)
+            {
+                int n = Math.Min(Window, count - sent);
+                for (int i = 0; i < n; i++)
+                {
+                    window[i] = _confirming.BasicPublishAsync("", queue, body);
+                }
+
+                for (int i = 0; i < n; i++)
+                {
+                    await window[i];
+                }
+
+                sent += n;
+            }
+        }
+
+        public async Task ConsumeAsync(string queue, int count)
+        {
+            await _channel.BasicQosAsync(0, Window, false);
+            var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+            int received = 0;
+            var consumer = new AsyncEventingBasicConsumer(_channel);
+            consumer.ReceivedAsync += async (_, delivery) =>
+            {
+                await _channel.BasicAckAsync(delivery.DeliveryTag, false);
+                if (++received == count)
+                {
+                    done.TrySetResult();
+                }
+            };
+            string tag = await _channel.BasicConsumeAsync(queue, autoAck: false, consumer);
+            await done.Task;
+            await _channel.BasicCancelAsync(tag);
+        }
+
+        public async ValueTask DisposeAsync()
+        {
+            await _channel.CloseAsync();
+            await _confirming.CloseAsync();
+            await _connection.CloseAsync();
+            await _connection.DisposeAsync();
+        }
+    }
+}
