@@ -59,9 +59,7 @@ public class FailureTests
     public async Task MalformedFrameFromServer_ClientClosesWith501_CallerSeesProtocolException()
     {
         await using var fake = new FakeBroker();
-        Task<AmqpConnection> connecting = AmqpConnection.ConnectAsync(fake.Uri, Timeout.Token);
-        await fake.AcceptAsync(Timeout.Token);
-        await using AmqpConnection connection = await connecting;
+        await using AmqpConnection connection = await fake.ConnectClientAsync(Timeout.Token);
 
         Task<AmqpChannel> opening = connection.OpenChannelAsync(Timeout.Token);
         await fake.ReceiveFrameAsync(Timeout.Token); // channel.open
@@ -82,9 +80,7 @@ public class FailureTests
     public async Task DroppedSocket_FaultsEveryPendingCallPromptly()
     {
         await using var fake = new FakeBroker();
-        Task<AmqpConnection> connecting = AmqpConnection.ConnectAsync(fake.Uri, Timeout.Token);
-        await fake.AcceptAsync(Timeout.Token);
-        await using AmqpConnection connection = await connecting;
+        await using AmqpConnection connection = await fake.ConnectClientAsync(Timeout.Token);
         Task<AmqpChannel> opening = connection.OpenChannelAsync(Timeout.Token);
         await fake.ReceiveFrameAsync(Timeout.Token);
         fake.Drop();
@@ -101,9 +97,7 @@ public class FailureTests
     public async Task SilentPeer_IsDeclaredDeadAfterTwoHeartbeatIntervals()
     {
         await using var fake = new FakeBroker(heartbeat: 1);
-        Task<AmqpConnection> connecting = AmqpConnection.ConnectAsync(fake.Uri, Timeout.Token);
-        await fake.AcceptAsync(Timeout.Token);
-        await using AmqpConnection connection = await connecting;
+        await using AmqpConnection connection = await fake.ConnectClientAsync(Timeout.Token);
         Task<AmqpChannel> opening = connection.OpenChannelAsync(Timeout.Token); // never answered
 
         var watch = Stopwatch.StartNew();

@@ -24,6 +24,14 @@ public sealed class FakeBroker : IAsyncDisposable
 
     public string Uri => $"amqp://guest:guest@127.0.0.1:{((IPEndPoint)_listener.LocalEndpoint).Port}/";
 
+    /// <summary>Connects a client to this broker and completes the handshake on both sides.</summary>
+    public async Task<Spanwire.Amqp.Client.AmqpConnection> ConnectClientAsync(CancellationToken cancellationToken)
+    {
+        Task<Spanwire.Amqp.Client.AmqpConnection> connecting = Spanwire.Amqp.Client.AmqpConnection.ConnectAsync(Uri, cancellationToken);
+        await AcceptAsync(cancellationToken);
+        return await connecting;
+    }
+
     /// <summary>Accepts the client and completes the handshake with it.</summary>
     public async Task AcceptAsync(CancellationToken cancellationToken)
     {

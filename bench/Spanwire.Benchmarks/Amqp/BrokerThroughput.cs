@@ -140,6 +140,27 @@ public static class BrokerThroughput
         return (watch.Elapsed, self.TotalProcessorTime - cpu0, bytes);
     }
 
+    /// <summary>Starts <paramref name="count"/> publishes <see cref="Window"/> at a time, awaiting each window's confirms.</summary>
+    private static async Task InWindowsAsync(int count, Func<ValueTask> publish)
+    {
+        var window = new ValueTask[Window];
+        for (int sent = 0; sent < count;)
+        {
+            int n = Math.Min(Window, count - sent);
+            for (int i = 0; i < n; i++)
+            {
+                window[i] = publish();
+            }
+
+            for (int i = 0; i < n; i++)
+            {
+                await window[i];
+            }
+
+            sent += n;
+        }
+    }
+
     private sealed class SpanwireClient : IClient
     {
         private readonly AmqpConnection _connection;
@@ -178,25 +199,8 @@ public static class BrokerThroughput
             await _channel.QueueDeclareAsync(queue, passive: true); // a round trip behind the last publish
         }
 
-        public async Task PublishConfirmedAsync(string queue, int count, byte[] body)
-        {
-            var window = new ValueTask[Window];
-            for (int sent = 0; sent < count;)
-            {
-                int n = Math.Min(Window, count - sent);
-                for (int i = 0; i < n; i++)
-                {
-                    window[i] = _confirming.PublishConfirmedAsync("", queue, default, body);
-                }
-
-                for (int i = 0; i < n; i++)
-                {
-                    await window[i];
-                }
-
-                sent += n;
-            }
-        }
+        public Task PublishConfirmedAsync(string queue, int count, byte[] body) =>
+            InWindowsAsync(count, () => _confirming.PublishConfirmedAsync("", queue, default, body));
 
         public async Task ConsumeAsync(string queue, int count)
         {
@@ -259,25 +263,8 @@ public static class BrokerThroughput
             await _channel.QueueDeclarePassiveAsync(queue);
         }
 
-        public async Task PublishConfirmedAsync(string queue, int count, byte[] body)
-        {
-            var window = new ValueTask[Window];
-            for (int sent = 0; sent < count;)
-            {
-                int n = Math.Min(Window, count - sent);
-                for (int i = 0; i < n; i++)
-                {
-                    window[i] = _confirming.BasicPublishAsync("", queue, body);
-                }
-
-                for (int i = 0; i < n; i++)
-                {
-                    await window[i];
-                }
-
-                sent += n;
-            }
-        }
+        public Task PublishConfirmedAsync(string queue, int count, byte[] body) =>
+            InWindowsAsync(count, () => _confirming.BasicPublishAsync("", queue, body));
 
         public async Task ConsumeAsync(string queue, int count)
         {

@@ -75,13 +75,7 @@ public sealed partial class AmqpConnection
         AmqpMethod m = method.Method;
         if (m == AmqpMethods.ConnectionClose)
         {
-            var refused = new AmqpConnectionClosedException(method.GetShort(0), method.GetString(1), method.GetShort(2), method.GetShort(3));
-            using (FrameOutput.Scope scope = _output.Begin())
-            {
-                AmqpFrameWriter.BeginMethod(scope.Writer, 0, AmqpMethods.ConnectionCloseOk, 0).Complete();
-            }
-
-            throw refused;
+            throw AcceptBrokerClose(method);
         }
 
         if (state == HandshakeState.Start && m == AmqpMethods.ConnectionStart)
@@ -140,6 +134,18 @@ public sealed partial class AmqpConnection
         }
 
         throw new AmqpProtocolException(AmqpReplyCode.CommandInvalid, method.Offset, $"unexpected {m.Name} during the handshake");
+    }
+
+    /// <summary>Answers the broker's connection.close with close-ok and returns the exception that ends the connection.</summary>
+    private AmqpConnectionClosedException AcceptBrokerClose(in AmqpMethodView close)
+    {
+        var reason = new AmqpConnectionClosedException(close.GetShort(0), close.GetString(1), close.GetShort(2), close.GetShort(3));
+        using (FrameOutput.Scope scope = _output.Begin())
+        {
+            AmqpFrameWriter.BeginMethod(scope.Writer, 0, AmqpMethods.ConnectionCloseOk, 0).Complete();
+        }
+
+        return reason;
     }
 
     private static ushort Negotiate(ushort client, ushort server) => client == 0 ? server : server == 0 ? client : Math.Min(client, server);
@@ -285,13 +291,7 @@ public sealed partial class AmqpConnection
         AmqpMethod m = method.Method;
         if (m == AmqpMethods.ConnectionClose)
         {
-            var reason = new AmqpConnectionClosedException(method.GetShort(0), method.GetString(1), method.GetShort(2), method.GetShort(3));
-            using (FrameOutput.Scope scope = _output.Begin())
-            {
-                AmqpFrameWriter.BeginMethod(scope.Writer, 0, AmqpMethods.ConnectionCloseOk, 0).Complete();
-            }
-
-            throw reason;
+            throw AcceptBrokerClose(method);
         }
 
         if (m == AmqpMethods.ConnectionBlocked)
