@@ -19,6 +19,16 @@ public class RoundTripTests
     }
 
     [Fact]
+    public async Task UpdateSecret_IsAccepted_AndTheConnectionGoesOn()
+    {
+        AmqpConnectionOptions options = Broker.Options();
+        await using AmqpConnection connection = await AmqpConnection.ConnectAsync(options, Timeout.Token);
+        await connection.UpdateSecretAsync(options.Password, "rotation", Timeout.Token); // update-secret-ok
+        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
+        Assert.StartsWith("amq.gen-", (await channel.QueueDeclareAsync(exclusive: true, cancellationToken: Timeout.Token)).Name);
+    }
+
+    [Fact]
     public async Task AllFourteenPropertiesAndEveryHeaderType_RoundTrip()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync();
