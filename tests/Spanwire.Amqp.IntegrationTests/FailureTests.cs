@@ -77,6 +77,26 @@ public class FailureTests
     }
 
     [Fact]
+    public async Task BlockedAndUnblocked_AreRaisedAsEvents()
+    {
+        await using var fake = new FakeBroker();
+        await using AmqpConnection connection = await fake.ConnectClientAsync(Timeout.Token);
+        var blocked = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var unblocked = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        connection.Blocked += (_, reason) => blocked.TrySetResult(reason);
+        connection.Unblocked += (_, _) => unblocked.TrySetResult();
+
+        await fake.SendMethodAsync(AmqpMethods.ConnectionBlocked, 256, (ref AmqpMethodEncoder a) => a.WriteShortString("low on memory"u8));
+        Assert.Equal("low on memory", await blocked.Task.WaitAsync(Timeout.Token));
+        Assert.True(connection.IsBlocked);
+        await fake.SendMethodAsync(AmqpMethods.ConnectionUnblocked, 0, (ref AmqpMethodEncoder _) => { });
+        await unblocked.Task.WaitAsync(Timeout.Token);
+        Assert.False(connection.IsBlocked);
+        Assert.True(connection.IsOpen);
+        fake.Drop(); // the fake does not answer connection.close; end it at once instead
+    }
+
+    [Fact]
     public async Task DroppedSocket_FaultsEveryPendingCallPromptly()
     {
         await using var fake = new FakeBroker();
