@@ -59,7 +59,7 @@ public sealed class FakeBroker : IAsyncDisposable
         await SendMethodAsync(AmqpMethods.ConnectionOpenOk, 1, (ref AmqpMethodEncoder a) => a.WriteShortString(""u8));
     }
 
-    /// <summary>Answers the next request with a reply carrying no arguments (channel.open-ok and the like take a longstr; see callers).</summary>
+    /// <summary>Receives the client's next frame, whole (header, payload, frame end).</summary>
     public async Task<byte[]> ReceiveFrameAsync(CancellationToken cancellationToken)
     {
         var head = new byte[7];

@@ -76,7 +76,7 @@ public sealed partial class AmqpChannel
     {
         ArgumentNullException.ThrowIfNull(handler);
         AmqpConsumer consumer = await ConsumeAsync(queue, autoAck, consumerTag, exclusive, arguments, cancellationToken).ConfigureAwait(false);
-        consumer.StartHandler(handler, CancellationToken.None);
+        consumer.StartHandler(handler);
         return consumer;
     }
 

@@ -97,7 +97,8 @@ public sealed partial class AmqpConnection
 
         if (state == HandshakeState.Tune && m == AmqpMethods.ConnectionSecure)
         {
-            WriteMethod(AmqpMethods.ConnectionSecureOk, 4 + PlainResponse().Length, (ref AmqpMethodEncoder a) => a.WriteLongString(PlainResponse()));
+            byte[] response = PlainResponse();
+            WriteMethod(AmqpMethods.ConnectionSecureOk, 4 + response.Length, (ref AmqpMethodEncoder a) => a.WriteLongString(response));
             return state;
         }
 

@@ -89,14 +89,14 @@ public sealed class AmqpConsumer
         TagUtf8 = Encoding.UTF8.GetBytes(tag);
     }
 
-    internal void StartHandler(Func<AmqpDelivery, CancellationToken, ValueTask> handler, CancellationToken cancellationToken) =>
+    internal void StartHandler(Func<AmqpDelivery, CancellationToken, ValueTask> handler) =>
         _handlerLoop = Task.Run(async () =>
         {
             try
             {
-                await foreach (AmqpDelivery delivery in ReadAllAsync(cancellationToken).ConfigureAwait(false))
+                await foreach (AmqpDelivery delivery in ReadAllAsync().ConfigureAwait(false))
                 {
-                    await handler(delivery, cancellationToken).ConfigureAwait(false);
+                    await handler(delivery, CancellationToken.None).ConfigureAwait(false);
                 }
             }
             catch (Exception) when (Channel.IsOpen)

@@ -65,8 +65,6 @@ public sealed class AmqpDelivery : IDisposable
     }
 
     internal void SetBody(AmqpMessageBody body) => _body = body;
-
-    internal AmqpMessageBody? PeekBody() => _body;
 }
 
 /// <summary>A mandatory publish the broker could not route, returned with basic.return.</summary>
