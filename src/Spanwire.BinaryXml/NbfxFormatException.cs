@@ -1,0 +1,17 @@
+using System.Xml;
+
+namespace Spanwire.BinaryXml;
+
+/// <summary>Malformed or over-quota binary XML. <see cref="Offset"/> is the byte offset in the input where the problem was found.</summary>
+public sealed class NbfxFormatException : XmlException
+{
+    /// <summary>Creates the exception for a problem found at <paramref name="offset"/>.</summary>
+    public NbfxFormatException(string message, long offset)
+        : base($"{message} (at byte offset {offset})")
+    {
+        Offset = offset;
+    }
+
+    /// <summary>The byte offset in the input where the problem was found.</summary>
+    public long Offset { get; }
+}

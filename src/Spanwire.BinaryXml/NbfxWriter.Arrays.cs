@@ -1,0 +1,240 @@
+using System.Buffers.Binary;
+using System.Runtime.InteropServices;
+using System.Xml;
+
+namespace Spanwire.BinaryXml;
+
+public sealed partial class NbfxWriter
+{
+    /// <summary>
+    /// Starts an Array record. Follow it with the element start (and any xmlns attributes), then one
+    /// <c>WriteArrayValues</c> call, which ends the element and writes the type, count and values.
+    /// </summary>
+    public void WriteStartArray() => WriteNode(NbfxRecord.Array);
+
+    /// <summary>Writes <c>&lt;localName&gt;</c> repeated for every value as one Array record; an empty span writes nothing, as in-box.</summary>
+    public void WriteArray(string? prefix, string localName, ReadOnlySpan<bool> values)
+    {
+        if (values.IsEmpty) return;
+        WriteStartArray();
+        WriteStartElement(prefix, localName);
+        WriteArrayValues(values);
+    }
+
+    /// <inheritdoc cref="WriteArray(string?, string, ReadOnlySpan{bool})"/>
+    public void WriteArray(string? prefix, string localName, ReadOnlySpan<short> values)
+    {
+        if (values.IsEmpty) return;
+        WriteStartArray();
+        WriteStartElement(prefix, localName);
+        WriteArrayValues(values);
+    }
+
+    /// <inheritdoc cref="WriteArray(string?, string, ReadOnlySpan{bool})"/>
+    public void WriteArray(string? prefix, string localName, ReadOnlySpan<int> values)
+    {
+        if (values.IsEmpty) return;
+        WriteStartArray();
+        WriteStartElement(prefix, localName);
+        WriteArrayValues(values);
+    }
+
+    /// <inheritdoc cref="WriteArray(string?, string, ReadOnlySpan{bool})"/>
+    public void WriteArray(string? prefix, string localName, ReadOnlySpan<long> values)
+    {
+        if (values.IsEmpty) return;
+        WriteStartArray();
+        WriteStartElement(prefix, localName);
+        WriteArrayValues(values);
+    }
+
+    /// <inheritdoc cref="WriteArray(string?, string, ReadOnlySpan{bool})"/>
+    public void WriteArray(string? prefix, string localName, ReadOnlySpan<float> values)
+    {
+        if (values.IsEmpty) return;
+        WriteStartArray();
+        WriteStartElement(prefix, localName);
+        WriteArrayValues(values);
+    }
+
+    /// <inheritdoc cref="WriteArray(string?, string, ReadOnlySpan{bool})"/>
+    public void WriteArray(string? prefix, string localName, ReadOnlySpan<double> values)
+    {
+        if (values.IsEmpty) return;
+        WriteStartArray();
+        WriteStartElement(prefix, localName);
+        WriteArrayValues(values);
+    }
+
+    /// <inheritdoc cref="WriteArray(string?, string, ReadOnlySpan{bool})"/>
+    public void WriteArray(string? prefix, string localName, ReadOnlySpan<decimal> values)
+    {
+        if (values.IsEmpty) return;
+        WriteStartArray();
+        WriteStartElement(prefix, localName);
+        WriteArrayValues(values);
+    }
+
+    /// <inheritdoc cref="WriteArray(string?, string, ReadOnlySpan{bool})"/>
+    public void WriteArray(string? prefix, string localName, ReadOnlySpan<DateTime> values)
+    {
+        if (values.IsEmpty) return;
+        WriteStartArray();
+        WriteStartElement(prefix, localName);
+        WriteArrayValues(values);
+    }
+
+    /// <inheritdoc cref="WriteArray(string?, string, ReadOnlySpan{bool})"/>
+    public void WriteArray(string? prefix, string localName, ReadOnlySpan<Guid> values)
+    {
+        if (values.IsEmpty) return;
+        WriteStartArray();
+        WriteStartElement(prefix, localName);
+        WriteArrayValues(values);
+    }
+
+    /// <inheritdoc cref="WriteArray(string?, string, ReadOnlySpan{bool})"/>
+    public void WriteArray(string? prefix, string localName, ReadOnlySpan<TimeSpan> values)
+    {
+        if (values.IsEmpty) return;
+        WriteStartArray();
+        WriteStartElement(prefix, localName);
+        WriteArrayValues(values);
+    }
+
+    /// <summary>Ends the array's element start and writes bool values (one byte each).</summary>
+    public void WriteArrayValues(ReadOnlySpan<bool> values)
+    {
+        WriteArrayInfo(NbfxRecord.BoolText + 1, values.Length);
+        StageFlush();
+        WriteRawBytes(MemoryMarshal.AsBytes(values));
+    }
+
+    /// <summary>Ends the array's element start and writes Int16 values.</summary>
+    public void WriteArrayValues(ReadOnlySpan<short> values)
+    {
+        WriteArrayInfo(NbfxRecord.Int16Text + 1, values.Length);
+        StageFlush();
+        if (BitConverter.IsLittleEndian) { WriteRawBytes(MemoryMarshal.AsBytes(values)); return; }
+        foreach (short v in values) { Ensure(2); BinaryPrimitives.WriteInt16LittleEndian(_buffer.AsSpan(_pos), v); _pos += 2; }
+    }
+
+    /// <summary>Ends the array's element start and writes Int32 values.</summary>
+    public void WriteArrayValues(ReadOnlySpan<int> values)
+    {
+        WriteArrayInfo(NbfxRecord.Int32Text + 1, values.Length);
+        StageFlush();
+        if (BitConverter.IsLittleEndian) { WriteRawBytes(MemoryMarshal.AsBytes(values)); return; }
+        foreach (int v in values) { Ensure(4); BinaryPrimitives.WriteInt32LittleEndian(_buffer.AsSpan(_pos), v); _pos += 4; }
+    }
+
+    /// <summary>Ends the array's element start and writes Int64 values.</summary>
+    public void WriteArrayValues(ReadOnlySpan<long> values)
+    {
+        WriteArrayInfo(NbfxRecord.Int64Text + 1, values.Length);
+        StageFlush();
+        if (BitConverter.IsLittleEndian) { WriteRawBytes(MemoryMarshal.AsBytes(values)); return; }
+        foreach (long v in values) { Ensure(8); BinaryPrimitives.WriteInt64LittleEndian(_buffer.AsSpan(_pos), v); _pos += 8; }
+    }
+
+    /// <summary>Ends the array's element start and writes float values.</summary>
+    public void WriteArrayValues(ReadOnlySpan<float> values)
+    {
+        WriteArrayInfo(NbfxRecord.FloatText + 1, values.Length);
+        StageFlush();
+        if (BitConverter.IsLittleEndian) { WriteRawBytes(MemoryMarshal.AsBytes(values)); return; }
+        foreach (float v in values) { Ensure(4); BinaryPrimitives.WriteSingleLittleEndian(_buffer.AsSpan(_pos), v); _pos += 4; }
+    }
+
+    /// <summary>Ends the array's element start and writes double values.</summary>
+    public void WriteArrayValues(ReadOnlySpan<double> values)
+    {
+        WriteArrayInfo(NbfxRecord.DoubleText + 1, values.Length);
+        StageFlush();
+        if (BitConverter.IsLittleEndian) { WriteRawBytes(MemoryMarshal.AsBytes(values)); return; }
+        foreach (double v in values) { Ensure(8); BinaryPrimitives.WriteDoubleLittleEndian(_buffer.AsSpan(_pos), v); _pos += 8; }
+    }
+
+    /// <summary>Ends the array's element start and writes decimal values (16 bytes each, the Decimal record's layout).</summary>
+    public void WriteArrayValues(ReadOnlySpan<decimal> values)
+    {
+        WriteArrayInfo(NbfxRecord.DecimalText + 1, values.Length);
+        StageFlush();
+        foreach (decimal v in values)
+        {
+            Ensure(16);
+            NbfxPrimitives.WriteDecimal(_buffer.AsSpan(_pos, 16), v);
+            _pos += 16;
+        }
+    }
+
+    /// <summary>Ends the array's element start and writes DateTime values (the in-box ToBinary form).</summary>
+    public void WriteArrayValues(ReadOnlySpan<DateTime> values)
+    {
+        WriteArrayInfo(NbfxRecord.DateTimeText + 1, values.Length);
+        foreach (DateTime v in values)
+        {
+            Ensure(8);
+            Stage(8, 8);
+            BinaryPrimitives.WriteInt64LittleEndian(_buffer.AsSpan(_pos, 8), NbfxPrimitives.DateTimeToBinary(v));
+            _pos += 8;
+        }
+    }
+
+    /// <summary>Ends the array's element start and writes Guid values.</summary>
+    public void WriteArrayValues(ReadOnlySpan<Guid> values)
+    {
+        WriteArrayInfo(NbfxRecord.UuidText + 1, values.Length);
+        int total = values.Length * 16;
+        // The in-box writer copies each Guid through its staging buffer: 16 bytes per request.
+        int stage = _stage;
+        if (stage + total <= StagingLength)
+        {
+            _stage = stage + total;
+        }
+        else
+        {
+            foreach (Guid _ in values) Stage(16, 16);
+        }
+        if (BitConverter.IsLittleEndian)
+        {
+            WriteRawBytes(MemoryMarshal.AsBytes(values));
+            return;
+        }
+        foreach (Guid v in values) { Ensure(16); v.TryWriteBytes(_buffer.AsSpan(_pos, 16)); _pos += 16; }
+    }
+
+    /// <summary>Ends the array's element start and writes TimeSpan values (ticks).</summary>
+    public void WriteArrayValues(ReadOnlySpan<TimeSpan> values)
+    {
+        WriteArrayInfo(NbfxRecord.TimeSpanText + 1, values.Length);
+        int total = values.Length * 8;
+        int stage = _stage;
+        if (stage + total <= StagingLength)
+        {
+            _stage = stage + total;
+        }
+        else
+        {
+            foreach (TimeSpan _ in values) Stage(8, 8);
+        }
+        if (BitConverter.IsLittleEndian)
+        {
+            WriteRawBytes(MemoryMarshal.AsBytes(values));
+            return;
+        }
+        foreach (TimeSpan v in values) { Ensure(8); BinaryPrimitives.WriteInt64LittleEndian(_buffer.AsSpan(_pos), v.Ticks); _pos += 8; }
+    }
+
+    private void WriteArrayInfo(int record, int count)
+    {
+        if (_depth == 0)
+        {
+            ThrowInvalidOperation("Array values must follow the array's element start.");
+        }
+        _depth--;
+        WriteNode(NbfxRecord.EndElement);
+        WriteNode((byte)record);
+        WriteMultiByteInt31(count);
+    }
+}

@@ -1,0 +1,335 @@
+using System.Buffers;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+using System.Text;
+using System.Text.Unicode;
+using System.Xml;
+
+namespace Spanwire.BinaryXml;
+
+public sealed partial class NbfxWriter
+{
+    /// <summary>Strings up to this many chars are transcoded in one reservation, as the in-box writer does (255 / 3).</summary>
+    private const int ShortTextChars = 85;
+    /// <summary>Names shorter than this are transcoded in one reservation (128 / 3).</summary>
+    private const int ShortNameChars = 42;
+    private const int Utf8ChunkChars = StagingLength / 3;
+    private const int Utf16ChunkChars = StagingLength / 2;
+    /// <summary>Above this many payload bytes, text goes out in pieces rather than one reservation.</summary>
+    private const int DirectPayloadLimit = 1 << 16;
+
+    // The in-box writer's encoder: throws on lone surrogates, and that exception is what callers must see.
+    private static readonly UTF8Encoding s_strictUtf8 = new(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: true);
+
+    /// <summary>
+    /// Writes a string as text: Empty for "", Zero/One for "0"/"1", otherwise Chars (UTF-8) unless UTF-16 is smaller
+    /// (UnicodeChars), with the 8/16/32-bit length form the length needs. Lone surrogates throw
+    /// <see cref="EncoderFallbackException"/>, as in-box.
+    /// </summary>
+    public void WriteString(string value)
+    {
+        ArgumentNullException.ThrowIfNull(value);
+        WriteString(value.AsSpan());
+    }
+
+    /// <inheritdoc cref="WriteString(string)"/>
+    public void WriteString(ReadOnlySpan<char> value)
+    {
+        int count = value.Length;
+        if (count <= ShortTextChars)
+        {
+            if (count == 0)
+            {
+                WriteTextNode(NbfxRecord.EmptyText);
+                return;
+            }
+            if (count == 1 && (value[0] == '0' || value[0] == '1'))
+            {
+                WriteTextNode(value[0] == '0' ? NbfxRecord.ZeroText : NbfxRecord.OneText);
+                return;
+            }
+            WriteShortText(value);
+            return;
+        }
+        WriteLongText(value);
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void WriteShortText(ReadOnlySpan<char> value)
+    {
+        int count = value.Length;
+        int request = 2 + count * 3;
+        Ensure(request);
+        Span<byte> destination = _buffer.AsSpan(_pos + 2, count * 3);
+        int length = EncodeUtf8(value, destination);
+        byte record = NbfxRecord.Chars8Text;
+        if (length / 2 > count)
+        {
+            record = NbfxRecord.UnicodeChars8Text;
+            length = count * 2;
+            MemoryMarshal.AsBytes(value).CopyTo(destination);
+            if (!BitConverter.IsLittleEndian)
+            {
+                SwapUtf16(destination[..length]);
+            }
+        }
+        Stage(request, 2 + length);
+        _textRecord = _pos;
+        _buffer[_pos] = record;
+        _buffer[_pos + 1] = (byte)length;
+        _pos += 2 + length;
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void WriteLongText(ReadOnlySpan<char> value)
+    {
+        int count = value.Length;
+        int byteCount = s_strictUtf8.GetByteCount(value);
+        if (byteCount / 2 > count)
+        {
+            WriteTextHeader(NbfxRecord.UnicodeChars8Text, count * 2);
+            StageChunks(value, Utf16ChunkChars, ascii: false, utf16: true);
+            WriteUtf16Payload(value);
+        }
+        else
+        {
+            WriteTextHeader(NbfxRecord.Chars8Text, byteCount);
+            StageChunks(value, Utf8ChunkChars, ascii: byteCount == count, utf16: false);
+            WriteUtf8Payload(value, byteCount);
+        }
+    }
+
+    /// <summary>The header of a length-prefixed text record (Chars, Bytes, UnicodeChars) with the smallest length form.</summary>
+    private void WriteTextHeader(byte record8, int length)
+    {
+        Ensure(5);
+        int header;
+        Span<byte> span = _buffer.AsSpan(_pos, 5);
+        if (length < 0x100)
+        {
+            span[0] = record8;
+            span[1] = (byte)length;
+            header = 2;
+        }
+        else if (length < 0x10000)
+        {
+            span[0] = (byte)(record8 + 2);
+            System.Buffers.Binary.BinaryPrimitives.WriteUInt16LittleEndian(span[1..], (ushort)length);
+            header = 3;
+        }
+        else
+        {
+            span[0] = (byte)(record8 + 4);
+            System.Buffers.Binary.BinaryPrimitives.WriteInt32LittleEndian(span[1..], length);
+            header = 5;
+        }
+        Stage(5, header);
+        _textRecord = _pos;
+        _pos += header;
+    }
+
+    /// <summary>Models the in-box writer's chunked copy of long text (170 chars as UTF-8, 256 as UTF-16, never splitting a pair).</summary>
+    private void StageChunks(ReadOnlySpan<char> chars, int chunkChars, bool ascii, bool utf16)
+    {
+        int bytesPerChar = utf16 ? 2 : 3;
+        while (chars.Length > chunkChars)
+        {
+            int size = chunkChars;
+            if (char.IsHighSurrogate(chars[size - 1]))
+            {
+                size--;
+            }
+            Stage(size * bytesPerChar, utf16 ? size * 2 : ascii ? size : Encoding.UTF8.GetByteCount(chars[..size]));
+            chars = chars[size..];
+        }
+        if (chars.Length > 0)
+        {
+            Stage(chars.Length * bytesPerChar, utf16 ? chars.Length * 2 : ascii ? chars.Length : Encoding.UTF8.GetByteCount(chars));
+        }
+    }
+
+    private void WriteUtf8Payload(ReadOnlySpan<char> value, int byteCount)
+    {
+        if (byteCount <= DirectPayloadLimit)
+        {
+            Ensure(byteCount);
+            _pos += EncodeUtf8(value, _buffer.AsSpan(_pos, byteCount));
+            return;
+        }
+        const int Piece = 8192;
+        while (value.Length > 0)
+        {
+            int size = Math.Min(Piece, value.Length);
+            if (size < value.Length && char.IsHighSurrogate(value[size - 1]))
+            {
+                size--;
+            }
+            Ensure(size * 3);
+            _pos += EncodeUtf8(value[..size], _buffer.AsSpan(_pos, size * 3));
+            value = value[size..];
+        }
+    }
+
+    private void WriteUtf16Payload(ReadOnlySpan<char> value)
+    {
+        ReadOnlySpan<byte> bytes = MemoryMarshal.AsBytes(value);
+        while (bytes.Length > 0)
+        {
+            int size = Math.Min(bytes.Length, DirectPayloadLimit);
+            Ensure(size);
+            Span<byte> destination = _buffer.AsSpan(_pos, size);
+            bytes[..size].CopyTo(destination);
+            if (!BitConverter.IsLittleEndian)
+            {
+                SwapUtf16(destination);
+            }
+            _pos += size;
+            bytes = bytes[size..];
+        }
+    }
+
+    /// <summary>Transcodes to UTF-8; a lone surrogate throws the in-box writer's exception.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int EncodeUtf8(ReadOnlySpan<char> value, Span<byte> destination)
+    {
+        OperationStatus status = Utf8.FromUtf16(value, destination, out _, out int written, replaceInvalidSequences: false);
+        if (status != OperationStatus.Done)
+        {
+            ThrowEncoding(value, destination);
+        }
+        return written;
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void ThrowEncoding(ReadOnlySpan<char> value, Span<byte> destination)
+    {
+        s_strictUtf8.GetBytes(value, destination); // throws EncoderFallbackException with the in-box message
+        throw new InvalidOperationException("The text could not be encoded as UTF-8.");
+    }
+
+    private static void SwapUtf16(Span<byte> bytes)
+    {
+        Span<ushort> units = MemoryMarshal.Cast<byte, ushort>(bytes);
+        System.Buffers.Binary.BinaryPrimitives.ReverseEndianness(units, units);
+    }
+
+    /// <summary>Writes a name: MB31 byte length, then UTF-8.</summary>
+    private void WriteName(string name)
+    {
+        int count = name.Length;
+        if (count == 0)
+        {
+            WriteRawByte(0);
+            return;
+        }
+        if (count < ShortNameChars)
+        {
+            int request = 1 + count * 3;
+            Ensure(request);
+            int length = EncodeUtf8(name, _buffer.AsSpan(_pos + 1, count * 3));
+            Stage(request, 1 + length);
+            _buffer[_pos] = (byte)length;
+            _pos += 1 + length;
+            return;
+        }
+        WriteLongName(name);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void WriteLongName(string name)
+    {
+        int byteCount = s_strictUtf8.GetByteCount(name);
+        WriteMultiByteInt31(byteCount);
+        StageChunks(name, Utf8ChunkChars, ascii: byteCount == name.Length, utf16: false);
+        WriteUtf8Payload(name, byteCount);
+    }
+
+    /// <summary>Writes chars as text, exactly as <see cref="WriteString(ReadOnlySpan{char})"/>.</summary>
+    public void WriteChars(char[] buffer, int index, int count) => WriteString(buffer.AsSpan(index, count));
+
+    /// <summary>Writes a dictionary string as a Dictionary text record when it is in the dictionary or session, as a string otherwise.</summary>
+    public void WriteString(XmlDictionaryString value)
+    {
+        ArgumentNullException.ThrowIfNull(value);
+        if (TryGetKey(value, out int key))
+        {
+            WriteTextNode(NbfxRecord.DictionaryText);
+            WriteMultiByteInt31(key);
+        }
+        else
+        {
+            WriteString(value.Value);
+        }
+    }
+
+    /// <summary>
+    /// Writes a qualified name as text: QNameDictionary for a one-letter prefix and a local name in the dictionary or
+    /// session; otherwise the prefix, ":" and the local name as three texts, as in-box.
+    /// </summary>
+    public void WriteQualifiedName(string prefix, XmlDictionaryString localName)
+    {
+        ArgumentNullException.ThrowIfNull(prefix);
+        ArgumentNullException.ThrowIfNull(localName);
+        if (prefix.Length == 0)
+        {
+            WriteString(localName);
+        }
+        else if (TryGetPrefixLetter(prefix, out int letter) && TryGetKey(localName, out int key))
+        {
+            WriteTextNode(NbfxRecord.QNameDictionaryText);
+            WriteRawByte((byte)letter);
+            WriteMultiByteInt31(key);
+        }
+        else
+        {
+            WriteString(prefix);
+            WriteString(":");
+            WriteString(localName);
+        }
+    }
+
+    /// <summary>Writes bytes as a Bytes text record (base64 in the infoset); an empty span writes Empty.</summary>
+    public void WriteBase64(ReadOnlySpan<byte> bytes) => WriteBase64(default, bytes);
+
+    /// <summary>
+    /// A Bytes record of <paramref name="trail"/> then <paramref name="bytes"/>, modelled as the in-box writer copies them
+    /// (the drop-in carries up to two bytes between base64 calls, as XmlDictionaryWriter does).
+    /// </summary>
+    internal void WriteBase64(ReadOnlySpan<byte> trail, ReadOnlySpan<byte> bytes)
+    {
+        int length = trail.Length + bytes.Length;
+        if (length == 0)
+        {
+            WriteTextNode(NbfxRecord.EmptyText);
+            return;
+        }
+        WriteTextHeader(NbfxRecord.Bytes8Text, length);
+        if (trail.Length > 0)
+        {
+            Stage(trail.Length, trail.Length);
+        }
+        if (bytes.Length < StagingLength)
+        {
+            Stage(bytes.Length, bytes.Length);
+        }
+        else
+        {
+            StageFlush();
+        }
+        WriteRawBytes(trail);
+        WriteRawBytes(bytes);
+    }
+
+    /// <summary>Copies bytes into the output, in pieces when they are large; no effect on the staging model.</summary>
+    private void WriteRawBytes(ReadOnlySpan<byte> bytes)
+    {
+        while (bytes.Length > 0)
+        {
+            int size = Math.Min(bytes.Length, DirectPayloadLimit);
+            Ensure(size);
+            bytes[..size].CopyTo(_buffer.AsSpan(_pos));
+            _pos += size;
+            bytes = bytes[size..];
+        }
+    }
+}

@@ -1,0 +1,167 @@
+using System.Buffers.Binary;
+using System.Runtime.CompilerServices;
+using System.Xml;
+
+namespace Spanwire.BinaryXml;
+
+public sealed partial class NbfxWriter
+{
+    /// <summary>Writes an integer with the smallest record: Zero, One, Int8, Int16 or Int32.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void WriteValue(int value)
+    {
+        if ((uint)(value + 128) < 256)
+        {
+            if ((uint)value <= 1)
+            {
+                WriteTextNode(value == 0 ? NbfxRecord.ZeroText : NbfxRecord.OneText);
+                return;
+            }
+            Ensure(2);
+            Stage(2, 2);
+            _textRecord = _pos;
+            _buffer[_pos] = NbfxRecord.Int8Text;
+            _buffer[_pos + 1] = (byte)value;
+            _pos += 2;
+        }
+        else if ((uint)(value + 32768) < 65536)
+        {
+            Ensure(3);
+            Stage(3, 3);
+            _textRecord = _pos;
+            _buffer[_pos] = NbfxRecord.Int16Text;
+            BinaryPrimitives.WriteInt16LittleEndian(_buffer.AsSpan(_pos + 1, 2), (short)value);
+            _pos += 3;
+        }
+        else
+        {
+            Ensure(5);
+            Stage(5, 5);
+            _textRecord = _pos;
+            _buffer[_pos] = NbfxRecord.Int32Text;
+            BinaryPrimitives.WriteInt32LittleEndian(_buffer.AsSpan(_pos + 1, 4), value);
+            _pos += 5;
+        }
+    }
+
+    /// <summary>Writes a long with the smallest record; Int64 only outside the int range.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void WriteValue(long value)
+    {
+        if (value == (int)value)
+        {
+            WriteValue((int)value);
+        }
+        else
+        {
+            WriteFixed64(NbfxRecord.Int64Text, value);
+        }
+    }
+
+    /// <summary>Writes a ulong: as a long up to long.MaxValue, UInt64 above.</summary>
+    public void WriteValue(ulong value)
+    {
+        if (value <= long.MaxValue)
+        {
+            WriteValue((long)value);
+        }
+        else
+        {
+            WriteFixed64(NbfxRecord.UInt64Text, (long)value);
+        }
+    }
+
+    /// <summary>Writes True or False.</summary>
+    public void WriteValue(bool value) => WriteTextNode(value ? NbfxRecord.TrueText : NbfxRecord.FalseText);
+
+    /// <summary>Writes a float: an integer record when it is integral and in short range (−0 becomes Zero), Float otherwise.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void WriteValue(float value)
+    {
+        if (value >= short.MinValue && value <= short.MaxValue && (short)value == value)
+        {
+            WriteValue((int)(short)value);
+            return;
+        }
+        Ensure(5);
+        Stage(5, 5);
+        _textRecord = _pos;
+        _buffer[_pos] = NbfxRecord.FloatText;
+        BinaryPrimitives.WriteSingleLittleEndian(_buffer.AsSpan(_pos + 1, 4), value);
+        _pos += 5;
+    }
+
+    /// <summary>Writes a double: the float rule when it survives a round trip through float (so infinities are Float), Double otherwise (NaN).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void WriteValue(double value)
+    {
+        float single = (float)value;
+        if (single == value)
+        {
+            WriteValue(single);
+            return;
+        }
+        Ensure(9);
+        Stage(9, 9);
+        _textRecord = _pos;
+        _buffer[_pos] = NbfxRecord.DoubleText;
+        BinaryPrimitives.WriteDoubleLittleEndian(_buffer.AsSpan(_pos + 1, 8), value);
+        _pos += 9;
+    }
+
+    /// <summary>Writes a Decimal record.</summary>
+    public void WriteValue(decimal value)
+    {
+        Ensure(17);
+        Stage(17, 17);
+        _textRecord = _pos;
+        _buffer[_pos] = NbfxRecord.DecimalText;
+        NbfxPrimitives.WriteDecimal(_buffer.AsSpan(_pos + 1, 16), value);
+        _pos += 17;
+    }
+
+    /// <summary>Writes a DateTime record: the in-box ToBinary form (local times as UTC ticks with the local flag).</summary>
+    public void WriteValue(DateTime value) => WriteFixed64(NbfxRecord.DateTimeText, NbfxPrimitives.DateTimeToBinary(value));
+
+    /// <summary>Writes a TimeSpan record (ticks).</summary>
+    public void WriteValue(TimeSpan value) => WriteFixed64(NbfxRecord.TimeSpanText, value.Ticks);
+
+    /// <summary>Writes a Guid (UuidText) record, bytes in <see cref="Guid.TryWriteBytes(Span{byte})"/> order.</summary>
+    public void WriteValue(Guid value) => WriteGuidRecord(NbfxRecord.UuidText, value);
+
+    /// <summary>Writes a UniqueId: the UniqueId record when it is a GUID, its string form otherwise.</summary>
+    public void WriteValue(UniqueId value)
+    {
+        ArgumentNullException.ThrowIfNull(value);
+        if (value.TryGetGuid(out Guid guid))
+        {
+            WriteGuidRecord(NbfxRecord.UniqueIdText, guid);
+        }
+        else
+        {
+            WriteString(value.ToString());
+        }
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void WriteGuidRecord(byte record, Guid value)
+    {
+        Ensure(17);
+        Stage(17, 17);
+        _textRecord = _pos;
+        _buffer[_pos] = record;
+        value.TryWriteBytes(_buffer.AsSpan(_pos + 1, 16));
+        _pos += 17;
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void WriteFixed64(byte record, long value)
+    {
+        Ensure(9);
+        Stage(9, 9);
+        _textRecord = _pos;
+        _buffer[_pos] = record;
+        BinaryPrimitives.WriteInt64LittleEndian(_buffer.AsSpan(_pos + 1, 8), value);
+        _pos += 9;
+    }
+}

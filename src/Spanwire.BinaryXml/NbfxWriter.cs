@@ -1,0 +1,257 @@
+using System.Buffers;
+using System.Diagnostics.CodeAnalysis;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+using System.Xml;
+
+namespace Spanwire.BinaryXml;
+
+/// <summary>
+/// Writes MC-NBFX records straight into an <see cref="IBufferWriter{T}"/>, with every encoding choice of the in-box binary
+/// writer (<see cref="XmlDictionaryWriter.CreateBinaryWriter(Stream)"/>): for the same node calls the bytes are the same.
+/// </summary>
+/// <remarks>
+/// <para>This is the record layer: the caller says which prefix an element has and declares namespaces itself
+/// (<see cref="WriteXmlnsAttribute(string?, string)"/>). <c>BinaryXml.CreateWriter</c>
+/// adds the namespace bookkeeping of an <see cref="XmlDictionaryWriter"/> on top.</para>
+/// <para>Bytes are committed to the output when the writer needs more room and on <see cref="Flush"/>. The in-box writer
+/// turns the last text record of an element into its "with end element" form only while that record is still in its
+/// 512-byte staging buffer; this writer keeps a model of that buffer so the choice, and so the bytes, are the same.</para>
+/// <example><code>
+/// var output = new ArrayBufferWriter&lt;byte&gt;();
+/// var writer = new NbfxWriter(output);
+/// writer.WriteStartElement(null, "doc");
+/// writer.WriteValue(42);
+/// writer.WriteEndElement();
+/// writer.Flush(); // output now holds 40 03 64 6F 63 89 2A
+/// </code></example>
+/// </remarks>
+public sealed partial class NbfxWriter
+{
+    /// <summary>The in-box writer's staging buffer length, modelled for the end-element patch.</summary>
+    private const int StagingLength = 512;
+    private const int MinimumChunk = 256;
+
+    private IBufferWriter<byte> _output;
+    private IXmlDictionary? _dictionary;
+    private XmlBinaryWriterSession? _session;
+
+    // The current chunk: array-backed memory from the output, or an array of our own when the output's memory is not.
+    private byte[] _buffer = [];
+    private int _start;
+    private int _pos;
+    private int _end;
+    private bool _ownBuffer;
+
+    // The in-box staging model: its offset, and where our last text record's type byte is while it is still patchable.
+    private int _stage;
+    private int _textRecord = -1;
+
+    private long _committed;
+    private int _depth;
+
+    /// <summary>Creates a writer over <paramref name="output"/>, with an optional static dictionary and session.</summary>
+    /// <param name="output">Where the bytes go.</param>
+    /// <param name="dictionary">Strings of this dictionary are written as even ids.</param>
+    /// <param name="session">Other <see cref="XmlDictionaryString"/>s are added here and written as odd ids.</param>
+    public NbfxWriter(IBufferWriter<byte> output, IXmlDictionary? dictionary = null, XmlBinaryWriterSession? session = null)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        _output = output;
+        _dictionary = dictionary;
+        _session = session;
+    }
+
+    /// <summary>Bytes committed to the output so far.</summary>
+    public long BytesCommitted => _committed;
+
+    /// <summary>Bytes written but not yet committed to the output.</summary>
+    public int BytesPending => _pos - _start;
+
+    /// <summary>Open elements.</summary>
+    public int CurrentDepth => _depth;
+
+    /// <summary>The static dictionary this writer uses, if any.</summary>
+    public IXmlDictionary? Dictionary => _dictionary;
+
+    /// <summary>The session this writer adds strings to, if any.</summary>
+    public XmlBinaryWriterSession? Session => _session;
+
+    /// <summary>
+    /// Commits everything written to the output. Like the in-box writer's Flush, this also ends the chance to fold a
+    /// pending text record into the next end element.
+    /// </summary>
+    public void Flush()
+    {
+        Commit();
+        _stage = 0;
+        _textRecord = -1;
+    }
+
+    /// <summary>Points the writer at a new output with a clean state, keeping its dictionary and session.</summary>
+    public void Reset(IBufferWriter<byte> output)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        ReleaseChunk();
+        _output = output;
+        _committed = 0;
+        _stage = 0;
+        _textRecord = -1;
+        _depth = 0;
+    }
+
+    /// <summary>Points the writer at a new output with a clean state and another dictionary and session.</summary>
+    public void Reset(IBufferWriter<byte> output, IXmlDictionary? dictionary, XmlBinaryWriterSession? session)
+    {
+        Reset(output);
+        _dictionary = dictionary;
+        _session = session;
+    }
+
+    /// <summary>Makes room for <paramref name="count"/> bytes at <see cref="_pos"/>.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void Ensure(int count)
+    {
+        if (_end - _pos < count)
+        {
+            Grow(count);
+        }
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void Grow(int count)
+    {
+        // A text record that may still be folded into an end element travels with us into the new chunk.
+        int keepFrom = _textRecord >= 0 ? _textRecord : _pos;
+        int carry = _pos - keepFrom;
+        byte[]? carried = null;
+        if (carry > 0)
+        {
+            carried = ArrayPool<byte>.Shared.Rent(carry);
+            _buffer.AsSpan(keepFrom, carry).CopyTo(carried);
+        }
+        _pos = keepFrom;
+        Commit();
+
+        int want = Math.Max(count + carry, MinimumChunk);
+        Memory<byte> memory = _output.GetMemory(want);
+        if (MemoryMarshal.TryGetArray<byte>(memory, out ArraySegment<byte> segment) && segment.Array is not null)
+        {
+            _buffer = segment.Array;
+            _start = segment.Offset;
+            _end = segment.Offset + segment.Count;
+            _ownBuffer = false;
+        }
+        else
+        {
+            _buffer = ArrayPool<byte>.Shared.Rent(Math.Max(want, 4096));
+            _start = 0;
+            _end = _buffer.Length;
+            _ownBuffer = true;
+        }
+        _pos = _start;
+        if (carried is not null)
+        {
+            carried.AsSpan(0, carry).CopyTo(_buffer.AsSpan(_pos));
+            ArrayPool<byte>.Shared.Return(carried);
+            _textRecord = _pos;
+            _pos += carry;
+        }
+    }
+
+    private void Commit()
+    {
+        int count = _pos - _start;
+        if (count > 0)
+        {
+            if (_ownBuffer)
+            {
+                _output.Write(_buffer.AsSpan(_start, count));
+            }
+            else
+            {
+                _output.Advance(count);
+            }
+            _committed += count;
+        }
+        if (_textRecord >= 0)
+        {
+            _textRecord = -1;
+        }
+        ReleaseChunk();
+    }
+
+    private void ReleaseChunk()
+    {
+        if (_ownBuffer)
+        {
+            ArrayPool<byte>.Shared.Return(_buffer);
+            _ownBuffer = false;
+        }
+        _buffer = [];
+        _start = _pos = _end = 0;
+    }
+
+    // ---- The in-box staging model ----
+
+    /// <summary>The in-box writer asks for <paramref name="request"/> bytes, flushing first when they do not fit, then uses <paramref name="written"/>.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void Stage(int request, int written)
+    {
+        int stage = _stage;
+        if (stage + request > StagingLength)
+        {
+            stage = 0;
+            _textRecord = -1;
+        }
+        _stage = stage + written;
+    }
+
+    /// <summary>The in-box writer flushed its staging buffer (a large copy goes straight to the stream).</summary>
+    private void StageFlush()
+    {
+        _stage = 0;
+        _textRecord = -1;
+    }
+
+    /// <summary>Writes a one-byte non-text record.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void WriteNode(byte record)
+    {
+        Ensure(1);
+        Stage(1, 1);
+        _textRecord = -1;
+        _buffer[_pos++] = record;
+    }
+
+    /// <summary>Writes one byte that is part of a record (no effect on the patch other than a modelled flush).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void WriteRawByte(byte value)
+    {
+        Ensure(1);
+        Stage(1, 1);
+        _buffer[_pos++] = value;
+    }
+
+    /// <summary>Writes a one-byte text record that may later be folded into an end element.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void WriteTextNode(byte record)
+    {
+        Ensure(1);
+        Stage(1, 1);
+        _textRecord = _pos;
+        _buffer[_pos++] = record;
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void WriteMultiByteInt31(int value)
+    {
+        Ensure(NbfxPrimitives.MaxMultiByteInt31Length);
+        int written = NbfxPrimitives.WriteMultiByteInt31(_buffer.AsSpan(_pos), value);
+        Stage(NbfxPrimitives.MaxMultiByteInt31Length, written);
+        _pos += written;
+    }
+
+    [DoesNotReturn, MethodImpl(MethodImplOptions.NoInlining)]
+    private static void ThrowInvalidOperation(string message) => throw new InvalidOperationException(message);
+}
