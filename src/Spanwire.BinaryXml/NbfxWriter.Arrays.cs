@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Xml;
 
@@ -106,7 +107,7 @@ public sealed partial class NbfxWriter
     public void WriteArrayValues(ReadOnlySpan<bool> values)
     {
         WriteArrayInfo(NbfxRecord.BoolText + 1, values.Length);
-        StageFlush();
+        StageBlock(values.Length);
         WriteRawBytes(MemoryMarshal.AsBytes(values));
     }
 
@@ -114,7 +115,7 @@ public sealed partial class NbfxWriter
     public void WriteArrayValues(ReadOnlySpan<short> values)
     {
         WriteArrayInfo(NbfxRecord.Int16Text + 1, values.Length);
-        StageFlush();
+        StageBlock(values.Length * Unsafe.SizeOf<short>());
         if (BitConverter.IsLittleEndian) { WriteRawBytes(MemoryMarshal.AsBytes(values)); return; }
         foreach (short v in values) { Ensure(2); BinaryPrimitives.WriteInt16LittleEndian(_buffer.AsSpan(_pos), v); _pos += 2; }
     }
@@ -123,7 +124,7 @@ public sealed partial class NbfxWriter
     public void WriteArrayValues(ReadOnlySpan<int> values)
     {
         WriteArrayInfo(NbfxRecord.Int32Text + 1, values.Length);
-        StageFlush();
+        StageBlock(values.Length * Unsafe.SizeOf<int>());
         if (BitConverter.IsLittleEndian) { WriteRawBytes(MemoryMarshal.AsBytes(values)); return; }
         foreach (int v in values) { Ensure(4); BinaryPrimitives.WriteInt32LittleEndian(_buffer.AsSpan(_pos), v); _pos += 4; }
     }
@@ -132,7 +133,7 @@ public sealed partial class NbfxWriter
     public void WriteArrayValues(ReadOnlySpan<long> values)
     {
         WriteArrayInfo(NbfxRecord.Int64Text + 1, values.Length);
-        StageFlush();
+        StageBlock(values.Length * Unsafe.SizeOf<long>());
         if (BitConverter.IsLittleEndian) { WriteRawBytes(MemoryMarshal.AsBytes(values)); return; }
         foreach (long v in values) { Ensure(8); BinaryPrimitives.WriteInt64LittleEndian(_buffer.AsSpan(_pos), v); _pos += 8; }
     }
@@ -141,7 +142,7 @@ public sealed partial class NbfxWriter
     public void WriteArrayValues(ReadOnlySpan<float> values)
     {
         WriteArrayInfo(NbfxRecord.FloatText + 1, values.Length);
-        StageFlush();
+        StageBlock(values.Length * Unsafe.SizeOf<float>());
         if (BitConverter.IsLittleEndian) { WriteRawBytes(MemoryMarshal.AsBytes(values)); return; }
         foreach (float v in values) { Ensure(4); BinaryPrimitives.WriteSingleLittleEndian(_buffer.AsSpan(_pos), v); _pos += 4; }
     }
@@ -150,7 +151,7 @@ public sealed partial class NbfxWriter
     public void WriteArrayValues(ReadOnlySpan<double> values)
     {
         WriteArrayInfo(NbfxRecord.DoubleText + 1, values.Length);
-        StageFlush();
+        StageBlock(values.Length * Unsafe.SizeOf<double>());
         if (BitConverter.IsLittleEndian) { WriteRawBytes(MemoryMarshal.AsBytes(values)); return; }
         foreach (double v in values) { Ensure(8); BinaryPrimitives.WriteDoubleLittleEndian(_buffer.AsSpan(_pos), v); _pos += 8; }
     }
@@ -159,7 +160,7 @@ public sealed partial class NbfxWriter
     public void WriteArrayValues(ReadOnlySpan<decimal> values)
     {
         WriteArrayInfo(NbfxRecord.DecimalText + 1, values.Length);
-        StageFlush();
+        StageBlock(values.Length * 16);
         foreach (decimal v in values)
         {
             Ensure(16);
@@ -224,6 +225,19 @@ public sealed partial class NbfxWriter
             return;
         }
         foreach (TimeSpan v in values) { Ensure(8); BinaryPrimitives.WriteInt64LittleEndian(_buffer.AsSpan(_pos), v.Ticks); _pos += 8; }
+    }
+
+    /// <summary>The in-box writer copies a block of array bytes through its staging buffer when it fits, else flushes and writes it directly.</summary>
+    private void StageBlock(int byteCount)
+    {
+        if (byteCount < StagingLength)
+        {
+            Stage(byteCount, byteCount);
+        }
+        else
+        {
+            StageFlush();
+        }
     }
 
     private void WriteArrayInfo(int record, int count)

@@ -123,7 +123,7 @@ public sealed partial class NbfxWriter
             System.Buffers.Binary.BinaryPrimitives.WriteInt32LittleEndian(span[1..], length);
             header = 5;
         }
-        Stage(5, header);
+        Stage(header, header); // the installed writer asks for exactly the header it writes
         _textRecord = _pos;
         _pos += header;
     }
