@@ -26,6 +26,8 @@ public static class Program
     public static int Main(string[] args)
     {
         bool full = args.Contains("--full");
+        // Read by parameter sources (NbfxStringBenchmarks.Lengths) here and in the benchmark processes, which inherit it.
+        Environment.SetEnvironmentVariable("SPANWIRE_BENCH_FULL", full ? "1" : null);
         int filterAt = Array.IndexOf(args, "--filter");
         string? filter = filterAt >= 0 && filterAt + 1 < args.Length ? args[filterAt + 1] : null;
         string unknown = args.Where((a, i) => a is not ("--full" or "--quick" or "--filter") && (i == 0 || args[i - 1] != "--filter"))
