@@ -81,3 +81,19 @@ public sealed class BenchmarkRowsAgreeTests
         Assert.All(RunEveryBenchmark(benchmarks), l => Assert.True((int)l! >= 65536));
     }
 }
+
+/// <summary>The binary XML rows compare like with like: the same graph gives the same bytes on both sides.</summary>
+public class BinaryXmlBenchmarkRowsAgreeTests
+{
+    [Theory]
+    [InlineData(Spanwire.Benchmarks.BinaryXml.DataContractWriteBenchmarks.Graph.LoginViewModel)]
+    [InlineData(Spanwire.Benchmarks.BinaryXml.DataContractWriteBenchmarks.Graph.Location)]
+    [InlineData(Spanwire.Benchmarks.BinaryXml.DataContractWriteBenchmarks.Graph.IndexViewModel)]
+    [InlineData(Spanwire.Benchmarks.BinaryXml.DataContractWriteBenchmarks.Graph.CollectionsOfPrimitives)]
+    public void Both_DataContract_write_rows_write_the_same_length(Spanwire.Benchmarks.BinaryXml.DataContractWriteBenchmarks.Graph shape)
+    {
+        var benchmark = new Spanwire.Benchmarks.BinaryXml.DataContractWriteBenchmarks { Shape = shape };
+        benchmark.Setup();
+        Assert.Equal(benchmark.InBox(), benchmark.DropIn());
+    }
+}
