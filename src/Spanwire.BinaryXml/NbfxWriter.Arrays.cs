@@ -186,17 +186,7 @@ public sealed partial class NbfxWriter
     public void WriteArrayValues(ReadOnlySpan<Guid> values)
     {
         WriteArrayInfo(NbfxRecord.UuidText + 1, values.Length);
-        int total = values.Length * 16;
-        // The in-box writer copies each Guid through its staging buffer: 16 bytes per request.
-        int stage = _stage;
-        if (stage + total <= StagingLength)
-        {
-            _stage = stage + total;
-        }
-        else
-        {
-            foreach (Guid _ in values) Stage(16, 16);
-        }
+        StageEach(values.Length, 16);
         if (BitConverter.IsLittleEndian)
         {
             WriteRawBytes(MemoryMarshal.AsBytes(values));
@@ -209,16 +199,7 @@ public sealed partial class NbfxWriter
     public void WriteArrayValues(ReadOnlySpan<TimeSpan> values)
     {
         WriteArrayInfo(NbfxRecord.TimeSpanText + 1, values.Length);
-        int total = values.Length * 8;
-        int stage = _stage;
-        if (stage + total <= StagingLength)
-        {
-            _stage = stage + total;
-        }
-        else
-        {
-            foreach (TimeSpan _ in values) Stage(8, 8);
-        }
+        StageEach(values.Length, 8);
         if (BitConverter.IsLittleEndian)
         {
             WriteRawBytes(MemoryMarshal.AsBytes(values));
@@ -237,6 +218,20 @@ public sealed partial class NbfxWriter
         else
         {
             StageFlush();
+        }
+    }
+
+    /// <summary>The in-box writer copies Guid, DateTime and TimeSpan items through its staging buffer one request each.</summary>
+    private void StageEach(int count, int size)
+    {
+        if (_stage + count * size <= StagingLength)
+        {
+            _stage += count * size;
+            return;
+        }
+        for (int i = 0; i < count; i++)
+        {
+            Stage(size, size);
         }
     }
 

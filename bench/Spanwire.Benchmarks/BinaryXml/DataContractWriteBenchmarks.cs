@@ -103,7 +103,7 @@ public static class SerializerGraphs
         [DataMember] public List<ActiveOrUpcomingEvent> ActiveOrUpcomingEvents { get; set; } = [];
         [DataMember] public ActiveOrUpcomingEvent? FeaturedCampaign { get; set; }
         [DataMember] public bool IsNewAccount { get; set; }
-        [DataMember] public bool HasFeaturedCampaign => FeaturedCampaign is not null;
+        [DataMember] public bool HasFeaturedCampaign { get; set; }
     }
 
     [DataContract]
@@ -126,6 +126,7 @@ public static class SerializerGraphs
     public static IndexViewModel Index() => new()
     {
         IsNewAccount = false,
+        HasFeaturedCampaign = true,
         FeaturedCampaign = Event(0),
         ActiveOrUpcomingEvents = Enumerable.Range(0, 20).Select(Event).ToList(),
     };
