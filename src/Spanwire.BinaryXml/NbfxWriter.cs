@@ -174,10 +174,7 @@ public sealed partial class NbfxWriter
             }
             _committed += count;
         }
-        if (_textRecord >= 0)
-        {
-            _textRecord = -1;
-        }
+        _textRecord = -1; // committed bytes can no longer be patched
         ReleaseChunk();
     }
 

@@ -22,8 +22,7 @@ internal sealed partial class NbfxXmlWriter
         BeforeContent();
         _writer.WriteStartArray();
         StartElement(prefix, localName, dictionaryName, ns, dictionaryNs);
-        _namespaces.WriteDeclarations(_writer, _depth);
-        _startTagOpen = false;
+        CloseStartTag();
         values(_writer, array.AsSpan(offset, count));
         _namespaces.Exit(_depth);
         _depth--;

@@ -143,15 +143,11 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter
             throw new InvalidOperationException("There was no XML start tag open.");
         }
         FlushBase64();
-        if (_startTagOpen)
-        {
-            _namespaces.WriteDeclarations(_writer, _depth);
-            _startTagOpen = false;
-        }
+        CloseStartTag();
         _writer.WriteEndElement();
         _namespaces.Exit(_depth);
         _depth--;
-        _state = _depth == 0 ? WriteState.Content : WriteState.Content;
+        _state = WriteState.Content;
     }
 
     public override void WriteFullEndElement() => WriteEndElement();
@@ -325,12 +321,18 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter
             WriteEndAttribute();
         }
         FlushBase64();
+        CloseStartTag();
+        _state = WriteState.Content;
+    }
+
+    /// <summary>Ends an open start tag: the namespaces it declared go out now, after its attributes.</summary>
+    private void CloseStartTag()
+    {
         if (_startTagOpen)
         {
             _namespaces.WriteDeclarations(_writer, _depth);
             _startTagOpen = false;
         }
-        _state = WriteState.Content;
     }
 
     private void CheckOpen()
