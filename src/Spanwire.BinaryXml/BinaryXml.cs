@@ -13,7 +13,7 @@ namespace Spanwire.BinaryXml;
 /// using var writer = BinaryXml.CreateWriter(stream, BinaryXml.SoapDictionary);
 /// new DataContractSerializer(typeof(Order)).WriteObject(writer, order);
 /// </code></example>
-public static class BinaryXml
+public static partial class BinaryXml
 {
     /// <summary>The MC-NBFS static SOAP dictionary (487 strings, ids 0, 2, 4, …).</summary>
     public static IXmlDictionary SoapDictionary => Dictionaries.SoapDictionary.Instance;

@@ -1,0 +1,61 @@
+using System.Buffers;
+using System.Xml;
+using Spanwire.Buffers;
+using Spanwire.BinaryXml.Xml;
+
+namespace Spanwire.BinaryXml;
+
+public static partial class BinaryXml
+{
+    /// <summary>
+    /// A binary XML reader over <paramref name="buffer"/>: the in-box reader's nodes and values. <paramref name="quotas"/>
+    /// defaults to the in-box defaults (<c>new XmlDictionaryReaderQuotas()</c>); malformed input raises
+    /// <see cref="NbfxFormatException"/> (an <see cref="XmlException"/>) with the byte offset.
+    /// </summary>
+    /// <example><code>
+    /// using var reader = BinaryXml.CreateReader(bytes, BinaryXml.SoapDictionary);
+    /// var order = (Order)new DataContractSerializer(typeof(Order)).ReadObject(reader)!;
+    /// </code></example>
+    public static XmlDictionaryReader CreateReader(byte[] buffer, IXmlDictionary? dictionary = null, XmlDictionaryReaderQuotas? quotas = null, XmlBinaryReaderSession? session = null)
+    {
+        ArgumentNullException.ThrowIfNull(buffer);
+        return new NbfxXmlReader(new ReadOnlySequence<byte>(buffer), dictionary, quotas, session, null);
+    }
+
+    /// <summary>A binary XML reader over <paramref name="buffer"/> (see <see cref="CreateReader(byte[], IXmlDictionary?, XmlDictionaryReaderQuotas?, XmlBinaryReaderSession?)"/>).</summary>
+    public static XmlDictionaryReader CreateReader(ReadOnlyMemory<byte> buffer, IXmlDictionary? dictionary = null, XmlDictionaryReaderQuotas? quotas = null, XmlBinaryReaderSession? session = null) =>
+        new NbfxXmlReader(new ReadOnlySequence<byte>(buffer), dictionary, quotas, session, null);
+
+    /// <summary>A binary XML reader over <paramref name="buffer"/>, which may be split anywhere.</summary>
+    public static XmlDictionaryReader CreateReader(ReadOnlySequence<byte> buffer, IXmlDictionary? dictionary = null, XmlDictionaryReaderQuotas? quotas = null, XmlBinaryReaderSession? session = null) =>
+        new NbfxXmlReader(buffer, dictionary, quotas, session, null);
+
+    /// <summary>
+    /// A binary XML reader over the rest of <paramref name="stream"/>, which is read to its end first into pooled
+    /// segments below the large object heap threshold (returned when the reader is closed).
+    /// </summary>
+    public static XmlDictionaryReader CreateReader(Stream stream, IXmlDictionary? dictionary = null, XmlDictionaryReaderQuotas? quotas = null, XmlBinaryReaderSession? session = null)
+    {
+        ArgumentNullException.ThrowIfNull(stream);
+        var buffer = new PooledBufferWriter();
+        try
+        {
+            while (true)
+            {
+                Span<byte> span = buffer.GetSpan(4096);
+                int read = stream.Read(span);
+                if (read == 0)
+                {
+                    break;
+                }
+                buffer.Advance(read);
+            }
+        }
+        catch
+        {
+            buffer.Dispose();
+            throw;
+        }
+        return new NbfxXmlReader(buffer.WrittenSequence, dictionary, quotas, session, buffer.Dispose);
+    }
+}

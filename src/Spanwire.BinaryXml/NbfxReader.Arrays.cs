@@ -1,0 +1,146 @@
+using System.Buffers.Binary;
+using System.Runtime.InteropServices;
+using Spanwire.BinaryXml.Reading;
+
+namespace Spanwire.BinaryXml;
+
+public ref partial struct NbfxReader
+{
+    /// <summary>The item type of the current <see cref="NbfxTokenType.Array"/> token.</summary>
+    public readonly NbfxValueType ArrayType => _cursor.Token == NbfxTokenType.Array ? _cursor.ArrayType : NbfxValueType.None;
+
+    /// <summary>The items of the current array not read yet.</summary>
+    public readonly int ArrayLength => _cursor.Token == NbfxTokenType.Array ? _cursor.ArrayRemaining : 0;
+
+    /// <summary>Copies up to <c>destination.Length</c> bool items; returns how many.</summary>
+    public int ReadArray(Span<bool> destination)
+    {
+        int count = Take(NbfxValueType.Bool, destination.Length);
+        Span<byte> one = stackalloc byte[1];
+        for (int i = 0; i < count; i++)
+        {
+            _cursor.CopyTo(ref _window, one);
+            destination[i] = one[0] != 0;
+        }
+        return Done(count);
+    }
+
+    /// <summary>Copies up to <c>destination.Length</c> Int16 items; returns how many.</summary>
+    public int ReadArray(Span<short> destination)
+    {
+        int count = Take(NbfxValueType.Int16, destination.Length);
+        _cursor.CopyTo(ref _window, MemoryMarshal.AsBytes(destination[..count]));
+        if (!BitConverter.IsLittleEndian) BinaryPrimitives.ReverseEndianness(destination[..count], destination);
+        return Done(count);
+    }
+
+    /// <summary>Copies up to <c>destination.Length</c> Int32 items; returns how many.</summary>
+    public int ReadArray(Span<int> destination)
+    {
+        int count = Take(NbfxValueType.Int32, destination.Length);
+        _cursor.CopyTo(ref _window, MemoryMarshal.AsBytes(destination[..count]));
+        if (!BitConverter.IsLittleEndian) BinaryPrimitives.ReverseEndianness(destination[..count], destination);
+        return Done(count);
+    }
+
+    /// <summary>Copies up to <c>destination.Length</c> Int64 items; returns how many.</summary>
+    public int ReadArray(Span<long> destination)
+    {
+        int count = Take(NbfxValueType.Int64, destination.Length);
+        _cursor.CopyTo(ref _window, MemoryMarshal.AsBytes(destination[..count]));
+        if (!BitConverter.IsLittleEndian) BinaryPrimitives.ReverseEndianness(destination[..count], destination);
+        return Done(count);
+    }
+
+    /// <summary>Copies up to <c>destination.Length</c> float items; returns how many.</summary>
+    public int ReadArray(Span<float> destination)
+    {
+        int count = Take(NbfxValueType.Float, destination.Length);
+        Span<int> bits = MemoryMarshal.Cast<float, int>(destination[..count]);
+        _cursor.CopyTo(ref _window, MemoryMarshal.AsBytes(bits));
+        if (!BitConverter.IsLittleEndian) BinaryPrimitives.ReverseEndianness(bits, bits);
+        return Done(count);
+    }
+
+    /// <summary>Copies up to <c>destination.Length</c> double items; returns how many.</summary>
+    public int ReadArray(Span<double> destination)
+    {
+        int count = Take(NbfxValueType.Double, destination.Length);
+        Span<long> bits = MemoryMarshal.Cast<double, long>(destination[..count]);
+        _cursor.CopyTo(ref _window, MemoryMarshal.AsBytes(bits));
+        if (!BitConverter.IsLittleEndian) BinaryPrimitives.ReverseEndianness(bits, bits);
+        return Done(count);
+    }
+
+    /// <summary>Copies up to <c>destination.Length</c> TimeSpan items; returns how many.</summary>
+    public int ReadArray(Span<TimeSpan> destination)
+    {
+        int count = Take(NbfxValueType.TimeSpan, destination.Length);
+        Span<long> ticks = MemoryMarshal.Cast<TimeSpan, long>(destination[..count]);
+        _cursor.CopyTo(ref _window, MemoryMarshal.AsBytes(ticks));
+        if (!BitConverter.IsLittleEndian) BinaryPrimitives.ReverseEndianness(ticks, ticks);
+        return Done(count);
+    }
+
+    /// <summary>Copies up to <c>destination.Length</c> decimal items (each checked); returns how many.</summary>
+    public int ReadArray(Span<decimal> destination)
+    {
+        int count = Take(NbfxValueType.Decimal, destination.Length);
+        Span<byte> item = stackalloc byte[16];
+        for (int i = 0; i < count; i++)
+        {
+            long at = _cursor.Position;
+            _cursor.CopyTo(ref _window, item);
+            if (!NbfxPrimitives.TryReadDecimal(item, out destination[i]))
+            {
+                NbfxCursor.ThrowFormat("a decimal with an invalid scale or flags", at);
+            }
+        }
+        return Done(count);
+    }
+
+    /// <summary>Copies up to <c>destination.Length</c> DateTime items (each checked); returns how many.</summary>
+    public int ReadArray(Span<DateTime> destination)
+    {
+        int count = Take(NbfxValueType.DateTime, destination.Length);
+        Span<byte> item = stackalloc byte[8];
+        for (int i = 0; i < count; i++)
+        {
+            long at = _cursor.Position;
+            _cursor.CopyTo(ref _window, item);
+            if (!NbfxPrimitives.TryDateTimeFromBinary(BinaryPrimitives.ReadInt64LittleEndian(item), out destination[i]))
+            {
+                NbfxCursor.ThrowFormat("a DateTime out of range", at);
+            }
+        }
+        return Done(count);
+    }
+
+    /// <summary>Copies up to <c>destination.Length</c> Guid items; returns how many.</summary>
+    public int ReadArray(Span<Guid> destination)
+    {
+        int count = Take(NbfxValueType.Guid, destination.Length);
+        Span<byte> item = stackalloc byte[16];
+        for (int i = 0; i < count; i++)
+        {
+            _cursor.CopyTo(ref _window, item);
+            destination[i] = new Guid(item);
+        }
+        return Done(count);
+    }
+
+    private readonly int Take(NbfxValueType type, int capacity)
+    {
+        if (_cursor.Token != NbfxTokenType.Array || _cursor.ArrayType != type)
+        {
+            throw new InvalidOperationException($"The reader is on {(_cursor.Token == NbfxTokenType.Array ? _cursor.ArrayType + " array" : _cursor.Token.ToString())}, not an array of {type}.");
+        }
+        return Math.Min(capacity, _cursor.ArrayRemaining);
+    }
+
+    private int Done(int count)
+    {
+        _cursor.ConsumeArrayItems(count);
+        return count;
+    }
+}

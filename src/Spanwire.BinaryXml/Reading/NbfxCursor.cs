@@ -1,0 +1,250 @@
+using System.Buffers;
+using System.Diagnostics.CodeAnalysis;
+using System.Runtime.CompilerServices;
+using System.Xml;
+
+namespace Spanwire.BinaryXml.Reading;
+
+/// <summary>
+/// Everything <see cref="NbfxReader"/> knows between reads, without spans, so that a class (the XmlDictionaryReader
+/// drop-in) can hold it too. Over a sequence, <see cref="Window"/> is the segment being read, or a pooled copy of one
+/// record that straddles segments; over a span the caller passes the span to every call.
+/// </summary>
+internal partial struct NbfxCursor
+{
+    private ReadOnlySequence<byte> _sequence;
+    private bool _isSequence;
+    private long _length;
+    private SequencePosition _next;
+    private byte[]? _scratch;
+    private long _windowOffset;
+    private int _pos;
+
+    private IXmlDictionary? _dictionary;
+    private XmlBinaryReaderSession? _session;
+    private int _maxDepth;
+    private int _maxStringContentLength;
+    private int _maxArrayLength;
+    private int _maxNameLength;
+
+    private int _depth;
+    private bool _inStartTag;
+    private bool _pendingEnd;
+    private ArrayPhase _arrayPhase;
+    private ListPhase _list;
+    private int _arrayRemaining;
+    private int _arrayItemSize;
+
+    /// <summary>The segment (or scratch copy) being read, over a sequence.</summary>
+    public ReadOnlyMemory<byte> Window;
+
+    public NbfxTokenType Token;
+    public byte Record;
+    public int TokenDepth;
+    public long TokenOffset;
+    public bool IsArrayElement;
+
+    /// <summary>−1 for no letter prefix, else 0..25 for 'a'..'z'.</summary>
+    public int PrefixLetter;
+    public int PrefixStart;
+    public int PrefixLength;
+    public int NameStart;
+    public int NameLength;
+    public XmlDictionaryString? NameString;
+
+    public NbfxValueType ValueType;
+    public int ValueStart;
+    public int ValueLength;
+    public long ValueOffset;
+    public XmlDictionaryString? ValueString;
+    public int QNamePrefixLetter;
+
+    public NbfxValueType ArrayType;
+    public int ArrayCount;
+
+    private enum ArrayPhase : byte { None, Attributes }
+
+    private enum ListPhase : byte { None, Content, Attribute }
+
+    public NbfxCursor(long length, IXmlDictionary? dictionary, XmlBinaryReaderSession? session, XmlDictionaryReaderQuotas? quotas)
+    {
+        _length = length;
+        _dictionary = dictionary;
+        _session = session;
+        quotas ??= DefaultQuotas;
+        _maxDepth = quotas.MaxDepth;
+        _maxStringContentLength = quotas.MaxStringContentLength;
+        _maxArrayLength = quotas.MaxArrayLength;
+        _maxNameLength = quotas.MaxNameTableCharCount;
+        PrefixLetter = -1;
+    }
+
+    public NbfxCursor(ReadOnlySequence<byte> sequence, IXmlDictionary? dictionary, XmlBinaryReaderSession? session, XmlDictionaryReaderQuotas? quotas)
+        : this(sequence.Length, dictionary, session, quotas)
+    {
+        _sequence = sequence;
+        _isSequence = true;
+        _next = sequence.Start;
+    }
+
+    /// <summary>The in-box defaults: depth 32, strings 8192 chars, arrays 16384 items, names 16384 chars.</summary>
+    public static readonly XmlDictionaryReaderQuotas DefaultQuotas = new();
+
+    public readonly long Position => _windowOffset + _pos;
+
+    public readonly int Depth => _depth;
+
+    /// <summary>The items of the current array not yet read.</summary>
+    public readonly int ArrayRemaining => _arrayRemaining;
+
+    /// <summary>Returns the pooled scratch buffer, if any.</summary>
+    public void Dispose()
+    {
+        byte[]? scratch = _scratch;
+        _scratch = null;
+        if (scratch is not null)
+        {
+            ArrayPool<byte>.Shared.Return(scratch);
+        }
+    }
+
+    /// <summary>Moves to the next token; false at the end of the input.</summary>
+    public bool Read(ref ReadOnlySpan<byte> window)
+    {
+        if (_pendingEnd)
+        {
+            _pendingEnd = false;
+            _depth--;
+            Token = NbfxTokenType.EndElement;
+            TokenDepth = _depth;
+            return true;
+        }
+        if (_arrayRemaining > 0)
+        {
+            Skip(ref window, (long)_arrayRemaining * _arrayItemSize);
+            _arrayRemaining = 0;
+        }
+        while (true)
+        {
+            if (_pos >= window.Length && !NextWindow(ref window))
+            {
+                return AtEnd();
+            }
+            int consumed = ParseRecord(window, out int needed);
+            if (consumed > 0)
+            {
+                _pos += consumed;
+                return true;
+            }
+            Gather(ref window, needed);
+        }
+    }
+
+    private bool AtEnd()
+    {
+        if (_depth > 0 || _list != ListPhase.None)
+        {
+            ThrowFormat("the input ends inside an open element", _length);
+        }
+        Token = NbfxTokenType.None;
+        return false;
+    }
+
+    /// <summary>Moves to the next non-empty segment once the window is used up; false at the end of the input.</summary>
+    private bool NextWindow(ref ReadOnlySpan<byte> window)
+    {
+        if (!_isSequence || _windowOffset + window.Length >= _length)
+        {
+            return false;
+        }
+        _windowOffset += window.Length;
+        _pos = 0;
+        while (_sequence.TryGet(ref _next, out ReadOnlyMemory<byte> memory))
+        {
+            if (!memory.IsEmpty)
+            {
+                Window = memory;
+                window = memory.Span;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /// <summary>
+    /// Copies the record that starts at the current position and straddles segments into the scratch buffer, so it
+    /// can be parsed in one piece. The copy is never larger than the input that is left.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void Gather(ref ReadOnlySpan<byte> window, int needed)
+    {
+        long start = _windowOffset + _pos;
+        long left = _length - start;
+        if (!_isSequence || needed > left)
+        {
+            ThrowFormat($"the record runs past the end of the input ({needed} bytes needed, {left} left)", start);
+        }
+        int have = window.Length - _pos;
+        byte[]? scratch = _scratch;
+        if (scratch is null || scratch.Length < needed)
+        {
+            byte[] bigger = ArrayPool<byte>.Shared.Rent(Math.Max(needed, 256));
+            window[_pos..].CopyTo(bigger);
+            if (scratch is not null)
+            {
+                ArrayPool<byte>.Shared.Return(scratch);
+            }
+            _scratch = scratch = bigger;
+        }
+        else
+        {
+            window[_pos..].CopyTo(scratch); // may overlap when the window is the scratch itself: CopyTo is a memmove
+        }
+        ReadOnlySequence<byte> rest = _sequence.Slice(_next, needed - have);
+        rest.CopyTo(scratch.AsSpan(have));
+        _next = rest.End;
+        _windowOffset = start;
+        _pos = 0;
+        Window = scratch.AsMemory(0, needed);
+        window = Window.Span;
+    }
+
+    /// <summary>Copies raw bytes at the current position (array values) into <paramref name="destination"/>, across segments.</summary>
+    public void CopyTo(ref ReadOnlySpan<byte> window, scoped Span<byte> destination)
+    {
+        while (!destination.IsEmpty)
+        {
+            if (_pos >= window.Length && !NextWindow(ref window))
+            {
+                ThrowFormat("the array runs past the end of the input", Position);
+            }
+            int n = Math.Min(destination.Length, window.Length - _pos);
+            window.Slice(_pos, n).CopyTo(destination);
+            _pos += n;
+            destination = destination[n..];
+        }
+    }
+
+    private void Skip(ref ReadOnlySpan<byte> window, long count)
+    {
+        while (count > 0)
+        {
+            if (_pos >= window.Length && !NextWindow(ref window))
+            {
+                ThrowFormat("the array runs past the end of the input", Position);
+            }
+            int n = (int)Math.Min(count, window.Length - _pos);
+            _pos += n;
+            count -= n;
+        }
+    }
+
+    /// <summary>Counts <paramref name="items"/> array items as read (after the caller copied their bytes).</summary>
+    public void ConsumeArrayItems(int items) => _arrayRemaining -= items;
+
+    public readonly int ArrayItemSize => _arrayItemSize;
+
+    [DoesNotReturn]
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static void ThrowFormat(string message, long offset) => throw new NbfxFormatException(message, offset);
+}

@@ -1,0 +1,122 @@
+using System.Xml;
+
+namespace Spanwire.BinaryXml.Xml;
+
+// Moving over the current element's attributes, as XmlReader defines it.
+internal sealed partial class NbfxXmlReader
+{
+    private bool OnElementWithAttributes => _nodeType == XmlNodeType.Element && _attributeCount > 0;
+
+    public override string GetAttribute(int i)
+    {
+        if ((uint)i >= (uint)AttributeCount)
+        {
+            throw new ArgumentOutOfRangeException(nameof(i));
+        }
+        return _attributes[i].Value;
+    }
+
+    public override string? GetAttribute(string name)
+    {
+        int i = FindAttribute(name);
+        return i < 0 ? null : _attributes[i].Value;
+    }
+
+    public override string? GetAttribute(string name, string? namespaceURI)
+    {
+        int i = FindAttribute(name, namespaceURI ?? "");
+        return i < 0 ? null : _attributes[i].Value;
+    }
+
+    public override void MoveToAttribute(int i)
+    {
+        if ((uint)i >= (uint)AttributeCount)
+        {
+            throw new ArgumentOutOfRangeException(nameof(i));
+        }
+        _attributeIndex = i;
+        _onAttributeValue = false;
+    }
+
+    public override bool MoveToAttribute(string name) => MoveTo(FindAttribute(name));
+
+    public override bool MoveToAttribute(string name, string? ns) => MoveTo(FindAttribute(name, ns ?? ""));
+
+    public override bool MoveToFirstAttribute() => MoveTo(OnElementWithAttributes ? 0 : -1);
+
+    public override bool MoveToNextAttribute()
+    {
+        int next = _attributeIndex + 1;
+        return next < AttributeCount && MoveTo(next);
+    }
+
+    public override bool MoveToElement()
+    {
+        if (_attributeIndex < 0)
+        {
+            return false;
+        }
+        _attributeIndex = -1;
+        _onAttributeValue = false;
+        return true;
+    }
+
+    public override bool ReadAttributeValue()
+    {
+        if (_attributeIndex < 0 || _onAttributeValue)
+        {
+            return false;
+        }
+        _onAttributeValue = true;
+        return true;
+    }
+
+    private bool MoveTo(int i)
+    {
+        if (i < 0)
+        {
+            return false;
+        }
+        _attributeIndex = i;
+        _onAttributeValue = false;
+        return true;
+    }
+
+    private int FindAttribute(string name)
+    {
+        if (!OnElementWithAttributes)
+        {
+            return -1;
+        }
+        int colon = name.IndexOf(':');
+        for (int i = 0; i < _attributeCount; i++)
+        {
+            AttributeNode a = _attributes[i];
+            bool match = colon < 0
+                ? a.Prefix.Length == 0 && a.LocalName == name
+                : a.Prefix.Length == colon && name.StartsWith(a.Prefix, StringComparison.Ordinal) && name.AsSpan(colon + 1).SequenceEqual(a.LocalName);
+            if (match)
+            {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private int FindAttribute(string localName, string ns)
+    {
+        if (!OnElementWithAttributes)
+        {
+            return -1;
+        }
+        for (int i = 0; i < _attributeCount; i++)
+        {
+            AttributeNode a = _attributes[i];
+            if (a.LocalName == localName && a.Namespace == ns)
+            {
+                return i;
+            }
+        }
+        return -1;
+    }
+}

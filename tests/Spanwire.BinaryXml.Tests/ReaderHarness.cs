@@ -1,0 +1,145 @@
+using System.Buffers;
+using System.Text;
+using System.Xml;
+
+namespace Spanwire.BinaryXml.Tests;
+
+/// <summary>Helpers for the reader tests: node dumps of any XmlReader, token dumps of NbfxReader, inputs split into segments.</summary>
+internal static class ReaderHarness
+{
+    /// <summary>Every node the reader yields, one line each, with the element's attributes.</summary>
+    public static List<string> Nodes(XmlReader reader)
+    {
+        var nodes = new List<string>();
+        while (reader.Read())
+        {
+            nodes.Add($"{reader.NodeType}|{reader.Depth}|{reader.Prefix}|{reader.LocalName}|{reader.NamespaceURI}|{reader.Value}|{reader.IsEmptyElement}");
+            if (reader.NodeType == XmlNodeType.Element && reader.MoveToFirstAttribute())
+            {
+                do
+                {
+                    nodes.Add($"  @{reader.Depth}|{reader.Prefix}|{reader.LocalName}|{reader.NamespaceURI}|{reader.Value}");
+                }
+                while (reader.MoveToNextAttribute());
+                reader.MoveToElement();
+            }
+        }
+        nodes.Add($"end {reader.NodeType} {reader.ReadState} {reader.EOF}");
+        return nodes;
+    }
+
+    /// <summary>The nodes, or the type of the exception the reader threw.</summary>
+    public static (List<string>? Nodes, Type? Error) TryNodes(Func<XmlReader> open)
+    {
+        try
+        {
+            using XmlReader reader = open();
+            return (Nodes(reader), null);
+        }
+        catch (XmlException e)
+        {
+            if (Environment.GetEnvironmentVariable("SPANWIRE_NBFX_DUMP") is not null) Console.WriteLine(e.Message);
+            return (null, e.GetType());
+        }
+    }
+
+    /// <summary>Every token of a raw reader as text; array values read through ReadArray when <paramref name="readArrays"/>.</summary>
+    public static string Tokens(ref NbfxReader reader, bool readArrays = true)
+    {
+        var text = new StringBuilder();
+        while (reader.Read())
+        {
+            text.Append(reader.TokenType).Append(' ').Append(reader.CurrentDepth);
+            switch (reader.TokenType)
+            {
+                case NbfxTokenType.StartElement:
+                case NbfxTokenType.Attribute:
+                case NbfxTokenType.NamespaceDeclaration:
+                    text.Append(' ').Append(reader.GetPrefix()).Append(':').Append(reader.GetLocalName());
+                    if (reader.IsArrayElement) text.Append(" array");
+                    if (reader.TokenType != NbfxTokenType.StartElement) text.Append(" = ").Append(reader.ValueType).Append(' ').Append(reader.GetString());
+                    break;
+                case NbfxTokenType.Text:
+                case NbfxTokenType.Comment:
+                    text.Append(' ').Append(reader.ValueType).Append(' ').Append(reader.GetString());
+                    break;
+                case NbfxTokenType.Array:
+                    text.Append(' ').Append(reader.ArrayType).Append(" x").Append(reader.ArrayLength);
+                    if (readArrays) text.Append(" [").Append(ArrayText(ref reader)).Append(']');
+                    break;
+            }
+            text.Append('\n');
+        }
+        return text.ToString();
+    }
+
+    private static string ArrayText(ref NbfxReader reader)
+    {
+        int n = reader.ArrayLength;
+        // Read in two calls, to cover partial reads.
+        int first = n / 2;
+        switch (reader.ArrayType)
+        {
+            case NbfxValueType.Bool: { var a = new bool[n]; reader.ReadArray(a.AsSpan(0, first)); reader.ReadArray(a.AsSpan(first)); return string.Join(",", a); }
+            case NbfxValueType.Int16: { var a = new short[n]; reader.ReadArray(a.AsSpan(0, first)); reader.ReadArray(a.AsSpan(first)); return string.Join(",", a); }
+            case NbfxValueType.Int32: { var a = new int[n]; reader.ReadArray(a.AsSpan(0, first)); reader.ReadArray(a.AsSpan(first)); return string.Join(",", a); }
+            case NbfxValueType.Int64: { var a = new long[n]; reader.ReadArray(a.AsSpan(0, first)); reader.ReadArray(a.AsSpan(first)); return string.Join(",", a); }
+            case NbfxValueType.Float: { var a = new float[n]; reader.ReadArray(a.AsSpan(0, first)); reader.ReadArray(a.AsSpan(first)); return string.Join(",", a.Select(XmlConvert.ToString)); }
+            case NbfxValueType.Double: { var a = new double[n]; reader.ReadArray(a.AsSpan(0, first)); reader.ReadArray(a.AsSpan(first)); return string.Join(",", a.Select(XmlConvert.ToString)); }
+            case NbfxValueType.Decimal: { var a = new decimal[n]; reader.ReadArray(a.AsSpan(0, first)); reader.ReadArray(a.AsSpan(first)); return string.Join(",", a.Select(XmlConvert.ToString)); }
+            case NbfxValueType.DateTime: { var a = new DateTime[n]; reader.ReadArray(a.AsSpan(0, first)); reader.ReadArray(a.AsSpan(first)); return string.Join(",", a.Select(d => XmlConvert.ToString(d, XmlDateTimeSerializationMode.RoundtripKind))); }
+            case NbfxValueType.TimeSpan: { var a = new TimeSpan[n]; reader.ReadArray(a.AsSpan(0, first)); reader.ReadArray(a.AsSpan(first)); return string.Join(",", a.Select(XmlConvert.ToString)); }
+            case NbfxValueType.Guid: { var a = new Guid[n]; reader.ReadArray(a.AsSpan(0, first)); reader.ReadArray(a.AsSpan(first)); return string.Join(",", a); }
+            default: throw new InvalidOperationException(reader.ArrayType.ToString());
+        }
+    }
+
+    /// <summary><paramref name="data"/> as a sequence of segments of <paramref name="size"/> bytes (the last may be shorter).</summary>
+    public static ReadOnlySequence<byte> Split(byte[] data, int size)
+    {
+        if (data.Length == 0) return ReadOnlySequence<byte>.Empty;
+        Chunk first = new(data.AsMemory(0, Math.Min(size, data.Length)), 0);
+        Chunk last = first;
+        for (int at = size; at < data.Length; at += size)
+        {
+            last = last.Append(data.AsMemory(at, Math.Min(size, data.Length - at)));
+        }
+        return new ReadOnlySequence<byte>(first, 0, last, last.Memory.Length);
+    }
+
+    private sealed class Chunk : ReadOnlySequenceSegment<byte>
+    {
+        public Chunk(ReadOnlyMemory<byte> memory, long runningIndex)
+        {
+            Memory = memory;
+            RunningIndex = runningIndex;
+        }
+
+        public Chunk Append(ReadOnlyMemory<byte> memory)
+        {
+            var next = new Chunk(memory, RunningIndex + Memory.Length);
+            Next = next;
+            return next;
+        }
+    }
+
+    /// <summary>A writer session that remembers the strings it added, so a reader session can be built to match.</summary>
+    public sealed class RecordingWriterSession : XmlBinaryWriterSession
+    {
+        public List<string> Added { get; } = [];
+
+        public override bool TryAdd(XmlDictionaryString value, out int key)
+        {
+            bool added = base.TryAdd(value, out key);
+            if (added) Added.Add(value.Value);
+            return added;
+        }
+
+        public XmlBinaryReaderSession ToReaderSession()
+        {
+            var session = new XmlBinaryReaderSession();
+            for (int i = 0; i < Added.Count; i++) session.Add(i, Added[i]);
+            return session;
+        }
+    }
+}
