@@ -13,7 +13,7 @@ public ref partial struct NbfxReader
     public readonly int ArrayLength => _cursor.Token == NbfxTokenType.Array ? _cursor.ArrayRemaining : 0;
 
     /// <summary>Copies up to <c>destination.Length</c> bool items; returns how many.</summary>
-    public int ReadArray(Span<bool> destination)
+    public int ReadArray(scoped Span<bool> destination)
     {
         int count = Take(NbfxValueType.Bool, destination.Length);
         Span<byte> one = stackalloc byte[1];
@@ -26,7 +26,7 @@ public ref partial struct NbfxReader
     }
 
     /// <summary>Copies up to <c>destination.Length</c> Int16 items; returns how many.</summary>
-    public int ReadArray(Span<short> destination)
+    public int ReadArray(scoped Span<short> destination)
     {
         int count = Take(NbfxValueType.Int16, destination.Length);
         _cursor.CopyTo(ref _window, MemoryMarshal.AsBytes(destination[..count]));
@@ -35,7 +35,7 @@ public ref partial struct NbfxReader
     }
 
     /// <summary>Copies up to <c>destination.Length</c> Int32 items; returns how many.</summary>
-    public int ReadArray(Span<int> destination)
+    public int ReadArray(scoped Span<int> destination)
     {
         int count = Take(NbfxValueType.Int32, destination.Length);
         _cursor.CopyTo(ref _window, MemoryMarshal.AsBytes(destination[..count]));
@@ -44,7 +44,7 @@ public ref partial struct NbfxReader
     }
 
     /// <summary>Copies up to <c>destination.Length</c> Int64 items; returns how many.</summary>
-    public int ReadArray(Span<long> destination)
+    public int ReadArray(scoped Span<long> destination)
     {
         int count = Take(NbfxValueType.Int64, destination.Length);
         _cursor.CopyTo(ref _window, MemoryMarshal.AsBytes(destination[..count]));
@@ -53,7 +53,7 @@ public ref partial struct NbfxReader
     }
 
     /// <summary>Copies up to <c>destination.Length</c> float items; returns how many.</summary>
-    public int ReadArray(Span<float> destination)
+    public int ReadArray(scoped Span<float> destination)
     {
         int count = Take(NbfxValueType.Float, destination.Length);
         Span<int> bits = MemoryMarshal.Cast<float, int>(destination[..count]);
@@ -63,7 +63,7 @@ public ref partial struct NbfxReader
     }
 
     /// <summary>Copies up to <c>destination.Length</c> double items; returns how many.</summary>
-    public int ReadArray(Span<double> destination)
+    public int ReadArray(scoped Span<double> destination)
     {
         int count = Take(NbfxValueType.Double, destination.Length);
         Span<long> bits = MemoryMarshal.Cast<double, long>(destination[..count]);
@@ -73,7 +73,7 @@ public ref partial struct NbfxReader
     }
 
     /// <summary>Copies up to <c>destination.Length</c> TimeSpan items; returns how many.</summary>
-    public int ReadArray(Span<TimeSpan> destination)
+    public int ReadArray(scoped Span<TimeSpan> destination)
     {
         int count = Take(NbfxValueType.TimeSpan, destination.Length);
         Span<long> ticks = MemoryMarshal.Cast<TimeSpan, long>(destination[..count]);
@@ -83,7 +83,7 @@ public ref partial struct NbfxReader
     }
 
     /// <summary>Copies up to <c>destination.Length</c> decimal items (each checked); returns how many.</summary>
-    public int ReadArray(Span<decimal> destination)
+    public int ReadArray(scoped Span<decimal> destination)
     {
         int count = Take(NbfxValueType.Decimal, destination.Length);
         Span<byte> item = stackalloc byte[16];
@@ -100,7 +100,7 @@ public ref partial struct NbfxReader
     }
 
     /// <summary>Copies up to <c>destination.Length</c> DateTime items (each checked); returns how many.</summary>
-    public int ReadArray(Span<DateTime> destination)
+    public int ReadArray(scoped Span<DateTime> destination)
     {
         int count = Take(NbfxValueType.DateTime, destination.Length);
         Span<byte> item = stackalloc byte[8];
@@ -117,7 +117,7 @@ public ref partial struct NbfxReader
     }
 
     /// <summary>Copies up to <c>destination.Length</c> Guid items; returns how many.</summary>
-    public int ReadArray(Span<Guid> destination)
+    public int ReadArray(scoped Span<Guid> destination)
     {
         int count = Take(NbfxValueType.Guid, destination.Length);
         Span<byte> item = stackalloc byte[16];

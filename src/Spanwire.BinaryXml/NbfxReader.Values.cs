@@ -60,5 +60,5 @@ public ref partial struct NbfxReader
     public readonly int GetCharCount() => Value.GetCharCount();
 
     /// <summary>Copies a characters value into <paramref name="destination"/> without allocating; returns the chars written.</summary>
-    public readonly int CopyString(Span<char> destination) => Value.CopyChars(destination);
+    public readonly int CopyString(scoped Span<char> destination) => Value.CopyChars(destination);
 }

@@ -126,7 +126,7 @@ internal readonly ref struct NbfxValue
     };
 
     /// <summary>Copies a characters value into <paramref name="destination"/>; returns the chars written.</summary>
-    public int CopyChars(Span<char> destination)
+    public int CopyChars(scoped Span<char> destination)
     {
         switch (Type)
         {

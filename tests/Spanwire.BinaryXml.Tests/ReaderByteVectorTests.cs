@@ -1,0 +1,166 @@
+using System.Buffers;
+using System.Xml;
+
+namespace Spanwire.BinaryXml.Tests;
+
+/// <summary>Records read from known bytes: the format's examples and every record kind, whole and as 1-byte segments.</summary>
+public class ReaderByteVectorTests
+{
+    public static TheoryData<string, string, string> Documents => new()
+    {
+        { "<doc></doc> (the specification's first example)", "40 03 64 6F 63 01", "StartElement 0 :doc\nEndElement 0\n" },
+        { "Int16 0x1234 with end element", "40 01 61 8B 34 12", "StartElement 0 :a\nText 1 Int16 4660\nEndElement 0\n" },
+        { "Int64 0x0102030412345678", "40 01 61 8F 78 56 34 12 04 03 02 01", "StartElement 0 :a\nText 1 Int64 72623860011521656\nEndElement 0\n" },
+        { "Int8 0xF0 is −16", "40 01 61 89 F0", "StartElement 0 :a\nText 1 Int8 -16\nEndElement 0\n" },
+        { "Int32 0xF2345678", "40 01 61 8D 78 56 34 F2", "StartElement 0 :a\nText 1 Int32 -231451016\nEndElement 0\n" },
+        { "float 1.23456788f", "40 01 61 91 52 06 9E 3F", "StartElement 0 :a\nText 1 Float 1.2345679\nEndElement 0\n" },
+        { "double 1/3", "40 01 61 93 55 55 55 55 55 55 D5 3F", "StartElement 0 :a\nText 1 Double 0.3333333333333333\nEndElement 0\n" },
+        { "decimal: negative, scale 27", "40 01 61 95 00 00 1B 80 04 03 02 01 23 22 21 20 13 12 11 10", "StartElement 0 :a\nText 1 Decimal -0.311917103504725683411690019\nEndElement 0\n" },
+        { "DateTime 9999-12-31T23:59:59.9999999", "40 01 61 97 FF 3F 37 F4 75 28 CA 2B", "StartElement 0 :a\nText 1 DateTime 9999-12-31T23:59:59.9999999\nEndElement 0\n" },
+        { "TimeSpan −PT5M44S", "40 01 61 AF 00 C4 F5 32 FF FF FF FF", "StartElement 0 :a\nText 1 TimeSpan -PT5M44S\nEndElement 0\n" },
+        { "UInt64 max", "40 01 61 B3 FF FF FF FF FF FF FF FF", "StartElement 0 :a\nText 1 UInt64 18446744073709551615\nEndElement 0\n" },
+        { "Guid in TryWriteBytes order", "40 01 61 B1 33 22 11 00 55 44 77 66 88 99 AA BB CC DD EE FF", "StartElement 0 :a\nText 1 Guid 00112233-4455-6677-8899-aabbccddeeff\nEndElement 0\n" },
+        { "UniqueId shows as urn:uuid", "40 01 61 AD 33 22 11 00 55 44 77 66 88 99 AA BB CC DD EE FF", "StartElement 0 :a\nText 1 UniqueId urn:uuid:00112233-4455-6677-8899-aabbccddeeff\nEndElement 0\n" },
+        { "Zero, One, True, False, Empty, Bool: no or one byte payload", "40 01 61 80 82 86 84 A8 B4 01 01", "StartElement 0 :a\nText 1 Zero 0\nText 1 One 1\nText 1 True true\nText 1 False false\nText 1 Empty \nText 1 Bool true\nEndElement 0\n" },
+        { "Chars8 UTF-8", "40 01 61 99 05 68 C3 A9 6C 6F", "StartElement 0 :a\nText 1 Chars hélo\nEndElement 0\n" },
+        { "Chars16 and Chars32 lengths", "40 01 61 9A 02 00 68 69 9D 01 00 00 00 21", "StartElement 0 :a\nText 1 Chars hi\nText 1 Chars !\nEndElement 0\n" },
+        { "UnicodeChars8 UTF-16LE", "40 01 61 B7 04 41 00 42 00", "StartElement 0 :a\nText 1 UnicodeChars AB\nEndElement 0\n" },
+        { "Bytes8 shows as base64", "40 01 61 9F 03 01 02 03", "StartElement 0 :a\nText 1 Bytes AQID\nEndElement 0\n" },
+        { "a list of two Int8 items ended with end element", "40 01 61 A4 88 01 88 02 A7", "StartElement 0 :a\nText 1 StartList \nText 1 Int8 1\nText 1 Int8 2\nText 1 EndList \nEndElement 0\n" },
+        { "comment outside the root", "02 02 68 69 40 01 61 01", "Comment 0 Chars hi\nStartElement 0 :a\nEndElement 0\n" },
+        { "prefix letter element with an xmlns declaration", "5E 01 78 09 01 61 05 75 72 6E 3A 78 01", "StartElement 0 a:x\nNamespaceDeclaration 1 a: = Chars urn:x\nEndElement 0\n" },
+        { "Element with a prefix name and a default xmlns", "41 02 70 31 01 78 08 03 75 3A 79 01", "StartElement 0 p1:x\nNamespaceDeclaration 1 : = Chars u:y\nEndElement 0\n" },
+        { "ShortAttribute and PrefixAttribute b", "40 01 61 04 01 62 82 27 01 63 98 01 7A 01", "StartElement 0 :a\nAttribute 1 :b = One 1\nAttribute 1 b:c = Chars z\nEndElement 0\n" },
+        { "Attribute with a prefix name and a list value", "40 01 61 05 01 70 01 71 A4 88 05 A6 01", "StartElement 0 :a\nAttribute 1 p:q = StartList \nText 2 Int8 5\nText 2 EndList \nEndElement 0\n" },
+        { "dictionary element, attribute, xmlns and text (SOAP ids)", "42 02 06 08 A8 0A 04 AB 08", "StartElement 0 :Envelope\nAttribute 1 :Header = Empty \nNamespaceDeclaration 1 : = Dictionary http://www.w3.org/2003/05/soap-envelope\nText 1 Dictionary Header\nEndElement 0\n" },
+        { "DictionaryElement and PrefixDictionaryElement s, DictionaryXmlns s, PrefixDictionaryAttribute a", "43 01 70 02 01 56 02 0B 01 73 04 0C 00 A8 01", "StartElement 0 p:Envelope\nEndElement 0\nStartElement 0 s:Envelope\nNamespaceDeclaration 1 s: = Dictionary http://www.w3.org/2003/05/soap-envelope\nAttribute 1 a:mustUnderstand = Empty \nEndElement 0\n" },
+        { "DictionaryAttribute with a prefix name", "40 01 61 07 01 70 0A A8 01", "StartElement 0 :a\nAttribute 1 p:Action = Empty \nEndElement 0\n" },
+        { "QNameDictionary: prefix letter b and Envelope", "40 01 61 BD 01 02", "StartElement 0 :a\nText 1 QNameDictionary b:Envelope\nEndElement 0\n" },
+        { "array of Int16 {13107, −30584, −8739} (the in-box tests' example)", "03 40 03 61 72 72 01 8B 03 33 33 88 88 DD DD", "StartElement 0 :arr array\nArray 0 Int16 x3 [13107,-30584,-8739]\n" },
+        { "array with an attribute, then more content", "40 01 72 03 40 01 61 04 01 6E 80 01 B5 02 01 00 01", "StartElement 0 :r\nStartElement 1 :a array\nAttribute 2 :n = Zero 0\nArray 1 Bool x2 [True,False]\nEndElement 0\n" },
+        { "MB31 name length of two bytes (128)", "40 80 01 " + string.Join(" ", Enumerable.Repeat("78", 128)) + " 01", "StartElement 0 :" + new string('x', 128) + "\nEndElement 0\n" },
+    };
+
+    [Theory]
+    [MemberData(nameof(Documents))]
+    public void ReadsTheRecords(string why, string hex, string tokens)
+    {
+        byte[] bytes = Convert.FromHexString(hex.Replace(" ", ""));
+        var whole = new NbfxReader(bytes, BinaryXml.SoapDictionary);
+        Assert.True(tokens == ReaderHarness.Tokens(ref whole), why);
+        var split = new NbfxReader(ReaderHarness.Split(bytes, 1), BinaryXml.SoapDictionary);
+        Assert.True(tokens == ReaderHarness.Tokens(ref split), why + " (1-byte segments)");
+        split.Dispose();
+    }
+
+    public static TheoryData<string, string, long, string> Malformed => new()
+    {
+        { "a name longer than the input", "40 03 64 6F", 1, "runs past the end" },
+        { "an end element with nothing open", "01", 0, "no open element" },
+        { "the input ends inside an element", "40 01 61", 3, "ends inside an open element" },
+        { "a fifth MB31 byte with high bits set", "42 80 80 80 80 10", 1, "invalid MB31" },
+        { "an attribute value that is not a text", "40 01 61 04 01 62 01", 6, "not a valid attribute value" },
+        { "an attribute record after content", "40 01 61 80 04 01 62 80 01", 4, "outside a start tag" },
+        { "a Chars32 length past the end", "40 01 61 9D FF FF FF 7F", 3, "runs past the end" },
+        { "a negative Chars32 length", "40 01 61 9D FF FF FF FF", 4, "negative" },
+        { "UTF-16 text with an odd length", "40 01 61 B7 03 41 00 42", 4, "odd byte length" },
+        { "a dictionary id past the static dictionary", "40 01 61 AB FE 07", 4, "not in the static dictionary" },
+        { "a session id with no session", "42 01 01", 1, "not in the session" },
+        { "an array with no items", "03 40 01 61 01 8D 00", 6, "no items" },
+        { "array values past the end", "03 40 01 61 01 8D 05 01 00 00 00", 7, "runs past the end" },
+        { "Int8 is not an array type", "03 40 01 61 01 89 01 05", 5, "not an array value type" },
+        { "an array of arrays", "03 03 40 01 61", 1, "must start with an element" },
+        { "byte 0x00 is no record", "00", 0, "not a valid record" },
+        { "a decimal with scale 29", "40 01 61 95 00 00 1D 00 00 00 00 00 00 00 00 00 00 00 00 00", 4, "invalid scale" },
+        { "an empty element name", "40 00 01", 0, "empty name" },
+        { "a name that is not UTF-8", "40 01 FF 01", 1, "not valid UTF-8" },
+        { "a list in a list", "40 01 61 A4 A4", 4, "not a valid list item" },
+        { "a QName prefix letter past z", "40 01 61 BD 1A 02", 4, "past 'z'" },
+        { "text with end element outside any element", "81", 0, "outside any element" },
+    };
+
+    [Theory]
+    [MemberData(nameof(Malformed))]
+    public void RejectsMalformedInputWithItsOffset(string why, string hex, long offset, string message)
+    {
+        byte[] bytes = Convert.FromHexString(hex.Replace(" ", ""));
+        foreach (bool split in new[] { false, true })
+        {
+            var e = Assert.Throws<NbfxFormatException>(() =>
+            {
+                var reader = split ? new NbfxReader(ReaderHarness.Split(bytes, 1), BinaryXml.SoapDictionary) : new NbfxReader(bytes, BinaryXml.SoapDictionary);
+                try
+                {
+                    while (reader.Read()) { }
+                }
+                finally
+                {
+                    reader.Dispose();
+                }
+            });
+            Assert.True(e.Offset == offset, $"{why}{(split ? " (1-byte segments)" : "")}: offset {e.Offset}, expected {offset}: {e.Message}");
+            Assert.Contains(message, e.Message);
+            Assert.Contains($"byte offset {offset}", e.Message);
+        }
+    }
+
+    [Fact]
+    public void MaxDepthIsTheInBoxDefault()
+    {
+        byte[] deep = Enumerable.Repeat(new byte[] { 0x40, 0x01, 0x61 }, 33).SelectMany(b => b).ToArray();
+        var e = Assert.Throws<NbfxFormatException>(() => { var r = new NbfxReader(deep); while (r.Read()) { } });
+        Assert.Equal(96, e.Offset);
+        Assert.Contains("MaxDepth", e.Message);
+    }
+
+    [Fact]
+    public void StringAndArrayQuotasAreTheInBoxDefaults()
+    {
+        var writer = new ArrayBufferWriter<byte>();
+        using (var w = BinaryXml.CreateWriter(writer))
+        {
+            w.WriteStartElement("a");
+            w.WriteString(new string('x', 8193));
+            w.WriteEndElement();
+        }
+        var e = Assert.Throws<NbfxFormatException>(() => { var r = new NbfxReader(writer.WrittenSpan); while (r.Read()) { } });
+        Assert.Contains("MaxStringContentLength", e.Message);
+        // 8192 chars of 3-byte UTF-8 are within the quota: it counts chars, not bytes.
+        writer.Clear();
+        using (var w = BinaryXml.CreateWriter(writer))
+        {
+            w.WriteStartElement("a");
+            w.WriteString(new string('中', 8192));
+            w.WriteEndElement();
+        }
+        var ok = new NbfxReader(writer.WrittenSpan);
+        while (ok.Read()) { }
+
+        writer.Clear();
+        using (var w = BinaryXml.CreateWriter(writer))
+        {
+            w.WriteArray(null, "a", null, new int[16385], 0, 16385);
+        }
+        e = Assert.Throws<NbfxFormatException>(() => { var r = new NbfxReader(writer.WrittenSpan); while (r.Read()) { } });
+        Assert.Contains("MaxArrayLength", e.Message);
+    }
+
+    [Fact]
+    public void TypedGettersReadValuesWithoutStrings()
+    {
+        byte[] bytes = Convert.FromHexString("400161" + "8A3412" + "92050000000000F03F" + "98023432" + "01");
+        var reader = new NbfxReader(bytes);
+        Assert.True(reader.Read() && reader.LocalNameEquals("a"u8));
+        Assert.True(reader.Read());
+        Assert.Equal(0x1234, reader.GetInt32());
+        Assert.Equal(0x1234L, reader.GetInt64());
+        Assert.Equal(0x1234, reader.GetDouble());
+        Assert.True(reader.Read());
+        Assert.Equal(1.0000000000000011, reader.GetDouble());
+        Assert.True(reader.Read());
+        Span<char> chars = stackalloc char[4];
+        Assert.Equal(2, reader.CopyString(chars));
+        Assert.Equal("42", chars[..2].ToString());
+        Assert.Throws<InvalidOperationException>(() => { var r = new NbfxReader(bytes); r.Read(); r.Read(); r.Read(); r.Read(); return r.GetInt32(); });
+    }
+}
