@@ -10,7 +10,11 @@ public sealed class NbfxFormatException : XmlException
         : base($"{message} (at byte offset {offset})")
     {
         Offset = offset;
+        Reason = message;
     }
+
+    /// <summary>What was wrong, without the offset.</summary>
+    public string Reason { get; }
 
     /// <summary>The byte offset in the input where the problem was found.</summary>
     public long Offset { get; }

@@ -14,6 +14,8 @@ internal static class Program
         new AmqpDecodeCommand(),
         new AmqpPublishCommand(),
         new AmqpConsumeCommand(),
+        new NbfxDecodeCommand(),
+        new NbfxEncodeCommand(),
     ];
 
     private static int Main(string[] args)

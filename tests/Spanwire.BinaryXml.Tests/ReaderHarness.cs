@@ -19,6 +19,11 @@ internal static class ReaderHarness
                 do
                 {
                     nodes.Add($"  @{reader.Depth}|{reader.Prefix}|{reader.LocalName}|{reader.NamespaceURI}|{reader.Value}");
+                    // The value as a text node, as XmlWriter.WriteAttributes reads it.
+                    if (reader.ReadAttributeValue())
+                    {
+                        nodes.Add($"   ={reader.NodeType}|{reader.Depth}|{reader.Value}|{reader.AttributeCount}");
+                    }
                 }
                 while (reader.MoveToNextAttribute());
                 reader.MoveToElement();

@@ -108,7 +108,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
 
     public override string NamespaceURI => _attributeIndex < 0 ? _ns : _onAttributeValue ? "" : _attributes[_attributeIndex].Namespace;
 
-    public override int AttributeCount => _nodeType == XmlNodeType.Element && !_onAttributeValue ? _attributeCount : 0;
+    public override int AttributeCount => _nodeType == XmlNodeType.Element ? _attributeCount : 0;
 
     public override string Value
     {

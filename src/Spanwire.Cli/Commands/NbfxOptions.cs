@@ -1,0 +1,25 @@
+using System.Xml;
+using Spanwire.BinaryXml;
+
+namespace Spanwire.Cli.Commands;
+
+/// <summary>What the nbfx verbs share: the --dictionary option and reading the whole input.</summary>
+internal static class NbfxOptions
+{
+    public const string DictionaryHelp = "  --dictionary D   soap (the MC-NBFS SOAP dictionary, the default) or none";
+
+    public static IXmlDictionary? Dictionary(ArgumentReader arguments) => arguments.Option("--dictionary") switch
+    {
+        null or "soap" => BinaryXml.BinaryXml.SoapDictionary,
+        "none" => null,
+        string other => throw new CliException($"--dictionary takes 'soap' or 'none'; got '{other}'"),
+    };
+
+    public static byte[] ReadAll(string? path)
+    {
+        using Stream source = Input.Open(path);
+        using var buffer = new MemoryStream();
+        source.CopyTo(buffer);
+        return buffer.ToArray();
+    }
+}

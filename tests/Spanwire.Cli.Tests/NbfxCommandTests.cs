@@ -1,0 +1,164 @@
+using System.Buffers;
+using System.Runtime.Serialization;
+using System.Text;
+using System.Xml;
+
+namespace Spanwire.Cli.Tests;
+
+public sealed class NbfxCommandTests
+{
+    [DataContract(Namespace = "http://schemas.datacontract.org/2004/07/Shop")]
+    public sealed class Order
+    {
+        [DataMember] public int Id { get; set; }
+        [DataMember] public string? Name { get; set; }
+        [DataMember] public double Price { get; set; }
+        [DataMember] public DateTime Placed { get; set; }
+        [DataMember] public Guid Key { get; set; }
+        [DataMember] public int[]? Counts { get; set; }
+        [DataMember] public byte[]? Blob { get; set; }
+        [DataMember] public string? Nothing { get; set; }
+    }
+
+    private static byte[] SoapMessage()
+    {
+        var stream = new MemoryStream();
+        using (XmlDictionaryWriter writer = XmlDictionaryWriter.CreateBinaryWriter(stream, SoapDictionary()))
+        {
+            new DataContractSerializer(typeof(Order)).WriteObject(writer, new Order
+            {
+                Id = 7, Name = "Ada <&> 中文", Price = 2.5, Placed = new DateTime(2026, 11, 21, 0, 0, 0, DateTimeKind.Utc),
+                Key = Guid.Parse("00112233-4455-6677-8899-aabbccddeeff"), Counts = [1, 2, 3], Blob = [1, 2, 3],
+            });
+        }
+        return stream.ToArray();
+    }
+
+    /// <summary>The SOAP dictionary's first strings are enough for these tests' ids to line up with the tool's.</summary>
+    private static XmlDictionary SoapDictionary()
+    {
+        var dictionary = new XmlDictionary();
+        foreach (string s in new[] { "mustUnderstand", "Envelope", "http://www.w3.org/2003/05/soap-envelope", "http://www.w3.org/2005/08/addressing", "Header", "Action", "To", "Body" })
+        {
+            dictionary.Add(s);
+        }
+        return dictionary;
+    }
+
+    /// <summary>What the in-box reader and XmlWriter print for the same bytes.</summary>
+    private static string InBoxXml(byte[] bytes, IXmlDictionary? dictionary, XmlBinaryReaderSession? session = null, int offset = 0)
+    {
+        var text = new StringWriter();
+        using (XmlWriter writer = XmlWriter.Create(text, new XmlWriterSettings { Indent = true, OmitXmlDeclaration = true }))
+        {
+            writer.WriteNode(XmlDictionaryReader.CreateBinaryReader(bytes, offset, bytes.Length - offset, dictionary, XmlDictionaryReaderQuotas.Max, session), true);
+        }
+        return text + Environment.NewLine;
+    }
+
+    [Fact]
+    public void Decode_prints_what_the_in_box_reader_reads()
+    {
+        byte[] message = SoapMessage();
+        var result = CliRunner.Run(message, "nbfx", "decode");
+        Assert.True(result.ExitCode == 0, result.StdErr);
+        Assert.Equal(InBoxXml(message, SoapDictionary()), result.StdOut);
+        Assert.Contains("<Name>Ada &lt;&amp;&gt; 中文</Name>", result.StdOut);
+    }
+
+    [Fact]
+    public void Decode_then_encode_then_decode_is_stable()
+    {
+        var first = CliRunner.Run(SoapMessage(), "nbfx", "decode");
+        Assert.True(first.ExitCode == 0, first.StdErr);
+        foreach (string dictionary in new[] { "soap", "none" })
+        {
+            string path = Path.GetTempFileName();
+            try
+            {
+                File.WriteAllText(path, first.StdOut);
+                var encoded = RunBinary(path, "nbfx", "encode", "--dictionary", dictionary);
+                var again = CliRunner.Run(encoded, "nbfx", "decode", "--dictionary", dictionary);
+                Assert.True(again.ExitCode == 0, again.StdErr);
+                Assert.Equal(first.StdOut, again.StdOut);
+                // The in-box reader reads what encode wrote.
+                Assert.Equal(first.StdOut, InBoxXml(encoded, dictionary == "soap" ? Spanwire.BinaryXml.BinaryXml.SoapDictionary : null));
+            }
+            finally
+            {
+                File.Delete(path);
+            }
+        }
+    }
+
+    [Fact]
+    public void Decode_reads_a_session_table_before_the_document()
+    {
+        var session = new Spanwire.BinaryXml.NbfxWriterSession();
+        var dictionary = new XmlDictionary();
+        var body = new MemoryStream();
+        using (XmlDictionaryWriter writer = XmlDictionaryWriter.CreateBinaryWriter(body, null, session))
+        {
+            writer.WriteStartElement(dictionary.Add("Order"), dictionary.Add("urn:shop"));
+            writer.WriteString("x");
+            writer.WriteEndElement();
+        }
+        var framed = new System.Buffers.ArrayBufferWriter<byte>();
+        Spanwire.BinaryXml.NbfxSessionTable.Write(framed, session.TakeNewStrings());
+        int table = framed.WrittenCount;
+        framed.Write(body.ToArray());
+        byte[] input = framed.WrittenSpan.ToArray();
+
+        var readerSession = new XmlBinaryReaderSession();
+        readerSession.Add(0, "Order");
+        readerSession.Add(1, "urn:shop");
+        var result = CliRunner.Run(input, "nbfx", "decode", "--session", "--dictionary", "none");
+        Assert.True(result.ExitCode == 0, result.StdErr);
+        Assert.Equal(InBoxXml(input, null, readerSession, table), result.StdOut);
+    }
+
+    [Theory]
+    [InlineData("40 03 64 6F", "byte offset 1")]
+    [InlineData("40 01 61 95 00 00 1D 00 00 00 00 00 00 00 00 00 00 00 00 00 01", "byte offset 4")]
+    [InlineData("40 01 61 AB FE 07 01", "byte offset 4")]
+    public void A_malformed_document_is_one_line_with_its_offset(string hex, string where)
+    {
+        var result = CliRunner.Run(Convert.FromHexString(hex.Replace(" ", "")), "nbfx", "decode");
+        Assert.Equal(2, result.ExitCode);
+        Assert.Single(result.ErrorLines);
+        Assert.Contains(where, result.StdErr);
+        Assert.StartsWith("spanwire nbfx: error: -: malformed binary XML at byte offset", result.StdErr);
+        Assert.DoesNotContain("   at ", result.StdErr);
+    }
+
+    [Fact]
+    public void Bad_arguments_and_bad_xml_are_one_line_each()
+    {
+        var badOption = CliRunner.Run(SoapMessage(), "nbfx", "decode", "--dictionary", "wcf");
+        Assert.Equal(2, badOption.ExitCode);
+        Assert.Contains("--dictionary takes 'soap' or 'none'", Assert.Single(badOption.ErrorLines));
+
+        var badXml = CliRunner.Run(Encoding.UTF8.GetBytes("<a><b></a>"), "nbfx", "encode");
+        Assert.Equal(2, badXml.ExitCode);
+        Assert.Contains("invalid XML", Assert.Single(badXml.ErrorLines));
+
+        var empty = CliRunner.Run([], "nbfx", "decode");
+        Assert.Equal(2, empty.ExitCode);
+        Assert.Single(empty.ErrorLines);
+    }
+
+    private static byte[] RunBinary(string path, params string[] arguments)
+    {
+        var start = new System.Diagnostics.ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "Spanwire.Cli.dll"));
+        foreach (string a in arguments) start.ArgumentList.Add(a);
+        start.ArgumentList.Add(path);
+        using var process = System.Diagnostics.Process.Start(start)!;
+        var output = new MemoryStream();
+        Task<string> error = process.StandardError.ReadToEndAsync();
+        process.StandardOutput.BaseStream.CopyTo(output);
+        process.WaitForExit();
+        Assert.True(process.ExitCode == 0, error.Result);
+        return output.ToArray();
+    }
+}
