@@ -96,4 +96,38 @@ public class BinaryXmlBenchmarkRowsAgreeTests
         benchmark.Setup();
         Assert.Equal(benchmark.InBox(), benchmark.DropIn());
     }
+
+    [Theory]
+    [InlineData(Spanwire.Benchmarks.BinaryXml.DataContractWriteBenchmarks.Graph.LoginViewModel)]
+    [InlineData(Spanwire.Benchmarks.BinaryXml.DataContractWriteBenchmarks.Graph.Location)]
+    [InlineData(Spanwire.Benchmarks.BinaryXml.DataContractWriteBenchmarks.Graph.IndexViewModel)]
+    [InlineData(Spanwire.Benchmarks.BinaryXml.DataContractWriteBenchmarks.Graph.CollectionsOfPrimitives)]
+    public void Both_DataContract_read_rows_read_the_same_graph(Spanwire.Benchmarks.BinaryXml.DataContractWriteBenchmarks.Graph shape)
+    {
+        var benchmark = new Spanwire.Benchmarks.BinaryXml.DataContractReadBenchmarks { Shape = shape };
+        benchmark.Setup();
+        object inBox = benchmark.InBox()!, dropIn = benchmark.DropIn()!;
+        var serializer = new System.Runtime.Serialization.DataContractSerializer(inBox.GetType());
+        Assert.Equal(Bytes(serializer, inBox), Bytes(serializer, dropIn));
+    }
+
+    [Fact]
+    public void The_raw_read_rows_read_the_whole_megabyte()
+    {
+        var benchmark = new Spanwire.Benchmarks.BinaryXml.NbfxReadBenchmarks();
+        benchmark.Setup();
+        Assert.Equal(benchmark.InBox(), benchmark.DropIn());
+        Assert.True(benchmark.NbfxReader() > benchmark.InBox() / 2);
+        Assert.InRange(Spanwire.Benchmarks.BinaryXml.NbfxReadBenchmarks.MixedDocument(1 << 20).Length, 1 << 20, (1 << 20) + 4096);
+    }
+
+    private static string Bytes(System.Runtime.Serialization.DataContractSerializer serializer, object graph)
+    {
+        var stream = new MemoryStream();
+        using (var writer = System.Xml.XmlDictionaryWriter.CreateBinaryWriter(stream))
+        {
+            serializer.WriteObject(writer, graph);
+        }
+        return Convert.ToHexString(stream.ToArray());
+    }
 }

@@ -7,7 +7,6 @@ internal sealed partial class NbfxXmlReader
 {
     private bool OnElementWithAttributes => _nodeType == XmlNodeType.Element && _attributeCount > 0;
 
-
     public override string GetAttribute(int i)
     {
         if ((uint)i >= (uint)AttributeCount)
