@@ -26,59 +26,37 @@ public ref partial struct NbfxReader
     }
 
     /// <summary>Copies up to <c>destination.Length</c> Int16 items; returns how many.</summary>
-    public int ReadArray(scoped Span<short> destination)
-    {
-        int count = Take(NbfxValueType.Int16, destination.Length);
-        _cursor.CopyTo(ref _window, MemoryMarshal.AsBytes(destination[..count]));
-        if (!BitConverter.IsLittleEndian) BinaryPrimitives.ReverseEndianness(destination[..count], destination);
-        return Done(count);
-    }
+    public int ReadArray(scoped Span<short> destination) => ReadFixedSize(destination, NbfxValueType.Int16);
 
     /// <summary>Copies up to <c>destination.Length</c> Int32 items; returns how many.</summary>
-    public int ReadArray(scoped Span<int> destination)
-    {
-        int count = Take(NbfxValueType.Int32, destination.Length);
-        _cursor.CopyTo(ref _window, MemoryMarshal.AsBytes(destination[..count]));
-        if (!BitConverter.IsLittleEndian) BinaryPrimitives.ReverseEndianness(destination[..count], destination);
-        return Done(count);
-    }
+    public int ReadArray(scoped Span<int> destination) => ReadFixedSize(destination, NbfxValueType.Int32);
 
     /// <summary>Copies up to <c>destination.Length</c> Int64 items; returns how many.</summary>
-    public int ReadArray(scoped Span<long> destination)
-    {
-        int count = Take(NbfxValueType.Int64, destination.Length);
-        _cursor.CopyTo(ref _window, MemoryMarshal.AsBytes(destination[..count]));
-        if (!BitConverter.IsLittleEndian) BinaryPrimitives.ReverseEndianness(destination[..count], destination);
-        return Done(count);
-    }
+    public int ReadArray(scoped Span<long> destination) => ReadFixedSize(destination, NbfxValueType.Int64);
 
     /// <summary>Copies up to <c>destination.Length</c> float items; returns how many.</summary>
-    public int ReadArray(scoped Span<float> destination)
-    {
-        int count = Take(NbfxValueType.Float, destination.Length);
-        Span<int> bits = MemoryMarshal.Cast<float, int>(destination[..count]);
-        _cursor.CopyTo(ref _window, MemoryMarshal.AsBytes(bits));
-        if (!BitConverter.IsLittleEndian) BinaryPrimitives.ReverseEndianness(bits, bits);
-        return Done(count);
-    }
+    public int ReadArray(scoped Span<float> destination) => ReadFixedSize(destination, NbfxValueType.Float);
 
     /// <summary>Copies up to <c>destination.Length</c> double items; returns how many.</summary>
-    public int ReadArray(scoped Span<double> destination)
-    {
-        int count = Take(NbfxValueType.Double, destination.Length);
-        Span<long> bits = MemoryMarshal.Cast<double, long>(destination[..count]);
-        _cursor.CopyTo(ref _window, MemoryMarshal.AsBytes(bits));
-        if (!BitConverter.IsLittleEndian) BinaryPrimitives.ReverseEndianness(bits, bits);
-        return Done(count);
-    }
+    public int ReadArray(scoped Span<double> destination) => ReadFixedSize(destination, NbfxValueType.Double);
 
     /// <summary>Copies up to <c>destination.Length</c> TimeSpan items; returns how many.</summary>
-    public int ReadArray(scoped Span<TimeSpan> destination)
+    public int ReadArray(scoped Span<TimeSpan> destination) => ReadFixedSize(destination, NbfxValueType.TimeSpan);
+
+    /// <summary>Items that are their little-endian bytes: copied straight into the destination's memory.</summary>
+    private int ReadFixedSize<T>(scoped Span<T> destination, NbfxValueType type) where T : struct
     {
-        int count = Take(NbfxValueType.TimeSpan, destination.Length);
-        Span<long> ticks = MemoryMarshal.Cast<TimeSpan, long>(destination[..count]);
-        _cursor.CopyTo(ref _window, MemoryMarshal.AsBytes(ticks));
-        if (!BitConverter.IsLittleEndian) BinaryPrimitives.ReverseEndianness(ticks, ticks);
+        int count = Take(type, destination.Length);
+        Span<byte> bytes = MemoryMarshal.AsBytes(destination[..count]);
+        _cursor.CopyTo(ref _window, bytes);
+        if (!BitConverter.IsLittleEndian)
+        {
+            int size = _cursor.ArrayItemSize;
+            for (int at = 0; at < bytes.Length; at += size)
+            {
+                bytes.Slice(at, size).Reverse();
+            }
+        }
         return Done(count);
     }
 

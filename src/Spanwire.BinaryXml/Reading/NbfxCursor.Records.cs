@@ -148,35 +148,22 @@ internal partial struct NbfxCursor
     private int ParseElement(ReadOnlySpan<byte> w, int p, int q, byte element, bool isArray, out int needed)
     {
         needed = 0;
-        int prefixLetter = -1, prefixStart = 0, prefixLength = 0, nameStart = 0, nameLength = 0;
-        XmlDictionaryString? name = null;
-        switch (element)
+        NameForm form = element switch
         {
-            case NbfxRecord.ShortElement:
-                if (!TryName(w, ref q, out nameStart, out nameLength, checkQuota: true, ref needed)) return 0;
-                break;
-            case NbfxRecord.Element:
-                if (!TryName(w, ref q, out prefixStart, out prefixLength, checkQuota: true, ref needed)) return 0;
-                if (!TryName(w, ref q, out nameStart, out nameLength, checkQuota: true, ref needed)) return 0;
-                break;
-            case NbfxRecord.ShortDictionaryElement:
-                if (!TryDictionary(w, ref q, out name, ref needed)) return 0;
-                break;
-            case NbfxRecord.DictionaryElement:
-                if (!TryName(w, ref q, out prefixStart, out prefixLength, checkQuota: true, ref needed)) return 0;
-                if (!TryDictionary(w, ref q, out name, ref needed)) return 0;
-                break;
-            case >= NbfxRecord.PrefixDictionaryElementA and <= NbfxRecord.PrefixDictionaryElementZ:
-                prefixLetter = element - NbfxRecord.PrefixDictionaryElementA;
-                if (!TryDictionary(w, ref q, out name, ref needed)) return 0;
-                break;
-            default: // PrefixElementA..Z
-                prefixLetter = element - NbfxRecord.PrefixElementA;
-                if (!TryName(w, ref q, out nameStart, out nameLength, checkQuota: true, ref needed)) return 0;
-                break;
+            NbfxRecord.ShortElement => NameForm.Short,
+            NbfxRecord.Element => NameForm.Prefixed,
+            NbfxRecord.ShortDictionaryElement => NameForm.ShortDictionary,
+            NbfxRecord.DictionaryElement => NameForm.PrefixedDictionary,
+            <= NbfxRecord.PrefixDictionaryElementZ => NameForm.LetterDictionary,
+            _ => NameForm.Letter,
+        };
+        int letter = form == NameForm.LetterDictionary ? element - NbfxRecord.PrefixDictionaryElementA : element - NbfxRecord.PrefixElementA;
+        if (!TryQualifiedName(w, ref q, form, letter, out QualifiedName qname, ref needed))
+        {
+            return 0;
         }
         long at = _windowOffset + p;
-        if (name is null && nameLength == 0)
+        if (qname.Name is null && qname.NameLength == 0)
         {
             ThrowFormat("an element has an empty name", at);
         }
@@ -186,21 +173,44 @@ internal partial struct NbfxCursor
         }
         SetToken(NbfxTokenType.StartElement, element, at, _depth);
         IsArrayElement = isArray;
-        SetName(prefixLetter, prefixStart, prefixLength, nameStart, nameLength, name);
+        SetName(qname);
         _depth++;
         _inStartTag = true;
         _arrayPhase = isArray ? ArrayPhase.Attributes : ArrayPhase.None;
         return q - p;
     }
 
-    private void SetName(int prefixLetter, int prefixStart, int prefixLength, int nameStart, int nameLength, XmlDictionaryString? name)
+    private void SetName(in QualifiedName name)
     {
-        PrefixLetter = prefixLetter;
-        PrefixStart = prefixStart;
-        PrefixLength = prefixLength;
-        NameStart = nameStart;
-        NameLength = nameLength;
-        NameString = name;
+        PrefixLetter = name.PrefixLetter;
+        PrefixStart = name.PrefixStart;
+        PrefixLength = name.PrefixLength;
+        NameStart = name.NameStart;
+        NameLength = name.NameLength;
+        NameString = name.Name;
+    }
+
+    /// <summary>The six ways element and attribute records give a name, in the order of their record bytes.</summary>
+    private enum NameForm : byte { Short, Prefixed, ShortDictionary, PrefixedDictionary, LetterDictionary, Letter }
+
+    private struct QualifiedName
+    {
+        public int PrefixLetter, PrefixStart, PrefixLength, NameStart, NameLength;
+        public XmlDictionaryString? Name;
+    }
+
+    /// <summary>Reads an element's or attribute's prefix and local name in the given form.</summary>
+    private readonly bool TryQualifiedName(ReadOnlySpan<byte> w, ref int q, NameForm form, int letter, out QualifiedName name, ref int needed)
+    {
+        name = new QualifiedName { PrefixLetter = form is NameForm.Letter or NameForm.LetterDictionary ? letter : -1 };
+        if (form is NameForm.Prefixed or NameForm.PrefixedDictionary
+            && !TryName(w, ref q, out name.PrefixStart, out name.PrefixLength, checkQuota: true, ref needed))
+        {
+            return false;
+        }
+        return form is NameForm.ShortDictionary or NameForm.PrefixedDictionary or NameForm.LetterDictionary
+            ? TryDictionary(w, ref q, out name.Name, ref needed)
+            : TryName(w, ref q, out name.NameStart, out name.NameLength, checkQuota: true, ref needed);
     }
 
     private int ParseAttribute(ReadOnlySpan<byte> w, byte record, out int needed)
@@ -208,64 +218,26 @@ internal partial struct NbfxCursor
         needed = 0;
         int p = _pos;
         int q = p + 1;
-        int prefixLetter = -1, prefixStart = 0, prefixLength = 0, nameStart = 0, nameLength = 0;
-        XmlDictionaryString? name = null;
-        bool xmlns = false;
-        switch (record)
+        if (record is >= NbfxRecord.ShortXmlnsAttribute and <= NbfxRecord.DictionaryXmlnsAttribute)
         {
-            case NbfxRecord.ShortAttribute:
-                if (!TryName(w, ref q, out nameStart, out nameLength, checkQuota: true, ref needed)) return 0;
-                break;
-            case NbfxRecord.Attribute:
-                if (!TryName(w, ref q, out prefixStart, out prefixLength, checkQuota: true, ref needed)) return 0;
-                if (!TryName(w, ref q, out nameStart, out nameLength, checkQuota: true, ref needed)) return 0;
-                break;
-            case NbfxRecord.ShortDictionaryAttribute:
-                if (!TryDictionary(w, ref q, out name, ref needed)) return 0;
-                break;
-            case NbfxRecord.DictionaryAttribute:
-                if (!TryName(w, ref q, out prefixStart, out prefixLength, checkQuota: true, ref needed)) return 0;
-                if (!TryDictionary(w, ref q, out name, ref needed)) return 0;
-                break;
-            case NbfxRecord.ShortXmlnsAttribute:
-            case NbfxRecord.ShortDictionaryXmlnsAttribute:
-                xmlns = true;
-                break;
-            case NbfxRecord.XmlnsAttribute:
-            case NbfxRecord.DictionaryXmlnsAttribute:
-                xmlns = true;
-                if (!TryName(w, ref q, out prefixStart, out prefixLength, checkQuota: true, ref needed)) return 0;
-                break;
-            case >= NbfxRecord.PrefixDictionaryAttributeA and <= NbfxRecord.PrefixDictionaryAttributeZ:
-                prefixLetter = record - NbfxRecord.PrefixDictionaryAttributeA;
-                if (!TryDictionary(w, ref q, out name, ref needed)) return 0;
-                break;
-            default: // PrefixAttributeA..Z
-                prefixLetter = record - NbfxRecord.PrefixAttributeA;
-                if (!TryName(w, ref q, out nameStart, out nameLength, checkQuota: true, ref needed)) return 0;
-                break;
+            return ParseNamespaceDeclaration(w, record, out needed);
+        }
+        NameForm form = record switch
+        {
+            NbfxRecord.ShortAttribute => NameForm.Short,
+            NbfxRecord.Attribute => NameForm.Prefixed,
+            NbfxRecord.ShortDictionaryAttribute => NameForm.ShortDictionary,
+            NbfxRecord.DictionaryAttribute => NameForm.PrefixedDictionary,
+            <= NbfxRecord.PrefixDictionaryAttributeZ => NameForm.LetterDictionary,
+            _ => NameForm.Letter,
+        };
+        int letter = form == NameForm.LetterDictionary ? record - NbfxRecord.PrefixDictionaryAttributeA : record - NbfxRecord.PrefixAttributeA;
+        if (!TryQualifiedName(w, ref q, form, letter, out QualifiedName qname, ref needed))
+        {
+            return 0;
         }
         long at = _windowOffset + p;
-        if (xmlns)
-        {
-            // The namespace is the value: a name, or a dictionary string.
-            int valueStart = 0, valueLength = 0;
-            XmlDictionaryString? ns = null;
-            if (record is NbfxRecord.ShortXmlnsAttribute or NbfxRecord.XmlnsAttribute)
-            {
-                if (!TryName(w, ref q, out valueStart, out valueLength, checkQuota: true, ref needed)) return 0;
-            }
-            else if (!TryDictionary(w, ref q, out ns, ref needed))
-            {
-                return 0;
-            }
-            SetToken(NbfxTokenType.NamespaceDeclaration, record, at, _depth);
-            SetName(-1, prefixStart, prefixLength, 0, 0, null);
-            SetValue(ns is null ? NbfxValueType.Chars : NbfxValueType.Dictionary, valueStart, valueLength);
-            ValueString = ns;
-            return q - p;
-        }
-        if (name is null && nameLength == 0)
+        if (qname.Name is null && qname.NameLength == 0)
         {
             ThrowFormat("an attribute has an empty name", at);
         }
@@ -289,7 +261,7 @@ internal partial struct NbfxCursor
         NbfxValueType type = ValueType;
         int vs = ValueStart, vl = ValueLength;
         SetToken(NbfxTokenType.Attribute, record, at, _depth);
-        SetName(prefixLetter, prefixStart, prefixLength, nameStart, nameLength, name);
+        SetName(qname);
         SetValue(type, vs, vl);
         ValueString = valueString;
         QNamePrefixLetter = qnameLetter;
@@ -298,6 +270,35 @@ internal partial struct NbfxCursor
             _list = ListPhase.Attribute;
         }
         return valueEnd - p;
+    }
+
+    private int ParseNamespaceDeclaration(ReadOnlySpan<byte> w, byte record, out int needed)
+    {
+        needed = 0;
+        int p = _pos;
+        int q = p + 1;
+        int prefixStart = 0, prefixLength = 0;
+        if (record is NbfxRecord.XmlnsAttribute or NbfxRecord.DictionaryXmlnsAttribute
+            && !TryName(w, ref q, out prefixStart, out prefixLength, checkQuota: true, ref needed))
+        {
+            return 0;
+        }
+        // The namespace is the value: a name, or a dictionary string.
+        int valueStart = 0, valueLength = 0;
+        XmlDictionaryString? ns = null;
+        if (record is NbfxRecord.ShortXmlnsAttribute or NbfxRecord.XmlnsAttribute)
+        {
+            if (!TryName(w, ref q, out valueStart, out valueLength, checkQuota: true, ref needed)) return 0;
+        }
+        else if (!TryDictionary(w, ref q, out ns, ref needed))
+        {
+            return 0;
+        }
+        SetToken(NbfxTokenType.NamespaceDeclaration, record, _windowOffset + p, _depth);
+        SetName(new QualifiedName { PrefixLetter = -1, PrefixStart = prefixStart, PrefixLength = prefixLength });
+        SetValue(ns is null ? NbfxValueType.Chars : NbfxValueType.Dictionary, valueStart, valueLength);
+        ValueString = ns;
+        return q - p;
     }
 
     private int ParseContentText(ReadOnlySpan<byte> w, byte record, out int needed)
