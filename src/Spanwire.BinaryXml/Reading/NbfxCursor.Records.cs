@@ -148,24 +148,10 @@ internal partial struct NbfxCursor
     private int ParseElement(ReadOnlySpan<byte> w, int p, int q, byte element, bool isArray, out int needed)
     {
         needed = 0;
-        NameForm form = element switch
-        {
-            NbfxRecord.ShortElement => NameForm.Short,
-            NbfxRecord.Element => NameForm.Prefixed,
-            NbfxRecord.ShortDictionaryElement => NameForm.ShortDictionary,
-            NbfxRecord.DictionaryElement => NameForm.PrefixedDictionary,
-            <= NbfxRecord.PrefixDictionaryElementZ => NameForm.LetterDictionary,
-            _ => NameForm.Letter,
-        };
-        int letter = form == NameForm.LetterDictionary ? element - NbfxRecord.PrefixDictionaryElementA : element - NbfxRecord.PrefixElementA;
-        if (!TryQualifiedName(w, ref q, form, letter, out QualifiedName qname, ref needed))
+        long at = _windowOffset + p;
+        if (!TryRecordName(w, ref q, element, NbfxRecord.ShortElement, NbfxRecord.PrefixDictionaryElementA, NbfxRecord.PrefixElementA, "an element", at, out QualifiedName qname, ref needed))
         {
             return 0;
-        }
-        long at = _windowOffset + p;
-        if (qname.Name is null && qname.NameLength == 0)
-        {
-            ThrowFormat("an element has an empty name", at);
         }
         if (_depth >= _maxDepth)
         {
@@ -199,18 +185,28 @@ internal partial struct NbfxCursor
         public XmlDictionaryString? Name;
     }
 
-    /// <summary>Reads an element's or attribute's prefix and local name in the given form.</summary>
-    private readonly bool TryQualifiedName(ReadOnlySpan<byte> w, ref int q, NameForm form, int letter, out QualifiedName name, ref int needed)
+    /// <summary>
+    /// Reads the prefix and local name of an element or attribute record. Both families lay out their forms alike:
+    /// short, prefixed, short dictionary, prefixed dictionary from <paramref name="shortRecord"/>, then the a..z
+    /// dictionary forms and the a..z name forms.
+    /// </summary>
+    private readonly bool TryRecordName(ReadOnlySpan<byte> w, ref int q, int record, int shortRecord, int letterDictionaryA, int letterA, string what, long at, out QualifiedName name, ref int needed)
     {
-        name = new QualifiedName { PrefixLetter = form is NameForm.Letter or NameForm.LetterDictionary ? letter : -1 };
+        NameForm form = record >= letterA ? NameForm.Letter : record >= letterDictionaryA ? NameForm.LetterDictionary : (NameForm)(record - shortRecord);
+        name = new QualifiedName { PrefixLetter = form == NameForm.Letter ? record - letterA : form == NameForm.LetterDictionary ? record - letterDictionaryA : -1 };
         if (form is NameForm.Prefixed or NameForm.PrefixedDictionary
             && !TryName(w, ref q, out name.PrefixStart, out name.PrefixLength, checkQuota: true, ref needed))
         {
             return false;
         }
-        return form is NameForm.ShortDictionary or NameForm.PrefixedDictionary or NameForm.LetterDictionary
+        bool done = form is NameForm.ShortDictionary or NameForm.PrefixedDictionary or NameForm.LetterDictionary
             ? TryDictionary(w, ref q, out name.Name, ref needed)
             : TryName(w, ref q, out name.NameStart, out name.NameLength, checkQuota: true, ref needed);
+        if (done && name.Name is null && name.NameLength == 0)
+        {
+            ThrowFormat($"{what} has an empty name", at);
+        }
+        return done;
     }
 
     private int ParseAttribute(ReadOnlySpan<byte> w, byte record, out int needed)
@@ -222,24 +218,10 @@ internal partial struct NbfxCursor
         {
             return ParseNamespaceDeclaration(w, record, out needed);
         }
-        NameForm form = record switch
-        {
-            NbfxRecord.ShortAttribute => NameForm.Short,
-            NbfxRecord.Attribute => NameForm.Prefixed,
-            NbfxRecord.ShortDictionaryAttribute => NameForm.ShortDictionary,
-            NbfxRecord.DictionaryAttribute => NameForm.PrefixedDictionary,
-            <= NbfxRecord.PrefixDictionaryAttributeZ => NameForm.LetterDictionary,
-            _ => NameForm.Letter,
-        };
-        int letter = form == NameForm.LetterDictionary ? record - NbfxRecord.PrefixDictionaryAttributeA : record - NbfxRecord.PrefixAttributeA;
-        if (!TryQualifiedName(w, ref q, form, letter, out QualifiedName qname, ref needed))
+        long at = _windowOffset + p;
+        if (!TryRecordName(w, ref q, record, NbfxRecord.ShortAttribute, NbfxRecord.PrefixDictionaryAttributeA, NbfxRecord.PrefixAttributeA, "an attribute", at, out QualifiedName qname, ref needed))
         {
             return 0;
-        }
-        long at = _windowOffset + p;
-        if (qname.Name is null && qname.NameLength == 0)
-        {
-            ThrowFormat("an attribute has an empty name", at);
         }
         if (q >= w.Length)
         {
