@@ -17,7 +17,7 @@ public ref partial struct NbfxReader
     /// <summary>The prefix letter of a QNameDictionary value ('a'..'z').</summary>
     public readonly char QNamePrefix => (char)('a' + _cursor.QNamePrefixLetter);
 
-    private readonly NbfxValue Value => new(_cursor.ValueType, ValueSpan, _cursor.ValueString, _cursor.QNamePrefixLetter, _cursor.ValueOffset);
+    private readonly NbfxValue Value => _cursor.GetValue(_window);
 
     /// <summary>An integer value (Zero, One, Int8..Int32, or a larger record within range).</summary>
     /// <exception cref="InvalidOperationException">The value is not an integer in range.</exception>

@@ -49,7 +49,7 @@ public class DataContractReadTests
         var orders = new List<DataContractTests.Order>();
         for (int i = 0; i < 5; i++)
         {
-            var order = DataContractTests_Sample();
+            var order = DataContractTests.Sample();
             order.Number = i;
             orders.Add(order);
         }
@@ -61,9 +61,6 @@ public class DataContractReadTests
             Mixed = [1, "s", 2.5, true, null, new DataContractTests.Customer { Name = "c" }],
         };
     }
-
-    private static DataContractTests.Order DataContractTests_Sample() =>
-        (DataContractTests.Order)typeof(DataContractTests).GetMethod("Sample", System.Reflection.BindingFlags.NonPublic | System.Reflection.BindingFlags.Static)!.Invoke(null, null)!;
 
     private static byte[] InBoxBytes(object graph, IXmlDictionary? dictionary = null, XmlBinaryWriterSession? session = null)
     {

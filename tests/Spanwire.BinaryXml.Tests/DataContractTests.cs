@@ -46,7 +46,7 @@ public class DataContractTests
         [DataMember] public Uri? Link { get; set; }
     }
 
-    private static Order Sample()
+    internal static Order Sample()
     {
         var buyer = new Customer { Name = "Ada", Id = new Guid("00112233-4455-6677-8899-aabbccddeeff") };
         return new Order

@@ -425,15 +425,7 @@ internal partial struct NbfxCursor
                 needed = q + size - _pos;
                 return -1;
             }
-            ReadOnlySpan<byte> payload = w.Slice(q, size);
-            if (type == NbfxValueType.Decimal && !NbfxPrimitives.TryReadDecimal(payload, out _))
-            {
-                ThrowFormat("a decimal with an invalid scale or flags", at + 1);
-            }
-            if (type == NbfxValueType.DateTime && !NbfxPrimitives.TryDateTimeFromBinary(BinaryPrimitives.ReadInt64LittleEndian(payload), out _))
-            {
-                ThrowFormat("a DateTime out of range", at + 1);
-            }
+            CheckFixedSizeValue(type, w.Slice(q, size), at + 1);
             SetValue(type, q, size);
             return q + size;
         }

@@ -239,6 +239,23 @@ internal partial struct NbfxCursor
         }
     }
 
+    /// <summary>The current value, whose payload is in <paramref name="window"/>.</summary>
+    public readonly NbfxValue GetValue(ReadOnlySpan<byte> window) =>
+        new(ValueType, window.Slice(ValueStart, ValueLength), ValueString, QNamePrefixLetter, ValueOffset);
+
+    /// <summary>Rejects the fixed-size payloads not every bit pattern of which is a value: decimal flags and DateTime ticks.</summary>
+    public static void CheckFixedSizeValue(NbfxValueType type, ReadOnlySpan<byte> payload, long at)
+    {
+        if (type == NbfxValueType.Decimal && !NbfxPrimitives.TryReadDecimal(payload, out _))
+        {
+            ThrowFormat("a decimal with an invalid scale or flags", at);
+        }
+        if (type == NbfxValueType.DateTime && !NbfxPrimitives.TryDateTimeFromBinary(System.Buffers.Binary.BinaryPrimitives.ReadInt64LittleEndian(payload), out _))
+        {
+            ThrowFormat("a DateTime out of range", at);
+        }
+    }
+
     /// <summary>Counts <paramref name="items"/> array items as read (after the caller copied their bytes).</summary>
     public void ConsumeArrayItems(int items) => _arrayRemaining -= items;
 

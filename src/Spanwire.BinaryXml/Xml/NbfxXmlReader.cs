@@ -128,8 +128,8 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
 
     /// <summary>The current text node's value, from the cursor's record or from the array item just read.</summary>
     private NbfxValue CurrentValue => _valueFromItem
-        ? new NbfxValue(_arrayType, _item.AsSpan(0, NbfxCursor.ArrayItemSizeOf(_arrayType)), null, 0, _c.Position)
-        : new NbfxValue(_c.ValueType, _c.Window.Span.Slice(_c.ValueStart, _c.ValueLength), _c.ValueString, _c.QNamePrefixLetter, _c.ValueOffset);
+        ? new NbfxValue(_arrayType, _item.AsSpan(0, _c.ArrayItemSize), null, 0, _c.Position)
+        : _c.GetValue(_c.Window.Span);
 
     public override bool Read()
     {
@@ -205,13 +205,19 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
 
     private void MoveToEndElementNode()
     {
+        SetNodeFromFrame(XmlNodeType.EndElement);
+        _exitScope = true;
+    }
+
+    /// <summary>An element or end element node named as the innermost open element.</summary>
+    private void SetNodeFromFrame(XmlNodeType type)
+    {
         ref Frame frame = ref _frames[_frameCount - 1];
-        _nodeType = XmlNodeType.EndElement;
+        _nodeType = type;
         _depth = _frameCount - 1;
         _prefix = frame.Prefix;
         _localName = frame.LocalName;
         _ns = frame.Namespace;
-        _exitScope = true;
     }
 
     private void ReadText()
@@ -238,7 +244,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
             {
                 text.Append(' ');
             }
-            text.Append(new NbfxValue(_c.ValueType, window.Slice(_c.ValueStart, _c.ValueLength), _c.ValueString, _c.QNamePrefixLetter, _c.ValueOffset).ToText());
+            text.Append(_c.GetValue(window).ToText());
             if (text.Length > _quotas.MaxStringContentLength)
             {
                 throw new NbfxFormatException($"a list longer than the MaxStringContentLength quota ({_quotas.MaxStringContentLength})", _c.TokenOffset);
@@ -345,36 +351,24 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
 
     private bool ReadArrayStep()
     {
-        ref Frame frame = ref _frames[_frameCount - 1];
         switch (_arrayStep)
         {
             case ArrayStep.Text:
             {
-                int size = NbfxCursor.ArrayItemSizeOf(_arrayType);
+                Span<byte> item = _item.AsSpan(0, _c.ArrayItemSize);
                 long at = _c.Position;
                 ReadOnlySpan<byte> window = _c.Window.Span;
-                _c.CopyTo(ref window, _item.AsSpan(0, size));
+                _c.CopyTo(ref window, item);
                 _c.ConsumeArrayItems(1);
                 _arrayLeft--;
-                if (_arrayType == NbfxValueType.Decimal && !NbfxPrimitives.TryReadDecimal(_item, out _))
-                {
-                    throw new NbfxFormatException("a decimal with an invalid scale or flags", at);
-                }
-                if (_arrayType == NbfxValueType.DateTime && !NbfxPrimitives.TryDateTimeFromBinary(BitConverter.ToInt64(_item), out _))
-                {
-                    throw new NbfxFormatException("a DateTime out of range", at);
-                }
+                NbfxCursor.CheckFixedSizeValue(_arrayType, item, at);
                 SetNode(XmlNodeType.Text, _frameCount);
                 _valueFromItem = true;
                 _arrayStep = ArrayStep.End;
                 return true;
             }
             case ArrayStep.End:
-                _nodeType = XmlNodeType.EndElement;
-                _depth = _frameCount - 1;
-                _prefix = frame.Prefix;
-                _localName = frame.LocalName;
-                _ns = frame.Namespace;
+                SetNodeFromFrame(XmlNodeType.EndElement);
                 if (_arrayLeft > 0)
                 {
                     _arrayStep = ArrayStep.Element;
@@ -386,11 +380,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
                 }
                 return true;
             default: // Element: the same element again, with the same attributes
-                _nodeType = XmlNodeType.Element;
-                _depth = _frameCount - 1;
-                _prefix = frame.Prefix;
-                _localName = frame.LocalName;
-                _ns = frame.Namespace;
+                SetNodeFromFrame(XmlNodeType.Element);
                 _arrayStep = ArrayStep.Text;
                 return true;
         }
@@ -429,7 +419,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
         attribute.LocalName = AtomLocalName(window);
         attribute.Namespace = "";
         attribute.Value = _c.ValueType == NbfxValueType.StartList ? ReadList()
-            : new NbfxValue(_c.ValueType, window.Slice(_c.ValueStart, _c.ValueLength), _c.ValueString, _c.QNamePrefixLetter, _c.ValueOffset).ToText();
+            : _c.GetValue(window).ToText();
         if (ReferenceEquals(attribute.Prefix, _xml))
         {
             attribute.Namespace = _xmlNamespace;

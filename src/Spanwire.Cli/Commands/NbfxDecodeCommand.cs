@@ -62,7 +62,7 @@ internal sealed class NbfxDecodeCommand : ICommand
         catch (NbfxFormatException ex)
         {
             // Offsets in the document are counted from its start; report them in the file.
-            long offset = ex.Offset + (withSession && tableLength > 0 ? tableLength : 0);
+            long offset = ex.Offset + tableLength;
             throw new CliException($"{inputName}: malformed binary XML at byte offset {offset}: {ex.Reason}");
         }
         catch (ArgumentException ex)
