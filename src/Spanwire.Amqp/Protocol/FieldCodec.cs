@@ -1,4 +1,6 @@
 using System.Buffers.Binary;
+using System.Diagnostics.CodeAnalysis;
+using System.Runtime.CompilerServices;
 
 namespace Spanwire.Amqp.Protocol;
 
@@ -34,57 +36,70 @@ internal static class FieldCodec
     /// <summary>Reads a type octet and its value at <paramref name="position"/>, advancing past both.</summary>
     public static FieldValue ReadValue(ReadOnlySpan<byte> container, scoped ref int position, long containerOffset)
     {
-        if (position >= container.Length)
+        if ((uint)position >= (uint)container.Length)
         {
             AmqpThrow.Truncated(containerOffset + position, "A field value", 1, 0);
         }
 
         byte type = container[position];
         int at = position + 1;
+        ReadOnlySpan<byte> rest = container[at..];
         int size = GetFixedSize(type);
+        if (size >= 0)
+        {
+            if (rest.Length < size)
+            {
+                ThrowValueTruncated(type, containerOffset + at, size, rest.Length);
+            }
+
+            position = at + size;
+            return new FieldValue((FieldValueType)type, rest[..size], containerOffset + at);
+        }
+
         if (size == Unknown)
         {
-            AmqpThrow.Protocol(AmqpReplyCode.SyntaxError, containerOffset + position,
-                $"Unknown field value type 0x{type:X2}{(type is >= 0x20 and < 0x7F ? $" ('{(char)type}')" : "")}; RabbitMQ accepts only t b B s u I i l L f d D S A T F V x.");
+            ThrowUnknownType(type, containerOffset + position);
         }
 
-        if (size == LengthPrefixed)
+        // S, x, A, F: a 4-byte length, checked against what is left of the container before it is used.
+        if (rest.Length < 4)
         {
-            if (container.Length - at < 4)
-            {
-                AmqpThrow.Truncated(containerOffset + at, "A field value length", 4, container.Length - at);
-            }
-
-            uint length = BinaryPrimitives.ReadUInt32BigEndian(container[at..]);
-            if (length > (uint)(container.Length - at - 4))
-            {
-                AmqpThrow.Truncated(containerOffset + at, $"A '{(char)type}' field value", 4L + length, container.Length - at);
-            }
-
-            position = at + 4 + (int)length;
-            return new FieldValue((FieldValueType)type, container.Slice(at + 4, (int)length), containerOffset + at + 4);
+            AmqpThrow.Truncated(containerOffset + at, "A field value length", 4, rest.Length);
         }
 
-        if (container.Length - at < size)
+        uint length = BinaryPrimitives.ReadUInt32BigEndian(rest);
+        if (length > (uint)(rest.Length - 4))
         {
-            AmqpThrow.Truncated(containerOffset + at, $"A '{(char)type}' field value", size, container.Length - at);
+            ThrowValueTruncated(type, containerOffset + at, 4L + length, rest.Length);
         }
 
-        position = at + size;
-        return new FieldValue((FieldValueType)type, container.Slice(at, size), containerOffset + at);
+        position = at + 4 + (int)length;
+        return new FieldValue((FieldValueType)type, rest.Slice(4, (int)length), containerOffset + at + 4);
     }
 
     /// <summary>Reads a field name (a shortstr) at <paramref name="position"/>.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static ReadOnlySpan<byte> ReadName(ReadOnlySpan<byte> container, scoped ref int position, long containerOffset)
     {
-        if (!AmqpPrimitives.TryReadShortString(container[position..], out ReadOnlySpan<byte> name, out int consumed))
+        ReadOnlySpan<byte> rest = container[position..];
+        if (rest.IsEmpty || rest[0] >= rest.Length)
         {
-            AmqpThrow.Truncated(containerOffset + position, "A field name", 1 + container[position], container.Length - position);
+            AmqpThrow.Truncated(containerOffset + position, "A field name", rest.IsEmpty ? 1 : 1 + rest[0], rest.Length);
         }
 
-        position += consumed;
-        return name;
+        int length = rest[0];
+        position += 1 + length;
+        return rest.Slice(1, length);
     }
+
+    [DoesNotReturn, MethodImpl(MethodImplOptions.NoInlining)]
+    private static void ThrowValueTruncated(byte type, long offset, long needed, int available) =>
+        AmqpThrow.Truncated(offset, $"A '{(char)type}' field value", needed, available);
+
+    [DoesNotReturn, MethodImpl(MethodImplOptions.NoInlining)]
+    private static void ThrowUnknownType(byte type, long offset) =>
+        AmqpThrow.Protocol(AmqpReplyCode.SyntaxError, offset,
+            $"Unknown field value type 0x{type:X2}{(type is >= 0x20 and < 0x7F ? $" ('{(char)type}')" : "")}; RabbitMQ accepts only t b B s u I i l L f d D S A T F V x.");
 
     /// <summary>Checks a whole table (its content, after the length) and everything nested in it.</summary>
     public static void ValidateTable(ReadOnlySpan<byte> content, long offset, int depth)

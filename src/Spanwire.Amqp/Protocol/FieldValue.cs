@@ -62,19 +62,17 @@ public readonly ref struct FieldValue
     /// <summary>Any integer type (b B s u I i l L) widened to 64 bits; false for other types.</summary>
     public bool TryGetInteger(out long value)
     {
-        value = Type switch
+        switch (Type)
         {
-            FieldValueType.SByte => (sbyte)_raw[0],
-            FieldValueType.Byte => _raw[0],
-            FieldValueType.Int16 => BinaryPrimitives.ReadInt16BigEndian(_raw),
-            FieldValueType.UInt16 => BinaryPrimitives.ReadUInt16BigEndian(_raw),
-            FieldValueType.Int32 => BinaryPrimitives.ReadInt32BigEndian(_raw),
-            FieldValueType.UInt32 => BinaryPrimitives.ReadUInt32BigEndian(_raw),
-            FieldValueType.Int64 or FieldValueType.Int64Legacy => BinaryPrimitives.ReadInt64BigEndian(_raw),
-            _ => 0,
-        };
-        return Type is FieldValueType.SByte or FieldValueType.Byte or FieldValueType.Int16 or FieldValueType.UInt16
-            or FieldValueType.Int32 or FieldValueType.UInt32 or FieldValueType.Int64 or FieldValueType.Int64Legacy;
+            case FieldValueType.SByte: value = (sbyte)_raw[0]; return true;
+            case FieldValueType.Byte: value = _raw[0]; return true;
+            case FieldValueType.Int16: value = BinaryPrimitives.ReadInt16BigEndian(_raw); return true;
+            case FieldValueType.UInt16: value = BinaryPrimitives.ReadUInt16BigEndian(_raw); return true;
+            case FieldValueType.Int32: value = BinaryPrimitives.ReadInt32BigEndian(_raw); return true;
+            case FieldValueType.UInt32: value = BinaryPrimitives.ReadUInt32BigEndian(_raw); return true;
+            case FieldValueType.Int64 or FieldValueType.Int64Legacy: value = BinaryPrimitives.ReadInt64BigEndian(_raw); return true;
+            default: value = 0; return false;
+        }
     }
 
     /// <summary>The value of an <c>f</c> value.</summary>
