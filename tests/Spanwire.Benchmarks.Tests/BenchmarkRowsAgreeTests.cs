@@ -30,6 +30,22 @@ public sealed class BenchmarkRowsAgreeTests
         Assert.Equal(theirProperties, properties.LastWritten(properties.Spanwire()));
     }
 
+    [Theory]
+    [InlineData(14)]
+    [InlineData(22)]
+    public void Both_shortstr_rows_write_the_same_bytes(int length)
+    {
+        // A fresh instance per row, so neither row can pass on the other's bytes.
+        var baseline = new AmqpShortStringBenchmarks { Length = length };
+        baseline.Setup();
+        byte[] expected = baseline.LastWritten(baseline.AsciiFromUtf16());
+        Assert.Equal([(byte)length, .. System.Text.Encoding.ASCII.GetBytes(AmqpInputs.ExchangeOrRoutingKey[..length])], expected);
+
+        var ours = new AmqpShortStringBenchmarks { Length = length };
+        ours.Setup();
+        Assert.Equal(expected, ours.LastWritten(ours.Spanwire()));
+    }
+
     [Fact]
     public void Every_serialize_and_sign_row_produces_the_same_signature()
     {

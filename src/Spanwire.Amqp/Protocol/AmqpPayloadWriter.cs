@@ -80,22 +80,7 @@ public ref struct AmqpPayloadWriter
     public void WriteShortString(ReadOnlySpan<char> value)
     {
         _bitIndex = 8;
-        // Names and ids are nearly always ASCII: one vectorized narrowing, no UTF-8 state machine.
-        Span<byte> free = _buffer[_position..];
-        if ((uint)value.Length < (uint)free.Length && value.Length <= AmqpPrimitives.MaxShortStringLength
-            && System.Text.Ascii.FromUtf16(value, free[1..], out int ascii) == System.Buffers.OperationStatus.Done)
-        {
-            free[0] = (byte)ascii;
-            _position += ascii + 1;
-            return;
-        }
-
-        if (!AmqpPrimitives.TryWriteShortString(_buffer[_position..], value, out int written))
-        {
-            AmqpThrow.DestinationTooSmall(AmqpPrimitives.GetShortStringSize(value), _buffer.Length - _position);
-        }
-
-        _position += written;
+        _position += AmqpPrimitives.WriteShortString(_buffer[_position..], value);
     }
 
     /// <summary>Writes a longstr from bytes.</summary>

@@ -67,6 +67,26 @@ public static class AmqpPrimitives
         }
     }
 
+    /// <summary>Writes text as a UTF-8 shortstr; returns the bytes written.</summary>
+    /// <exception cref="ArgumentException">The destination is too small, the text is longer than 255 bytes in UTF-8, or not valid UTF-16.</exception>
+    internal static int WriteShortString(Span<byte> destination, ReadOnlySpan<char> value)
+    {
+        // Names and ids are nearly always short ASCII: one vectorized narrowing, no UTF-8 state machine.
+        if ((uint)value.Length < (uint)destination.Length && value.Length <= MaxShortStringLength
+            && ShortAscii.TryNarrow(value, destination[1..]))
+        {
+            destination[0] = (byte)value.Length;
+            return value.Length + 1;
+        }
+
+        if (!TryWriteShortString(destination, value, out int written))
+        {
+            AmqpThrow.DestinationTooSmall(GetShortStringSize(value), destination.Length);
+        }
+
+        return written;
+    }
+
     /// <summary>Writes a longstr (u32 length and bytes). False when the destination is too small.</summary>
     public static bool TryWriteLongString(Span<byte> destination, ReadOnlySpan<byte> value, out int bytesWritten)
     {

@@ -1,0 +1,101 @@
+using System.Buffers;
+using System.Text;
+
+namespace Spanwire.Amqp.Tests;
+
+/// <summary>
+/// Shortstr writing from text: the short-ASCII narrowing (8..32 characters in overlapping vectors) and its fallbacks
+/// must give exactly the UTF-8 bytes, for every length and wherever a non-ASCII character sits.
+/// </summary>
+public class ShortStringWriteTests
+{
+    public static TheoryData<int> Lengths() => [.. Enumerable.Range(0, 41), 63, 64, 85, 86, 127, 128, 200, 255];
+
+    [Theory]
+    [MemberData(nameof(Lengths))]
+    public void Ascii_text_of_every_length_is_its_UTF8_bytes(int length)
+    {
+        string text = new(Enumerable.Range(0, length).Select(i => (char)(' ' + (i * 7 % 95))).ToArray());
+        Assert.Equal(Expected(text), Written(text));
+    }
+
+    [Theory]
+    [MemberData(nameof(Lengths))]
+    public void A_non_ASCII_character_anywhere_falls_back_to_UTF8(int length)
+    {
+        // Each of U+0080 (the first non-ASCII), U+00FF and U+FF80 (whose low byte looks like ASCII) at each position.
+        foreach (char odd in new[] { '\u0080', '\u00FF', '\uFF80', 'é' })
+        {
+            for (int at = 0; at < length; at++)
+            {
+                char[] chars = Enumerable.Repeat('k', length).ToArray();
+                chars[at] = odd;
+                string text = new(chars);
+                if (Encoding.UTF8.GetByteCount(text) > 255)
+                {
+                    Assert.Throws<ArgumentException>(() => Written(text));
+                    continue;
+                }
+
+                Assert.Equal(Expected(text), Written(text));
+            }
+        }
+    }
+
+    [Fact]
+    public void A_destination_one_byte_short_is_refused_not_overrun()
+    {
+        for (int length = 1; length <= 40; length++)
+        {
+            string text = new('a', length);
+            Assert.Throws<ArgumentException>(() => { var writer = new AmqpPayloadWriter(new byte[length]); writer.WriteShortString(text); });
+        }
+    }
+
+    [Fact]
+    public void Properties_fit_a_destination_of_exactly_their_encoded_size()
+    {
+        // The largest-size reservation is 3 bytes per character; the exact size must be enough, and one less refused.
+        var properties = new BasicProperties { ContentType = "text/plain", MessageId = "€uro-id", AppId = new string('a', 200), DeliveryMode = 2 };
+        int size = properties.GetEncodedSize();
+        Assert.True(size < properties.GetMaxEncodedSize());
+        byte[] exact = new byte[size];
+        Assert.Equal(size, properties.WriteTo(exact));
+        Assert.Throws<ArgumentException>(() => properties.WriteTo(new byte[size - 1]));
+    }
+
+    [Fact]
+    public void A_publish_with_non_ASCII_names_and_properties_decodes_to_the_same_strings()
+    {
+        var output = new ArrayBufferWriter<byte>();
+        var properties = new BasicProperties { ContentType = "application/json", CorrelationId = "корреляция", AppId = new string('x', 100) };
+        byte[] body = new byte[600];
+        long written = AmqpFrameWriter.WriteBasicPublish(output, 5, "交换", "routing.ключ", true, false, properties, body, 4096);
+        Assert.Equal(output.WrittenCount, written);
+
+        var sequence = new ReadOnlySequence<byte>(output.WrittenMemory);
+        var decoder = new AmqpFrameDecoder { FrameMax = 4096 };
+        Assert.True(decoder.TryReadFrame(ref sequence, out AmqpFrame method));
+        AmqpMethodView view = AmqpMethodView.Parse(decoder.GetPayloadSpan(method), method.PayloadOffset);
+        Assert.Equal("交换", Encoding.UTF8.GetString(view.GetShortString(1)));
+        Assert.Equal("routing.ключ", Encoding.UTF8.GetString(view.GetShortString(2)));
+        Assert.True(decoder.TryReadFrame(ref sequence, out AmqpFrame header));
+        AmqpContentHeader parsed = AmqpContentHeader.Parse(decoder.GetPayloadSpan(header));
+        Assert.Equal(600UL, parsed.BodySize);
+        Assert.Equal("корреляция", Encoding.UTF8.GetString(parsed.CorrelationId));
+        Assert.Equal(100, parsed.AppId.Length);
+        Assert.True(decoder.TryReadFrame(ref sequence, out AmqpFrame bodyFrame));
+        Assert.Equal(600, bodyFrame.Payload.Length);
+        Assert.True(sequence.IsEmpty);
+    }
+
+    private static byte[] Expected(string text) => [(byte)Encoding.UTF8.GetByteCount(text), .. Encoding.UTF8.GetBytes(text)];
+
+    private static byte[] Written(string text)
+    {
+        byte[] buffer = new byte[300];
+        var writer = new AmqpPayloadWriter(buffer);
+        writer.WriteShortString(text);
+        return buffer[..writer.Position];
+    }
+}
