@@ -58,6 +58,15 @@ public readonly ref struct AmqpContentHeader
         return 12 + properties.WriteTo(destination[12..]);
     }
 
+    /// <summary>Writes a content header payload into a destination known to hold its largest size (see <see cref="BasicProperties.GetMaxEncodedSize"/>).</summary>
+    internal static int WriteReserved(Span<byte> destination, ushort classId, ulong bodySize, in BasicProperties properties)
+    {
+        BinaryPrimitives.WriteUInt16BigEndian(destination, classId);
+        BinaryPrimitives.WriteUInt16BigEndian(destination[2..], 0);
+        BinaryPrimitives.WriteUInt64BigEndian(destination[4..], bodySize);
+        return 12 + properties.Write(destination[12..]);
+    }
+
     /// <summary>
     /// Decodes a content header payload. Flag continuation words are followed; a property this codec does not know
     /// (a bit set in a continuation word, or bits 1 of the first word) is a syntax-error, as its size is unknowable.

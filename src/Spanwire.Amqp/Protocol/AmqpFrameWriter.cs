@@ -75,29 +75,36 @@ public static class AmqpFrameWriter
         output.Advance(payload + AmqpFraming.FrameOverhead);
     }
 
-    /// <summary>Writes a body as body frames of at most frame_max − 8 bytes each; an empty body writes nothing.</summary>
-    public static void WriteBody(IBufferWriter<byte> output, ushort channel, ReadOnlySpan<byte> body, uint frameMax)
+    /// <summary>
+    /// Writes a body as body frames of at most frame_max − 8 bytes each; an empty body writes nothing. Returns the
+    /// bytes written.
+    /// </summary>
+    public static long WriteBody(IBufferWriter<byte> output, ushort channel, ReadOnlySpan<byte> body, uint frameMax)
     {
         ArgumentNullException.ThrowIfNull(output);
         int piece = AmqpFraming.GetMaxBodyFramePayload(CheckFrameMax(frameMax));
+        long written = 0;
         while (!body.IsEmpty)
         {
             int length = Math.Min(piece, body.Length);
             WriteBodyFrame(output, channel, body[..length]);
+            written += length + AmqpFraming.FrameOverhead;
             body = body[length..];
         }
+
+        return written;
     }
 
-    /// <summary>Writes a body held in a sequence as body frames; frames may span its segments.</summary>
-    public static void WriteBody(IBufferWriter<byte> output, ushort channel, in ReadOnlySequence<byte> body, uint frameMax)
+    /// <summary>Writes a body held in a sequence as body frames; frames may span its segments. Returns the bytes written.</summary>
+    public static long WriteBody(IBufferWriter<byte> output, ushort channel, in ReadOnlySequence<byte> body, uint frameMax)
     {
         ArgumentNullException.ThrowIfNull(output);
         if (body.IsSingleSegment)
         {
-            WriteBody(output, channel, body.FirstSpan, frameMax);
-            return;
+            return WriteBody(output, channel, body.FirstSpan, frameMax);
         }
 
+        long written = 0;
         long piece = AmqpFraming.GetMaxBodyFramePayload(CheckFrameMax(frameMax));
         ReadOnlySequence<byte> rest = body;
         while (!rest.IsEmpty)
@@ -113,21 +120,27 @@ public static class AmqpFrameWriter
 
             output.GetSpan(1)[0] = AmqpFraming.FrameEnd;
             output.Advance(1);
+            written += length + AmqpFraming.FrameOverhead;
             rest = rest.Slice(length);
         }
+
+        return written;
     }
 
     /// <summary>
-    /// Writes a whole basic.publish: the method frame, the content header frame and the body frames, sizes computed
-    /// once, the first two frames in one reservation. Returns the bytes written.
+    /// Writes a whole basic.publish: the method frame, the content header frame and the body frames, in one pass;
+    /// the first two frames, and a body that fits one frame of at most 4 KiB, in one reservation. Returns the bytes
+    /// written.
     /// </summary>
     /// <exception cref="ArgumentException">A name or property is over 255 UTF-8 bytes, or the header exceeds frame_max.</exception>
     public static long WriteBasicPublish(IBufferWriter<byte> output, ushort channel, ReadOnlySpan<char> exchange, ReadOnlySpan<char> routingKey,
         bool mandatory, bool immediate, in BasicProperties properties, ReadOnlySpan<byte> body, uint frameMax)
     {
-        int head = WritePublishHead(output, channel, exchange, routingKey, mandatory, immediate, properties, (ulong)body.Length, frameMax);
-        WriteBody(output, channel, body, frameMax);
-        return head + body.Length + AmqpFraming.GetBodyFrameCount(body.Length, frameMax) * AmqpFraming.FrameOverhead;
+        // A body that fits one small frame goes into the same reservation as the two head frames.
+        bool oneFrame = body.Length <= ContiguousLimit && body.Length <= AmqpFraming.GetMaxBodyFramePayload(CheckFrameMax(frameMax));
+        int head = WritePublishHead(output, channel, exchange, routingKey, mandatory, immediate, properties, (ulong)body.Length, frameMax,
+            oneFrame ? body : default);
+        return oneFrame ? head : head + WriteBody(output, channel, body, frameMax);
     }
 
     /// <summary>
@@ -137,41 +150,50 @@ public static class AmqpFrameWriter
     public static long WriteBasicPublish(IBufferWriter<byte> output, ushort channel, ReadOnlySpan<char> exchange, ReadOnlySpan<char> routingKey,
         bool mandatory, bool immediate, in BasicProperties properties, in ReadOnlySequence<byte> body, uint frameMax)
     {
-        int head = WritePublishHead(output, channel, exchange, routingKey, mandatory, immediate, properties, (ulong)body.Length, frameMax);
-        WriteBody(output, channel, body, frameMax);
-        return head + body.Length + AmqpFraming.GetBodyFrameCount(body.Length, frameMax) * AmqpFraming.FrameOverhead;
+        int head = WritePublishHead(output, channel, exchange, routingKey, mandatory, immediate, properties, (ulong)body.Length, frameMax, default);
+        return head + WriteBody(output, channel, body, frameMax);
     }
 
     private static int WritePublishHead(IBufferWriter<byte> output, ushort channel, ReadOnlySpan<char> exchange, ReadOnlySpan<char> routingKey,
-        bool mandatory, bool immediate, in BasicProperties properties, ulong bodySize, uint frameMax)
+        bool mandatory, bool immediate, in BasicProperties properties, ulong bodySize, uint frameMax, ReadOnlySpan<byte> bodyFrame)
     {
         ArgumentNullException.ThrowIfNull(output);
         CheckFrameMax(frameMax);
-        int methodPayload = 4 + 2 + AmqpPrimitives.GetShortStringSize(exchange) + AmqpPrimitives.GetShortStringSize(routingKey) + 1;
-        int headerPayload = AmqpContentHeader.GetEncodedSize(properties);
+        // One pass: reserve the most the frames can take (from string lengths), write them, then fill in the
+        // payload sizes. Each string is transcoded once and never measured separately.
+        int maxMethod = 4 + 2 + MaxShortStringSize(exchange) + MaxShortStringSize(routingKey) + 1;
+        int maxHeader = 12 + properties.GetMaxEncodedSize();
+        int bodyFrameSize = bodyFrame.IsEmpty ? 0 : bodyFrame.Length + AmqpFraming.FrameOverhead;
+        Span<byte> span = output.GetSpan(maxMethod + maxHeader + 2 * AmqpFraming.FrameOverhead + bodyFrameSize);
+        // class 60, method 40, reserved short 0, exchange, routing key, the two bits.
+        BinaryPrimitives.WriteUInt64BigEndian(span[AmqpFraming.FrameHeaderSize..], 0x003C_0028_0000_0000);
+        int at = AmqpFraming.FrameHeaderSize + 6;
+        at += AmqpPrimitives.WriteShortString(span[at..], exchange);
+        at += AmqpPrimitives.WriteShortString(span[at..], routingKey);
+        span[at++] = (byte)((mandatory ? 1 : 0) | (immediate ? 2 : 0));
+        WriteFrameHeader(span, AmqpFrameType.Method, channel, at - AmqpFraming.FrameHeaderSize);
+        span[at++] = AmqpFraming.FrameEnd;
+        int headerPayload = AmqpContentHeader.WriteReserved(span[(at + AmqpFraming.FrameHeaderSize)..], 60, bodySize, properties);
         if (frameMax != 0 && headerPayload > frameMax - AmqpFraming.FrameOverhead)
         {
             ThrowHeaderTooLarge(headerPayload, frameMax);
         }
 
-        int total = methodPayload + headerPayload + 2 * AmqpFraming.FrameOverhead;
-        Span<byte> span = output.GetSpan(total);
-        WriteFrameHeader(span, AmqpFrameType.Method, channel, methodPayload);
-        var arguments = new AmqpPayloadWriter(span.Slice(AmqpFraming.FrameHeaderSize, methodPayload));
-        arguments.WriteShort(60);
-        arguments.WriteShort(40);
-        arguments.WriteShort(0);
-        arguments.WriteShortString(exchange);
-        arguments.WriteShortString(routingKey);
-        arguments.WriteOctet((byte)((mandatory ? 1 : 0) | (immediate ? 2 : 0)));
-        int at = AmqpFraming.FrameHeaderSize + methodPayload;
-        span[at++] = AmqpFraming.FrameEnd;
         WriteFrameHeader(span[at..], AmqpFrameType.ContentHeader, channel, headerPayload);
-        at += AmqpFraming.FrameHeaderSize;
-        AmqpContentHeader.Write(span.Slice(at, headerPayload), 60, bodySize, properties);
-        span[at + headerPayload] = AmqpFraming.FrameEnd;
-        output.Advance(total);
-        return total;
+        at += AmqpFraming.FrameHeaderSize + headerPayload;
+        span[at++] = AmqpFraming.FrameEnd;
+        if (!bodyFrame.IsEmpty)
+        {
+            WriteFrameHeader(span[at..], AmqpFrameType.ContentBody, channel, bodyFrame.Length);
+            bodyFrame.CopyTo(span[(at + AmqpFraming.FrameHeaderSize)..]);
+            at += bodyFrameSize;
+            span[at - 1] = AmqpFraming.FrameEnd;
+        }
+
+        output.Advance(at);
+        return at;
+
+        static int MaxShortStringSize(ReadOnlySpan<char> value) => 1 + Math.Min(AmqpPrimitives.MaxShortStringLength, 3 * value.Length);
     }
 
     private static void WriteBodyFrame(IBufferWriter<byte> output, ushort channel, ReadOnlySpan<byte> piece)
@@ -211,11 +233,15 @@ public static class AmqpFrameWriter
     {
         if (frameMax != 0 && frameMax < AmqpFraming.MinFrameMax)
         {
-            throw new ArgumentOutOfRangeException(nameof(frameMax), frameMax, $"frame_max must be 0 (no limit) or at least {AmqpFraming.MinFrameMax}.");
+            ThrowFrameMaxTooSmall(frameMax);
         }
 
         return frameMax;
     }
+
+    [DoesNotReturn]
+    private static void ThrowFrameMaxTooSmall(uint frameMax) =>
+        throw new ArgumentOutOfRangeException(nameof(frameMax), frameMax, $"frame_max must be 0 (no limit) or at least {AmqpFraming.MinFrameMax}.");
 
     [DoesNotReturn]
     private static void ThrowHeaderTooLarge(int headerPayload, uint frameMax) =>

@@ -1,3 +1,6 @@
+using System.Buffers.Binary;
+using System.Runtime.CompilerServices;
+
 namespace Spanwire.Amqp.Protocol;
 
 /// <summary>
@@ -80,49 +83,85 @@ public struct BasicProperties
         static int Size(string? value) => value is null ? 0 : AmqpPrimitives.GetShortStringSize(value);
     }
 
+    /// <summary>
+    /// The most bytes <see cref="WriteTo"/> can write, from string lengths alone (three UTF-8 bytes per character,
+    /// at most 255 per shortstr): enough to reserve before writing in one pass.
+    /// </summary>
+    public readonly int GetMaxEncodedSize()
+    {
+        int size = 2 + 1 + 1 + 8 + (Headers?.EncodedLength ?? 0);
+        size += Max(ContentType) + Max(ContentEncoding) + Max(CorrelationId) + Max(ReplyTo) + Max(Expiration);
+        size += Max(MessageId) + Max(Type) + Max(UserId) + Max(AppId) + Max(ClusterId);
+        return size;
+
+        static int Max(string? value) => value is null ? 0 : 1 + Math.Min(AmqpPrimitives.MaxShortStringLength, 3 * value.Length);
+    }
+
     /// <summary>Writes the flag word and the present properties; returns the bytes written.</summary>
     /// <exception cref="ArgumentException">The destination is too small, or a string does not fit a shortstr.</exception>
     public readonly int WriteTo(Span<byte> destination)
     {
-        var writer = new AmqpPayloadWriter(destination);
-        writer.WriteShort((ushort)Flags);
-        Write(ref writer, ContentType);
-        Write(ref writer, ContentEncoding);
+        int needed = GetMaxEncodedSize();
+        if (destination.Length < needed && destination.Length < (needed = GetEncodedSize()))
+        {
+            AmqpThrow.DestinationTooSmall(needed, destination.Length);
+        }
+
+        return Write(destination);
+    }
+
+    /// <summary>Writes into a destination known to hold <see cref="GetMaxEncodedSize"/> or <see cref="GetEncodedSize"/> bytes.</summary>
+    internal readonly int Write(Span<byte> destination)
+    {
+        // The flag word goes first but is known only once the properties are written: it is filled in last.
+        int at = 2;
+        BasicPropertyFlags flags = 0;
+        Put(destination, ref at, ref flags, ContentType, BasicPropertyFlags.ContentType);
+        Put(destination, ref at, ref flags, ContentEncoding, BasicPropertyFlags.ContentEncoding);
         if (Headers is { } headers)
         {
-            writer.WriteTable(headers);
+            headers.Span.CopyTo(destination[at..]);
+            at += headers.EncodedLength;
+            flags |= BasicPropertyFlags.Headers;
         }
 
         if (DeliveryMode is { } deliveryMode)
         {
-            writer.WriteOctet(deliveryMode);
+            destination[at++] = deliveryMode;
+            flags |= BasicPropertyFlags.DeliveryMode;
         }
 
         if (Priority is { } priority)
         {
-            writer.WriteOctet(priority);
+            destination[at++] = priority;
+            flags |= BasicPropertyFlags.Priority;
         }
 
-        Write(ref writer, CorrelationId);
-        Write(ref writer, ReplyTo);
-        Write(ref writer, Expiration);
-        Write(ref writer, MessageId);
+        Put(destination, ref at, ref flags, CorrelationId, BasicPropertyFlags.CorrelationId);
+        Put(destination, ref at, ref flags, ReplyTo, BasicPropertyFlags.ReplyTo);
+        Put(destination, ref at, ref flags, Expiration, BasicPropertyFlags.Expiration);
+        Put(destination, ref at, ref flags, MessageId, BasicPropertyFlags.MessageId);
         if (Timestamp is { } timestamp)
         {
-            writer.WriteTimestamp(timestamp);
+            BinaryPrimitives.WriteInt64BigEndian(destination[at..], timestamp.UnixSeconds);
+            at += 8;
+            flags |= BasicPropertyFlags.Timestamp;
         }
 
-        Write(ref writer, Type);
-        Write(ref writer, UserId);
-        Write(ref writer, AppId);
-        Write(ref writer, ClusterId);
-        return writer.Position;
+        Put(destination, ref at, ref flags, Type, BasicPropertyFlags.Type);
+        Put(destination, ref at, ref flags, UserId, BasicPropertyFlags.UserId);
+        Put(destination, ref at, ref flags, AppId, BasicPropertyFlags.AppId);
+        Put(destination, ref at, ref flags, ClusterId, BasicPropertyFlags.ClusterId);
+        BinaryPrimitives.WriteUInt16BigEndian(destination, (ushort)flags);
+        return at;
 
-        static void Write(ref AmqpPayloadWriter writer, string? value)
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        static void Put(Span<byte> destination, ref int at, ref BasicPropertyFlags flags, string? value, BasicPropertyFlags flag)
         {
             if (value is not null)
             {
-                writer.WriteShortString(value.AsSpan());
+                at += AmqpPrimitives.WriteShortString(destination[at..], value);
+                flags |= flag;
             }
         }
     }
