@@ -136,6 +136,7 @@ public static class AmqpFrameWriter
     public static long WriteBasicPublish(IBufferWriter<byte> output, ushort channel, ReadOnlySpan<char> exchange, ReadOnlySpan<char> routingKey,
         bool mandatory, bool immediate, in BasicProperties properties, ReadOnlySpan<byte> body, uint frameMax)
     {
+        ArgumentNullException.ThrowIfNull(output);
         // A body that fits one small frame goes into the same reservation as the two head frames.
         bool oneFrame = body.Length <= ContiguousLimit && body.Length <= AmqpFraming.GetMaxBodyFramePayload(CheckFrameMax(frameMax));
         int head = WritePublishHead(output, channel, exchange, routingKey, mandatory, immediate, properties, (ulong)body.Length, frameMax,
@@ -150,6 +151,8 @@ public static class AmqpFrameWriter
     public static long WriteBasicPublish(IBufferWriter<byte> output, ushort channel, ReadOnlySpan<char> exchange, ReadOnlySpan<char> routingKey,
         bool mandatory, bool immediate, in BasicProperties properties, in ReadOnlySequence<byte> body, uint frameMax)
     {
+        ArgumentNullException.ThrowIfNull(output);
+        CheckFrameMax(frameMax);
         int head = WritePublishHead(output, channel, exchange, routingKey, mandatory, immediate, properties, (ulong)body.Length, frameMax, default);
         return head + WriteBody(output, channel, body, frameMax);
     }
@@ -157,11 +160,9 @@ public static class AmqpFrameWriter
     private static int WritePublishHead(IBufferWriter<byte> output, ushort channel, ReadOnlySpan<char> exchange, ReadOnlySpan<char> routingKey,
         bool mandatory, bool immediate, in BasicProperties properties, ulong bodySize, uint frameMax, ReadOnlySpan<byte> bodyFrame)
     {
-        ArgumentNullException.ThrowIfNull(output);
-        CheckFrameMax(frameMax);
-        // One pass: reserve the most the frames can take (from string lengths), write them, then fill in the
-        // payload sizes. Each string is transcoded once and never measured separately.
-        int maxMethod = 4 + 2 + MaxShortStringSize(exchange) + MaxShortStringSize(routingKey) + 1;
+        // The callers have checked output and frameMax. One pass: reserve the most the frames can take (from string
+        // lengths), write them, then fill in the payload sizes. Each string is transcoded once, never measured apart.
+        int maxMethod = 4 + 2 + AmqpPrimitives.GetMaxShortStringSize(exchange.Length) + AmqpPrimitives.GetMaxShortStringSize(routingKey.Length) + 1;
         int maxHeader = 12 + properties.GetMaxEncodedSize();
         int bodyFrameSize = bodyFrame.IsEmpty ? 0 : bodyFrame.Length + AmqpFraming.FrameOverhead;
         Span<byte> span = output.GetSpan(maxMethod + maxHeader + 2 * AmqpFraming.FrameOverhead + bodyFrameSize);
@@ -192,8 +193,6 @@ public static class AmqpFrameWriter
 
         output.Advance(at);
         return at;
-
-        static int MaxShortStringSize(ReadOnlySpan<char> value) => 1 + Math.Min(AmqpPrimitives.MaxShortStringLength, 3 * value.Length);
     }
 
     private static void WriteBodyFrame(IBufferWriter<byte> output, ushort channel, ReadOnlySpan<byte> piece)

@@ -160,6 +160,12 @@ public static class AmqpPrimitives
         return true;
     }
 
+    /// <summary>
+    /// The most bytes text of <paramref name="charCount"/> UTF-16 characters can take as a shortstr, length octet
+    /// included: three UTF-8 bytes per character, at most 255. Enough to reserve before writing in one pass.
+    /// </summary>
+    internal static int GetMaxShortStringSize(int charCount) => 1 + Math.Min(MaxShortStringLength, 3 * charCount);
+
     /// <summary>The bytes text takes as a shortstr, length octet included.</summary>
     /// <exception cref="ArgumentException">The text is longer than 255 bytes in UTF-8, or not valid UTF-16.</exception>
     public static int GetShortStringSize(ReadOnlySpan<char> value)

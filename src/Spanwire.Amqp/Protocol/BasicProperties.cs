@@ -94,7 +94,7 @@ public struct BasicProperties
         size += Max(MessageId) + Max(Type) + Max(UserId) + Max(AppId) + Max(ClusterId);
         return size;
 
-        static int Max(string? value) => value is null ? 0 : 1 + Math.Min(AmqpPrimitives.MaxShortStringLength, 3 * value.Length);
+        static int Max(string? value) => value is null ? 0 : AmqpPrimitives.GetMaxShortStringSize(value.Length);
     }
 
     /// <summary>Writes the flag word and the present properties; returns the bytes written.</summary>
