@@ -94,6 +94,9 @@ internal partial struct NbfxCursor
 
     public readonly int Depth => _depth;
 
+    /// <summary>True right after a text record that also ends its element (a WithEndElement record): the next token is that end.</summary>
+    public readonly bool TextEndsElement => _pendingEnd;
+
     /// <summary>The items of the current array not yet read.</summary>
     public readonly int ArrayRemaining => _arrayRemaining;
 

@@ -7,10 +7,6 @@ internal sealed partial class NbfxXmlReader
 {
     public override bool CanReadBinaryContent => true;
 
-    /// <summary>On an attribute, its value (the reader stays there, as in-box); elsewhere the text up to the next markup, within the string quota.</summary>
-    public override string ReadContentAsString() =>
-        _attributeIndex >= 0 ? _attributes[_attributeIndex].Value : ReadContentAsString(_quotas.MaxStringContentLength);
-
     public override int ReadContentAsBase64(byte[] buffer, int index, int count)
     {
         ArgumentNullException.ThrowIfNull(buffer);

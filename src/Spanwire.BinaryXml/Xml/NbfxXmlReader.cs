@@ -36,6 +36,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
     private string _prefix = "", _localName = "", _ns = "";
     private string? _value;
     private bool _valueFromItem;
+    private bool _atomic;
 
     private Frame[] _frames = new Frame[8];
     private int _frameCount;
@@ -142,6 +143,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
         _onAttributeValue = false;
         _value = null;
         _valueFromItem = false;
+        _atomic = false;
         _base64 = null;
         try
         {
@@ -226,6 +228,10 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
         if (_c.ValueType == NbfxValueType.StartList)
         {
             _value = ReadList();
+        }
+        else
+        {
+            _atomic = _c.TextEndsElement;
         }
         if (_depth == 0 && !IsWhitespace(Value))
         {
@@ -364,6 +370,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
                 NbfxCursor.CheckFixedSizeValue(_arrayType, item, at);
                 SetNode(XmlNodeType.Text, _frameCount);
                 _valueFromItem = true;
+                _atomic = true;
                 _arrayStep = ArrayStep.End;
                 return true;
             }

@@ -1,0 +1,359 @@
+using System.Buffers.Binary;
+using System.Xml;
+using Spanwire.BinaryXml.Reading;
+
+namespace Spanwire.BinaryXml.Xml;
+
+// Typed content reads straight from the record, as the in-box reader does for a text that is the whole content of
+// its element (a record with its end element folded in, or an array item). Everything else goes through the text,
+// as before. Which record kinds convert directly, and how, follows the in-box reader exactly: a float record read as
+// a double widens the float rather than parsing its text.
+internal sealed partial class NbfxXmlReader
+{
+    /// <summary>On a text node that is its element's whole content, whose value has not been asked for as a string.</summary>
+    private bool OnAtomicText => _atomic && _value is null && _attributeIndex < 0;
+
+    /// <summary>On an element (not an array's) whose one content record, already read ahead, ends it.</summary>
+    private bool OnElementWithAtomicText => _nodeType == XmlNodeType.Element && _attributeIndex < 0 && _arrayStep == ArrayStep.None
+        && _peeked && _peekedHas && _c.Token == NbfxTokenType.Text && _c.TextEndsElement && _c.ValueType != NbfxValueType.StartList;
+
+    private NbfxValue PeekedValue => _c.GetValue(_c.Window.Span);
+
+    /// <summary>Consumes the read-ahead text and the end element it carries; the reader moves to the node after.</summary>
+    private void SkipAtomicElement()
+    {
+        ReadOnlySpan<byte> window = _c.Window.Span;
+        _peeked = false;
+        _c.Read(ref window); // the end element the text carried
+        PopFrame();
+        Read();
+    }
+
+    /// <summary>On an attribute, its value (the reader stays there, as in-box); elsewhere the text up to the next markup, within the string quota.</summary>
+    public override string ReadContentAsString()
+    {
+        if (_attributeIndex >= 0)
+        {
+            return _attributes[_attributeIndex].Value;
+        }
+        if (OnAtomicText)
+        {
+            string value = CurrentValue.ToText(); // within the string quota: the cursor checked the record
+            Read();
+            return value;
+        }
+        return ReadContentAsString(_quotas.MaxStringContentLength);
+    }
+
+    public override string ReadElementContentAsString()
+    {
+        if (OnElementWithAtomicText)
+        {
+            string value = PeekedValue.ToText();
+            SkipAtomicElement();
+            return value;
+        }
+        return base.ReadElementContentAsString();
+    }
+
+    public override int ReadContentAsInt()
+    {
+        if (OnAtomicText && TryInt32(CurrentValue, out int value))
+        {
+            Read();
+            return value;
+        }
+        return ReadContentAs(XmlConvert.ToInt32, "Int32");
+    }
+
+    public override int ReadElementContentAsInt()
+    {
+        if (OnElementWithAtomicText && TryInt32(PeekedValue, out int value))
+        {
+            SkipAtomicElement();
+            return value;
+        }
+        return base.ReadElementContentAsInt();
+    }
+
+    public override long ReadContentAsLong()
+    {
+        if (OnAtomicText && TryInt64(CurrentValue, out long value))
+        {
+            Read();
+            return value;
+        }
+        return ReadContentAs(XmlConvert.ToInt64, "Int64");
+    }
+
+    public override long ReadElementContentAsLong()
+    {
+        if (OnElementWithAtomicText && TryInt64(PeekedValue, out long value))
+        {
+            SkipAtomicElement();
+            return value;
+        }
+        return base.ReadElementContentAsLong();
+    }
+
+    public override double ReadContentAsDouble()
+    {
+        if (OnAtomicText && TryDouble(CurrentValue, out double value))
+        {
+            Read();
+            return value;
+        }
+        return ReadContentAs(XmlConvert.ToDouble, "double");
+    }
+
+    public override double ReadElementContentAsDouble()
+    {
+        if (OnElementWithAtomicText && TryDouble(PeekedValue, out double value))
+        {
+            SkipAtomicElement();
+            return value;
+        }
+        return base.ReadElementContentAsDouble();
+    }
+
+    public override float ReadContentAsFloat()
+    {
+        if (OnAtomicText && TrySingle(CurrentValue, out float value))
+        {
+            Read();
+            return value;
+        }
+        return ReadContentAs(XmlConvert.ToSingle, "float");
+    }
+
+    public override float ReadElementContentAsFloat()
+    {
+        if (OnElementWithAtomicText && TrySingle(PeekedValue, out float value))
+        {
+            SkipAtomicElement();
+            return value;
+        }
+        return base.ReadElementContentAsFloat();
+    }
+
+    public override decimal ReadContentAsDecimal()
+    {
+        if (OnAtomicText && TryDecimal(CurrentValue, out decimal value))
+        {
+            Read();
+            return value;
+        }
+        return ReadContentAs(XmlConvert.ToDecimal, "decimal");
+    }
+
+    public override decimal ReadElementContentAsDecimal()
+    {
+        if (OnElementWithAtomicText && TryDecimal(PeekedValue, out decimal value))
+        {
+            SkipAtomicElement();
+            return value;
+        }
+        return base.ReadElementContentAsDecimal();
+    }
+
+    public override bool ReadContentAsBoolean()
+    {
+        if (OnAtomicText && TryBoolean(CurrentValue, out bool value))
+        {
+            Read();
+            return value;
+        }
+        return ReadContentAs(XmlConvert.ToBoolean, "Boolean");
+    }
+
+    public override bool ReadElementContentAsBoolean()
+    {
+        if (OnElementWithAtomicText && TryBoolean(PeekedValue, out bool value))
+        {
+            SkipAtomicElement();
+            return value;
+        }
+        return base.ReadElementContentAsBoolean();
+    }
+
+    public override DateTime ReadContentAsDateTime()
+    {
+        if (OnAtomicText && CurrentValue.Type == NbfxValueType.DateTime)
+        {
+            DateTime value = CurrentValue.ToDateTime();
+            Read();
+            return value;
+        }
+        return ReadContentAs(static text => XmlConvert.ToDateTime(text, XmlDateTimeSerializationMode.RoundtripKind), "DateTime");
+    }
+
+    public override DateTime ReadElementContentAsDateTime()
+    {
+        if (OnElementWithAtomicText && _c.ValueType == NbfxValueType.DateTime)
+        {
+            DateTime value = PeekedValue.ToDateTime();
+            SkipAtomicElement();
+            return value;
+        }
+        return base.ReadElementContentAsDateTime();
+    }
+
+    public override TimeSpan ReadContentAsTimeSpan()
+    {
+        if (OnAtomicText && CurrentValue.Type == NbfxValueType.TimeSpan)
+        {
+            TimeSpan value = CurrentValue.ToTimeSpan();
+            Read();
+            return value;
+        }
+        return ReadContentAs(XmlConvert.ToTimeSpan, "TimeSpan");
+    }
+
+    public override TimeSpan ReadElementContentAsTimeSpan()
+    {
+        if (OnElementWithAtomicText && _c.ValueType == NbfxValueType.TimeSpan)
+        {
+            TimeSpan value = PeekedValue.ToTimeSpan();
+            SkipAtomicElement();
+            return value;
+        }
+        return base.ReadElementContentAsTimeSpan();
+    }
+
+    public override Guid ReadContentAsGuid()
+    {
+        if (OnAtomicText && CurrentValue.Type == NbfxValueType.Guid)
+        {
+            Guid value = CurrentValue.ToGuid();
+            Read();
+            return value;
+        }
+        return ReadContentAs(static text => new Guid(text.Trim(XmlWhitespace)), "Guid");
+    }
+
+    public override Guid ReadElementContentAsGuid()
+    {
+        if (OnElementWithAtomicText && _c.ValueType == NbfxValueType.Guid)
+        {
+            Guid value = PeekedValue.ToGuid();
+            SkipAtomicElement();
+            return value;
+        }
+        return base.ReadElementContentAsGuid();
+    }
+
+    public override UniqueId ReadContentAsUniqueId()
+    {
+        if (OnAtomicText && CurrentValue.Type == NbfxValueType.UniqueId)
+        {
+            UniqueId value = CurrentValue.ToUniqueId();
+            Read();
+            return value;
+        }
+        return ReadContentAs(static text => new UniqueId(text.Trim(XmlWhitespace)), "UniqueId");
+    }
+
+    public override UniqueId ReadElementContentAsUniqueId()
+    {
+        if (OnElementWithAtomicText && _c.ValueType == NbfxValueType.UniqueId)
+        {
+            UniqueId value = PeekedValue.ToUniqueId();
+            SkipAtomicElement();
+            return value;
+        }
+        return base.ReadElementContentAsUniqueId();
+    }
+
+    private static readonly char[] XmlWhitespace = [' ', '\t', '\r', '\n'];
+
+    /// <summary>The content as text, parsed as the in-box reader parses it; a value that does not parse is an XmlException.</summary>
+    private T ReadContentAs<T>(Func<string, T> parse, string typeName)
+    {
+        string text = ReadContentAsString();
+        try
+        {
+            return parse(text);
+        }
+        catch (Exception e) when (e is FormatException or OverflowException or ArgumentException)
+        {
+            throw new XmlException($"The value '{(text.Length > 32 ? text[..32] + "…" : text)}' cannot be parsed as the type '{typeName}'.", e);
+        }
+    }
+
+    // The in-box reader's direct conversions; any other kind is read through its text.
+
+    private static bool TryInt32(NbfxValue v, out int value)
+    {
+        switch (v.Type)
+        {
+            case NbfxValueType.Zero or NbfxValueType.One or NbfxValueType.Int8 or NbfxValueType.Int16 or NbfxValueType.Int32:
+                value = (int)v.ToInt64();
+                return true;
+            case NbfxValueType.Int64 or NbfxValueType.UInt64 when TryInt64(v, out long wide) && wide is >= int.MinValue and <= int.MaxValue:
+                value = (int)wide;
+                return true;
+            default:
+                value = 0;
+                return false;
+        }
+    }
+
+    private static bool TryInt64(NbfxValue v, out long value)
+    {
+        if (v.IsInteger || v.Type == NbfxValueType.UInt64 && BinaryPrimitives.ReadUInt64LittleEndian(v.Payload) <= long.MaxValue)
+        {
+            value = v.ToInt64();
+            return true;
+        }
+        value = 0;
+        return false;
+    }
+
+    private static bool TryDouble(NbfxValue v, out double value)
+    {
+        bool direct = v.Type is NbfxValueType.Double or NbfxValueType.Float or NbfxValueType.Zero or NbfxValueType.One
+            or NbfxValueType.Int8 or NbfxValueType.Int16 or NbfxValueType.Int32;
+        value = direct ? v.ToDouble() : 0;
+        return direct;
+    }
+
+    private static bool TrySingle(NbfxValue v, out float value)
+    {
+        switch (v.Type)
+        {
+            case NbfxValueType.Float or NbfxValueType.Zero or NbfxValueType.One or NbfxValueType.Int8 or NbfxValueType.Int16:
+                value = v.ToSingle();
+                return true;
+            case NbfxValueType.Double:
+                double wide = BinaryPrimitives.ReadDoubleLittleEndian(v.Payload);
+                value = (float)wide;
+                return wide is >= float.MinValue and <= float.MaxValue || !double.IsFinite(wide);
+            default:
+                value = 0;
+                return false;
+        }
+    }
+
+    private static bool TryDecimal(NbfxValue v, out decimal value)
+    {
+        bool direct = v.Type is NbfxValueType.Decimal or NbfxValueType.UInt64 || v.IsInteger;
+        value = direct ? v.ToDecimal() : 0;
+        return direct;
+    }
+
+    private static bool TryBoolean(NbfxValue v, out bool value)
+    {
+        switch (v.Type)
+        {
+            case NbfxValueType.True or NbfxValueType.False or NbfxValueType.Bool:
+                value = v.ToBoolean();
+                return true;
+            case NbfxValueType.Int8 when v.Payload[0] <= 1:
+                value = v.Payload[0] == 1;
+                return true;
+            default:
+                value = false;
+                return false;
+        }
+    }
+}

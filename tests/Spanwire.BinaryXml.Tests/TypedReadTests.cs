@@ -1,0 +1,262 @@
+using System.Globalization;
+using System.Xml;
+
+namespace Spanwire.BinaryXml.Tests;
+
+/// <summary>
+/// Typed reads through the drop-in reader (ReadElementContentAs*, ReadContentAs*, ReadArray) against the in-box
+/// reader on the same in-box bytes: the same value (bit for bit for floating point) or an error in both, and the
+/// same node afterwards; a value that does not convert is an XmlException in both. Each value is read from a record that ends its element (the typed fast path) and from one
+/// followed by a comment (read through the text), whole and in 1-byte segments.
+/// </summary>
+public class TypedReadTests
+{
+    private static readonly object[] Values =
+    [
+        0, 1, -1, 127, 128, -129, short.MinValue, 40_000, int.MaxValue, int.MinValue,
+        (long)int.MaxValue + 1, long.MaxValue, long.MinValue, (ulong)int.MaxValue, (ulong)long.MaxValue + 1, ulong.MaxValue,
+        0.1f, -0f, float.NaN, float.PositiveInfinity, float.Epsilon, float.MaxValue, 3f, 16_777_217f,
+        0.1, -0.0, double.NaN, double.NegativeInfinity, 1e300, -1e-300, 3.0, 2.5, (double)float.MaxValue * 2, 1e10,
+        0m, 1.5m, -0.0001m, decimal.MaxValue, decimal.MinValue, 3m,
+        true, false,
+        new DateTime(2026, 11, 21, 12, 30, 0, DateTimeKind.Utc), new DateTime(2026, 11, 21, 12, 30, 0, DateTimeKind.Unspecified),
+        DateTime.MinValue, DateTime.MaxValue,
+        TimeSpan.Zero, TimeSpan.FromTicks(1), TimeSpan.MinValue, TimeSpan.MaxValue,
+        Guid.Empty, new Guid("00112233-4455-6677-8899-aabbccddeeff"),
+        new UniqueId(new Guid("00112233-4455-6677-8899-aabbccddeeff")), new UniqueId("urn:not-a-guid"),
+        "", "0", "1", "12", "-7", " 5 ", "true", "1e5", "abc", "2026-11-21T12:30:00Z", "00:00:01",
+        "00112233-4455-6677-8899-aabbccddeeff", "urn:uuid:00112233-4455-6677-8899-aabbccddeeff", "日本語", "NaN", "INF",
+    ];
+
+    private static readonly (string Name, Func<XmlDictionaryReader, object> Read)[] ElementReads =
+    [
+        ("Int", r => r.ReadElementContentAsInt()),
+        ("Long", r => r.ReadElementContentAsLong()),
+        ("Float", r => BitConverter.SingleToInt32Bits(r.ReadElementContentAsFloat())),
+        ("Double", r => BitConverter.DoubleToInt64Bits(r.ReadElementContentAsDouble())),
+        ("Decimal", r => r.ReadElementContentAsDecimal().ToString(CultureInfo.InvariantCulture)),
+        ("Boolean", r => r.ReadElementContentAsBoolean()),
+        ("DateTime", r => r.ReadElementContentAsDateTime() is var d ? $"{d.Ticks} {d.Kind}" : ""),
+        ("TimeSpan", r => r.ReadElementContentAsTimeSpan()),
+        ("Guid", r => r.ReadElementContentAsGuid()),
+        ("UniqueId", r => r.ReadElementContentAsUniqueId().ToString()),
+        ("String", r => r.ReadElementContentAsString()),
+    ];
+
+    private static readonly (string Name, Func<XmlDictionaryReader, object> Read)[] ContentReads =
+    [
+        ("Int", r => r.ReadContentAsInt()),
+        ("Long", r => r.ReadContentAsLong()),
+        ("Float", r => BitConverter.SingleToInt32Bits(r.ReadContentAsFloat())),
+        ("Double", r => BitConverter.DoubleToInt64Bits(r.ReadContentAsDouble())),
+        ("Decimal", r => r.ReadContentAsDecimal().ToString(CultureInfo.InvariantCulture)),
+        ("Boolean", r => r.ReadContentAsBoolean()),
+        ("DateTime", r => r.ReadContentAsDateTime() is var d ? $"{d.Ticks} {d.Kind}" : ""),
+        ("TimeSpan", r => r.ReadContentAsTimeSpan()),
+        ("Guid", r => r.ReadContentAsGuid()),
+        ("UniqueId", r => r.ReadContentAsUniqueId().ToString()),
+        ("String", r => r.ReadContentAsString()),
+    ];
+
+    public static TheoryData<int, bool> Cases()
+    {
+        var data = new TheoryData<int, bool>();
+        for (int i = 0; i < Values.Length; i++)
+        {
+            data.Add(i, false);
+            data.Add(i, true);
+        }
+        return data;
+    }
+
+    /// <summary>&lt;r&gt;&lt;v&gt;value&lt;/v&gt;&lt;n/&gt;&lt;/r&gt;; with <paramref name="comment"/>, a comment after the value.</summary>
+    private static byte[] Document(object value, bool comment)
+    {
+        var stream = new MemoryStream();
+        using (XmlDictionaryWriter writer = XmlDictionaryWriter.CreateBinaryWriter(stream))
+        {
+            writer.WriteStartElement("r");
+            writer.WriteStartElement("v");
+            switch (value)
+            {
+                case string s: writer.WriteString(s); break;
+                case Guid g: writer.WriteValue(g); break;
+                case TimeSpan t: writer.WriteValue(t); break;
+                case UniqueId u: writer.WriteValue(u); break;
+                case ulong u: writer.WriteValue((object)u); break;
+                default: writer.WriteValue(value); break;
+            }
+            if (comment)
+            {
+                writer.WriteComment("c");
+            }
+            writer.WriteEndElement();
+            writer.WriteStartElement("n");
+            writer.WriteEndElement();
+            writer.WriteEndElement();
+        }
+        return stream.ToArray();
+    }
+
+    private static IEnumerable<(string Input, Func<XmlDictionaryReader> Open)> DropIns(byte[] bytes)
+    {
+        yield return ("whole", () => BinaryXml.CreateReader(bytes));
+        yield return ("1-byte segments", () => BinaryXml.CreateReader(ReaderHarness.Split(bytes, 1)));
+    }
+
+    private static string Outcome(XmlDictionaryReader reader, Func<XmlDictionaryReader, object> read, bool content)
+    {
+        try
+        {
+            reader.MoveToContent();
+            reader.ReadStartElement("r");
+            if (content)
+            {
+                reader.ReadStartElement("v");
+            }
+            string value = Convert.ToString(read(reader), CultureInfo.InvariantCulture)!;
+            return $"{value} then {reader.NodeType} {reader.LocalName}";
+        }
+        catch (Exception e)
+        {
+            return $"error: {(e is XmlException ? nameof(XmlException) : e.GetType().Name)}"; // NbfxFormatException is an XmlException
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(Cases))]
+    public void ElementContentReadsMatchInBox(int index, bool comment)
+    {
+        byte[] bytes = Document(Values[index], comment);
+        foreach ((string name, Func<XmlDictionaryReader, object> read) in ElementReads)
+        {
+            string expected = Outcome(XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max), read, content: false);
+            foreach ((string input, Func<XmlDictionaryReader> open) in DropIns(bytes))
+            {
+                Assert.True(expected == Outcome(open(), read, content: false), $"{Values[index]} ({Values[index].GetType().Name}) ReadElementContentAs{name}, {input}");
+            }
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(Cases))]
+    public void ContentReadsMatchInBox(int index, bool comment)
+    {
+        byte[] bytes = Document(Values[index], comment);
+        foreach ((string name, Func<XmlDictionaryReader, object> read) in ContentReads)
+        {
+            string expected = Outcome(XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max), read, content: true);
+            foreach ((string input, Func<XmlDictionaryReader> open) in DropIns(bytes))
+            {
+                Assert.True(expected == Outcome(open(), read, content: true), $"{Values[index]} ({Values[index].GetType().Name}) ReadContentAs{name}, {input}");
+            }
+        }
+    }
+
+    // Arrays: one array record per type, read in chunks of several sizes, then the node after it.
+
+    private static byte[] ArrayDocument<T>(T[] items, Action<XmlDictionaryWriter, T[]> write)
+    {
+        var stream = new MemoryStream();
+        using (XmlDictionaryWriter writer = XmlDictionaryWriter.CreateBinaryWriter(stream))
+        {
+            writer.WriteStartElement("r");
+            write(writer, items);
+            writer.WriteStartElement("n");
+            writer.WriteEndElement();
+            writer.WriteEndElement();
+        }
+        return stream.ToArray();
+    }
+
+    private delegate int ArrayRead<T>(XmlDictionaryReader reader, string localName, string ns, T[] array, int offset, int count);
+
+    private static string ReadInChunks<T>(XmlDictionaryReader reader, ArrayRead<T> read, int total, int chunk, string name)
+    {
+        try
+        {
+            reader.MoveToContent();
+            reader.ReadStartElement("r");
+            var items = new T[total + 2];
+            var counts = new List<int>();
+            int at = 1, n;
+            while ((n = read(reader, name, "", items, at, Math.Min(chunk, items.Length - at))) > 0)
+            {
+                counts.Add(n);
+                at += n;
+            }
+            return $"{string.Join(",", counts)}: {string.Join(" ", items.Select(i => Convert.ToString(i is float f ? BitConverter.SingleToInt32Bits(f) : i is double d ? BitConverter.DoubleToInt64Bits(d) : i is DateTime t ? $"{t.Ticks}{t.Kind}" : i, CultureInfo.InvariantCulture)))} then {reader.NodeType} {reader.LocalName}";
+        }
+        catch (XmlException)
+        {
+            return "error";
+        }
+    }
+
+    private static void CheckArray<T>(T[] items, ArrayRead<T> read, Action<XmlDictionaryWriter, T[]> write)
+    {
+        byte[] bytes = ArrayDocument(items, write);
+        foreach (int chunk in new[] { 1, 3, items.Length, items.Length + 5 })
+        {
+            foreach (string name in new[] { "a", "other" })
+            {
+                string expected = ReadInChunks(XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max), read, items.Length, chunk, name);
+                foreach ((string input, Func<XmlDictionaryReader> open) in DropIns(bytes))
+                {
+                    Assert.True(expected == ReadInChunks(open(), read, items.Length, chunk, name), $"{typeof(T).Name}[{items.Length}] in chunks of {chunk} as '{name}', {input}:\n{expected}");
+                }
+            }
+        }
+    }
+
+    [Fact]
+    public void ArraysReadIntoTheCallersArrayAsInBox()
+    {
+        CheckArray([true, false, true], (r, l, n, a, o, c) => r.ReadArray(l, n, a, o, c), (w, v) => w.WriteArray(null, "a", "", v, 0, v.Length));
+        CheckArray([(short)1, short.MinValue, short.MaxValue, (short)-1], (r, l, n, a, o, c) => r.ReadArray(l, n, a, o, c), (w, v) => w.WriteArray(null, "a", "", v, 0, v.Length));
+        CheckArray(Enumerable.Range(-3, 20).Append(int.MinValue).ToArray(), (r, l, n, a, o, c) => r.ReadArray(l, n, a, o, c), (w, v) => w.WriteArray(null, "a", "", v, 0, v.Length));
+        CheckArray([long.MinValue, 0L, long.MaxValue], (r, l, n, a, o, c) => r.ReadArray(l, n, a, o, c), (w, v) => w.WriteArray(null, "a", "", v, 0, v.Length));
+        CheckArray([0.1f, float.NaN, -0f, float.PositiveInfinity], (r, l, n, a, o, c) => r.ReadArray(l, n, a, o, c), (w, v) => w.WriteArray(null, "a", "", v, 0, v.Length));
+        CheckArray([0.1, double.NaN, -0.0, 1e300, 2.5], (r, l, n, a, o, c) => r.ReadArray(l, n, a, o, c), (w, v) => w.WriteArray(null, "a", "", v, 0, v.Length));
+        CheckArray([decimal.MinValue, 1.5m, -0.0001m, decimal.MaxValue], (r, l, n, a, o, c) => r.ReadArray(l, n, a, o, c), (w, v) => w.WriteArray(null, "a", "", v, 0, v.Length));
+        CheckArray([DateTime.MinValue, new DateTime(2026, 11, 21, 0, 0, 0, DateTimeKind.Utc), new DateTime(2026, 1, 1), DateTime.MaxValue],
+            (r, l, n, a, o, c) => r.ReadArray(l, n, a, o, c), (w, v) => w.WriteArray(null, "a", "", v, 0, v.Length));
+        CheckArray([Guid.Empty, new Guid("00112233-4455-6677-8899-aabbccddeeff")], (r, l, n, a, o, c) => r.ReadArray(l, n, a, o, c), (w, v) => w.WriteArray(null, "a", "", v, 0, v.Length));
+        CheckArray([TimeSpan.MinValue, TimeSpan.Zero, TimeSpan.MaxValue], (r, l, n, a, o, c) => r.ReadArray(l, n, a, o, c), (w, v) => w.WriteArray(null, "a", "", v, 0, v.Length));
+    }
+
+    [Fact]
+    public void ArraysReadThroughDictionaryStringsAsInBox()
+    {
+        var dictionary = new XmlDictionary();
+        XmlDictionaryString a = dictionary.Add("a"), empty = dictionary.Add("");
+        CheckArray(Enumerable.Range(0, 40).ToArray(), (r, l, n, arr, o, c) => r.ReadArray(l == "a" ? a : new XmlDictionary().Add(l), empty, arr, o, c),
+            (w, v) => w.WriteArray(null, "a", "", v, 0, v.Length));
+    }
+
+    [Fact]
+    public void AnArrayOfOneTypeReadAsAnotherGoesElementByElement()
+    {
+        int[] items = [1, 2, 300];
+        CheckArray(items.Select(i => (long)i).ToArray(), (r, l, n, a, o, c) => r.ReadArray(l, n, a, o, c), (w, v) => w.WriteArray(null, "a", "", items, 0, items.Length));
+        CheckArray(items.Select(i => (double)i).ToArray(), (r, l, n, a, o, c) => r.ReadArray(l, n, a, o, c), (w, v) => w.WriteArray(null, "a", "", items, 0, items.Length));
+    }
+
+    [Fact]
+    public void ArrayShapeIsReportedAsInBox()
+    {
+        byte[] bytes = ArrayDocument([1L, 2L, 3L], (w, v) => w.WriteArray(null, "a", "", v, 0, v.Length));
+        foreach ((string input, Func<XmlDictionaryReader> open) in DropIns(bytes))
+        {
+            using XmlDictionaryReader reader = open();
+            reader.ReadStartElement("r");
+            Assert.True(reader.IsStartArray(out Type? type), input);
+            Assert.Equal(typeof(long), type);
+            Assert.True(reader.TryGetArrayLength(out int count));
+            Assert.Equal(3, count);
+            Assert.Equal(1, reader.ReadArray("a", "", new long[1], 0, 1));
+            Assert.True(reader.TryGetArrayLength(out count));
+            Assert.Equal(2, count);
+        }
+    }
+}
