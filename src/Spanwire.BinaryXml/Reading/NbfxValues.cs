@@ -185,13 +185,20 @@ internal readonly ref struct NbfxValue
         _ => "",
     };
 
+    private static readonly UTF8Encoding StrictUtf8 = new(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: true);
+
+    /// <summary>The text, checked and decoded in one pass.</summary>
     private string Utf8ToString()
     {
-        if (!Utf8.IsValid(Payload))
+        try
+        {
+            return StrictUtf8.GetString(Payload);
+        }
+        catch (DecoderFallbackException)
         {
             ThrowInvalidUtf8();
+            return "";
         }
-        return Encoding.UTF8.GetString(Payload);
     }
 
     [DoesNotReturn]

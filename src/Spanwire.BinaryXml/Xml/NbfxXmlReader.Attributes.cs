@@ -13,19 +13,19 @@ internal sealed partial class NbfxXmlReader
         {
             throw new ArgumentOutOfRangeException(nameof(i));
         }
-        return _attributes[i].Value;
+        return AttributeValue(i);
     }
 
     public override string? GetAttribute(string name)
     {
         int i = FindAttribute(name);
-        return i < 0 ? null : _attributes[i].Value;
+        return i < 0 ? null : AttributeValue(i);
     }
 
     public override string? GetAttribute(string name, string? namespaceURI)
     {
         int i = FindAttribute(name, namespaceURI ?? "");
-        return i < 0 ? null : _attributes[i].Value;
+        return i < 0 ? null : AttributeValue(i);
     }
 
     public override void MoveToAttribute(int i)

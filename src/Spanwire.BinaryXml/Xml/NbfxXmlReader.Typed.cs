@@ -34,7 +34,7 @@ internal sealed partial class NbfxXmlReader
     {
         if (_attributeIndex >= 0)
         {
-            return _attributes[_attributeIndex].Value;
+            return AttributeValue(_attributeIndex);
         }
         if (OnAtomicText)
         {

@@ -17,12 +17,12 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
 {
     private const string XmlNamespace = "http://www.w3.org/XML/1998/namespace";
     private const string XmlnsNamespace = "http://www.w3.org/2000/xmlns/";
+    private const string Xml = "xml", Xmlns = "xmlns";
 
     private NbfxCursor _c;
-    private readonly XmlNameTable _names;
+    private NameTable? _nameTable;
     private readonly XmlDictionaryReaderQuotas _quotas;
     private readonly Action? _onClose;
-    private readonly string _xml, _xmlns, _xmlNamespace, _xmlnsNamespace;
     private char[] _chars = new char[64];
     private int _nameTableChars;
 
@@ -33,15 +33,14 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
 
     private XmlNodeType _nodeType;
     private int _depth;
-    private string _prefix = "", _localName = "", _ns = "";
+    private string _prefix = "";
+    private int _nameFrame = -1; // the frame naming the current element or end element; −1 for unnamed nodes
     private string? _value;
     private bool _valueFromItem;
     private bool _atomic;
 
     private Frame[] _frames = new Frame[8];
     private int _frameCount;
-    private NamespaceBinding[] _bindings = new NamespaceBinding[8];
-    private int _bindingCount;
 
     private AttributeNode[] _attributes = new AttributeNode[4];
     private int _attributeCount;
@@ -56,21 +55,11 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
     private byte[]? _base64;
     private int _base64Offset;
 
-    private struct Frame
-    {
-        public string Prefix, LocalName, Namespace;
-        public int BindingCount;
-    }
-
-    private struct NamespaceBinding
-    {
-        public string Prefix, Uri;
-    }
-
     private sealed class AttributeNode
     {
         public string Prefix = "", LocalName = "", Namespace = "", Value = "";
         public bool IsXmlns;
+        public int Binding = -1; // an xmlns attribute's value is its binding's namespace, made a string when asked
     }
 
     private enum ArrayStep : byte { None, Text, End, Element }
@@ -80,16 +69,14 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
         _quotas = quotas ?? NbfxCursor.DefaultQuotas;
         _c = new NbfxCursor(input, dictionary, session, _quotas);
         _onClose = onClose;
-        _names = new NameTable();
-        _xml = _names.Add("xml");
-        _xmlns = _names.Add("xmlns");
-        _xmlNamespace = _names.Add(XmlNamespace);
-        _xmlnsNamespace = _names.Add(XmlnsNamespace);
+        _bindings[0] = new NamespaceBinding { Prefix = Xml, Name = new NameHandle { Atom = XmlNamespace } };
+        _bindings[1] = new NamespaceBinding { Prefix = Xmlns, Name = new NameHandle { Atom = XmlnsNamespace } };
+        _bindingCount = 2;
     }
 
     public override XmlDictionaryReaderQuotas Quotas => _quotas;
 
-    public override XmlNameTable NameTable => _names;
+    public override XmlNameTable NameTable => Names;
 
     public override ReadState ReadState => _state;
 
@@ -103,11 +90,13 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
 
     public override int Depth => _attributeIndex < 0 ? _depth : _onAttributeValue ? _depth + 2 : _depth + 1;
 
-    public override string Prefix => _attributeIndex < 0 ? _prefix : _onAttributeValue ? "" : _attributes[_attributeIndex].Prefix;
+    public override string Prefix => Atomized(_attributeIndex < 0 ? _prefix : _onAttributeValue ? "" : _attributes[_attributeIndex].Prefix);
 
-    public override string LocalName => _attributeIndex < 0 ? _localName : _onAttributeValue ? "" : _attributes[_attributeIndex].LocalName;
+    public override string LocalName => _attributeIndex >= 0 ? _onAttributeValue ? "" : Atomized(_attributes[_attributeIndex].LocalName)
+        : _nameFrame < 0 ? "" : FrameLocalName(ref _frames[_nameFrame]);
 
-    public override string NamespaceURI => _attributeIndex < 0 ? _ns : _onAttributeValue ? "" : _attributes[_attributeIndex].Namespace;
+    public override string NamespaceURI => _attributeIndex >= 0 ? _onAttributeValue ? "" : _attributes[_attributeIndex].Namespace
+        : _nameFrame < 0 ? "" : BindingUri(_frames[_nameFrame].Binding);
 
     public override int AttributeCount => _nodeType == XmlNodeType.Element ? _attributeCount : 0;
 
@@ -117,7 +106,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
         {
             if (_attributeIndex >= 0)
             {
-                return _attributes[_attributeIndex].Value;
+                return AttributeValue(_attributeIndex);
             }
             if (_value is not null || _nodeType is not (XmlNodeType.Text or XmlNodeType.Comment))
             {
@@ -174,7 +163,8 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
         {
             _nodeType = XmlNodeType.None;
             _depth = 0;
-            _prefix = _localName = _ns = "";
+            _prefix = "";
+            _nameFrame = -1;
             _attributeCount = 0;
             _state = ReadState.EndOfFile;
             return false;
@@ -202,7 +192,8 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
     {
         _nodeType = type;
         _depth = depth;
-        _prefix = _localName = _ns = "";
+        _prefix = "";
+        _nameFrame = -1;
     }
 
     private void MoveToEndElementNode()
@@ -218,8 +209,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
         _nodeType = type;
         _depth = _frameCount - 1;
         _prefix = frame.Prefix;
-        _localName = frame.LocalName;
-        _ns = frame.Namespace;
+        _nameFrame = _frameCount - 1;
     }
 
     private void ReadText()
@@ -275,7 +265,8 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
     {
         ReadOnlySpan<byte> window = _c.Window.Span;
         string prefix = AtomPrefix(window);
-        string localName = AtomLocalName(window);
+        int nameTop = _nameTop;
+        NameHandle name = KeepElementName(window); // before the attributes: over a sequence they may move the window
         bool isArray = _c.IsArrayElement;
         int bindingsBefore = _bindingCount;
         _attributeCount = 0;
@@ -294,26 +285,24 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
         _peeked = true;
         _peekedHas = has;
 
-        string ns = LookupNamespace(prefix) ?? throw new NbfxFormatException($"the prefix '{prefix}' is not declared", _c.TokenOffset);
+        int binding = FindBinding(prefix);
         for (int i = 0; i < _attributeCount; i++)
         {
             AttributeNode attribute = _attributes[i];
             if (!attribute.IsXmlns)
             {
-                attribute.Namespace = attribute.Prefix.Length == 0 ? ""
-                    : LookupNamespace(attribute.Prefix) ?? throw new NbfxFormatException($"the prefix '{attribute.Prefix}' is not declared", _c.TokenOffset);
+                attribute.Namespace = attribute.Prefix.Length == 0 ? "" : BindingUri(FindBinding(attribute.Prefix));
             }
         }
         if (_attributeCount > 1)
         {
             CheckDuplicateAttributes();
         }
-        PushFrame(prefix, localName, ns, bindingsBefore);
+        PushFrame(new Frame { Prefix = prefix, Name = name, Binding = binding, BindingCount = bindingsBefore, NameTop = nameTop });
         _nodeType = XmlNodeType.Element;
         _depth = _frameCount - 1;
         _prefix = prefix;
-        _localName = localName;
-        _ns = ns;
+        _nameFrame = _frameCount - 1;
         if (isArray)
         {
             // The cursor is on the Array token: present its items as repeated elements.
@@ -393,19 +382,21 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
         }
     }
 
-    private void PushFrame(string prefix, string localName, string ns, int bindingsBefore)
+    private void PushFrame(in Frame frame)
     {
         if (_frameCount == _frames.Length)
         {
             Array.Resize(ref _frames, _frames.Length * 2);
         }
-        _frames[_frameCount++] = new Frame { Prefix = prefix, LocalName = localName, Namespace = ns, BindingCount = bindingsBefore };
+        _frames[_frameCount++] = frame;
     }
 
     private void PopFrame()
     {
-        _bindingCount = _frames[--_frameCount].BindingCount;
-        _frames[_frameCount] = default;
+        ref Frame frame = ref _frames[--_frameCount];
+        _bindingCount = frame.BindingCount;
+        _nameTop = frame.NameTop;
+        frame = default;
         _attributeCount = 0;
     }
 
@@ -422,45 +413,50 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
     {
         AttributeNode attribute = NextAttribute();
         attribute.IsXmlns = false;
+        attribute.Binding = -1;
         attribute.Prefix = AtomPrefix(window);
         attribute.LocalName = AtomLocalName(window);
         attribute.Namespace = "";
         attribute.Value = _c.ValueType == NbfxValueType.StartList ? ReadList()
             : _c.GetValue(window).ToText();
-        if (ReferenceEquals(attribute.Prefix, _xml))
+        if (attribute.Prefix == Xml)
         {
-            attribute.Namespace = _xmlNamespace;
+            attribute.Namespace = XmlNamespace;
         }
     }
 
     private void AddNamespaceDeclaration(ReadOnlySpan<byte> window)
     {
         string prefix = AtomPrefix(window);
-        string uri = _c.ValueString is { } dictionaryUri ? _names.Add(dictionaryUri.Value) : Atom(window.Slice(_c.ValueStart, _c.ValueLength), countQuota: false);
         AttributeNode attribute = NextAttribute();
         attribute.IsXmlns = true;
-        attribute.Prefix = prefix.Length == 0 ? "" : _xmlns;
-        attribute.LocalName = prefix.Length == 0 ? _xmlns : prefix;
-        attribute.Namespace = _xmlnsNamespace;
-        attribute.Value = uri;
+        attribute.Prefix = prefix.Length == 0 ? "" : Xmlns;
+        attribute.LocalName = prefix.Length == 0 ? Xmlns : prefix;
+        attribute.Namespace = XmlnsNamespace;
+        attribute.Value = "";
+        attribute.Binding = _bindingCount;
         if (_bindingCount == _bindings.Length)
         {
             Array.Resize(ref _bindings, _bindings.Length * 2);
         }
-        _bindings[_bindingCount++] = new NamespaceBinding { Prefix = prefix, Uri = uri };
+        _bindings[_bindingCount++] = new NamespaceBinding
+        {
+            Prefix = prefix,
+            Name = _c.ValueString is { } dictionaryUri ? new NameHandle { Dictionary = dictionaryUri } : KeepName(window.Slice(_c.ValueStart, _c.ValueLength)),
+        };
     }
 
     private string AtomPrefix(ReadOnlySpan<byte> window)
     {
         if (_c.PrefixLetter >= 0)
         {
-            return _names.Add(NbfxReader.LetterPrefixes[_c.PrefixLetter]);
+            return NbfxReader.LetterPrefixes[_c.PrefixLetter]; // atomized when handed out
         }
         return _c.PrefixLength == 0 ? "" : Atom(window.Slice(_c.PrefixStart, _c.PrefixLength), countQuota: true);
     }
 
     private string AtomLocalName(ReadOnlySpan<byte> window) => _c.NameString is { } name
-        ? _names.Add(name.Value)
+        ? Names.Add(name.Value)
         : Atom(window.Slice(_c.NameStart, _c.NameLength), countQuota: true);
 
     /// <summary>The name-table string for UTF-8 <paramref name="utf8"/>; a name seen before costs no allocation.</summary>
@@ -475,7 +471,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
             _chars = new char[Math.Max(utf8.Length, _chars.Length * 2)];
         }
         int length = Encoding.UTF8.GetChars(utf8, _chars);
-        string? atom = _names.Get(_chars, 0, length);
+        string? atom = Names.Get(_chars, 0, length);
         if (atom is not null)
         {
             return atom;
@@ -488,19 +484,13 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
                 throw new NbfxFormatException($"the names exceed the MaxNameTableCharCount quota ({_quotas.MaxNameTableCharCount})", _c.TokenOffset);
             }
         }
-        return _names.Add(_chars, 0, length);
+        return Names.Add(_chars, 0, length);
     }
 
     public override string? LookupNamespace(string prefix)
     {
-        for (int i = _bindingCount - 1; i >= 0; i--)
-        {
-            if (_bindings[i].Prefix == prefix)
-            {
-                return _bindings[i].Uri;
-            }
-        }
-        return prefix.Length == 0 ? "" : prefix == "xml" ? _xmlNamespace : prefix == "xmlns" ? _xmlnsNamespace : null;
+        int binding = LookupBinding(prefix);
+        return binding != NoBinding ? BindingUri(binding) : prefix.Length == 0 ? "" : null;
     }
 
     public override void Close()
@@ -511,6 +501,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
         }
         _state = ReadState.Closed;
         _nodeType = XmlNodeType.None;
+        _nameFrame = -1;
         _c.Dispose();
         _onClose?.Invoke();
     }

@@ -1,0 +1,234 @@
+using System.Text;
+using System.Xml;
+
+namespace Spanwire.BinaryXml.Xml;
+
+// Element names and namespace URIs are kept as the records give them (a dictionary string, or UTF-8 bytes copied
+// into one growing buffer that is released with the element) and become name-table strings only when asked for.
+// DataContractSerializer mostly asks "is this element Foo in namespace N?" with XmlDictionaryStrings: that is
+// answered from the bytes, and a namespace that matched a given XmlDictionaryString once matches it again by
+// reference. Attributes (few, and read as strings) are still made strings as they are read.
+internal sealed partial class NbfxXmlReader
+{
+    private const int NoBinding = -1;
+
+    private byte[] _nameBytes = new byte[256];
+    private int _nameTop;
+    private string?[]? _letters;
+
+    /// <summary>
+    /// The name table, made on first use: a document read through IsStartElement and typed reads alone never needs it.
+    /// It holds the four constant names first, so the constants the reader hands out are its atoms.
+    /// </summary>
+    private NameTable Names => _nameTable ??= NewNameTable();
+
+    private static NameTable NewNameTable()
+    {
+        var names = new NameTable();
+        names.Add(Xml);
+        names.Add(Xmlns);
+        names.Add(XmlNamespace);
+        names.Add(XmlnsNamespace);
+        return names;
+    }
+
+    /// <summary>A prefix or name as the name table's atom: the letter prefixes are shared strings until handed out.</summary>
+    private string Atomized(string name)
+    {
+        if (name.Length == 1 && (uint)(name[0] - 'a') < 26 && ReferenceEquals(name, NbfxReader.LetterPrefixes[name[0] - 'a']))
+        {
+            _letters ??= new string[26];
+            return _letters[name[0] - 'a'] ??= Names.Add(name);
+        }
+        return name;
+    }
+
+    private NamespaceBinding[] _bindings = new NamespaceBinding[8];
+    private int _bindingCount;
+
+    /// <summary>A name as its record gave it: a dictionary string, or UTF-8 bytes in <see cref="_nameBytes"/>; and its string once made.</summary>
+    private struct NameHandle
+    {
+        public XmlDictionaryString? Dictionary;
+        public int Start, Length;
+        public string? Atom;
+    }
+
+    private struct Frame
+    {
+        public string Prefix;
+        public NameHandle Name;
+        public int Binding;       // the binding of the element's prefix, or NoBinding for no namespace
+        public int BindingCount;  // the bindings in scope before the element's own declarations
+        public int NameTop;       // _nameTop before the element: its name and declarations are released with it
+    }
+
+    private struct NamespaceBinding
+    {
+        public string Prefix;
+        public NameHandle Name;
+        public XmlDictionaryString? LastMatch;
+    }
+
+    /// <summary>Keeps the current record's name: its dictionary string, or a copy of its bytes.</summary>
+    private NameHandle KeepElementName(ReadOnlySpan<byte> window) => _c.NameString is { } dictionary
+        ? new NameHandle { Dictionary = dictionary }
+        : KeepName(window.Slice(_c.NameStart, _c.NameLength));
+
+    private NameHandle KeepName(ReadOnlySpan<byte> utf8)
+    {
+        if (_nameBytes.Length - _nameTop < utf8.Length)
+        {
+            Array.Resize(ref _nameBytes, Math.Max(_nameTop + utf8.Length, _nameBytes.Length * 2));
+        }
+        utf8.CopyTo(_nameBytes.AsSpan(_nameTop));
+        var name = new NameHandle { Start = _nameTop, Length = utf8.Length };
+        _nameTop += utf8.Length;
+        return name;
+    }
+
+    private string FrameLocalName(ref Frame frame) => frame.Name.Atom ??= MakeAtom(frame.Name, countQuota: true);
+
+    private string BindingUri(int binding) => binding == NoBinding ? ""
+        : _bindings[binding].Name.Atom ??= MakeAtom(_bindings[binding].Name, countQuota: false);
+
+    private string MakeAtom(in NameHandle name, bool countQuota) => name.Dictionary is { } dictionary
+        ? Names.Add(dictionary.Value)
+        : Atom(_nameBytes.AsSpan(name.Start, name.Length), countQuota);
+
+    /// <summary>The innermost binding of <paramref name="prefix"/>, or <see cref="NoBinding"/>.</summary>
+    private int LookupBinding(string prefix)
+    {
+        for (int i = _bindingCount - 1; i >= 0; i--)
+        {
+            if (_bindings[i].Prefix == prefix)
+            {
+                return i;
+            }
+        }
+        return NoBinding;
+    }
+
+    /// <summary>The binding of a prefix used by an element or attribute; an undeclared prefix (other than none) is malformed.</summary>
+    private int FindBinding(string prefix)
+    {
+        int binding = LookupBinding(prefix);
+        return binding != NoBinding || prefix.Length == 0 ? binding
+            : throw new NbfxFormatException($"the prefix '{prefix}' is not declared", _c.TokenOffset);
+    }
+
+    private string AttributeValue(int i) => _attributes[i].Binding >= 0 ? BindingUri(_attributes[i].Binding) : _attributes[i].Value;
+
+    private bool NameEquals(ref NameHandle name, string value, XmlDictionaryString? dictionaryValue, bool countQuota)
+    {
+        if (name.Atom is { } atom)
+        {
+            return (object)atom == value || atom == value;
+        }
+        if (name.Dictionary is { } dictionary)
+        {
+            return ReferenceEquals(dictionary, dictionaryValue) || dictionary.Value == value;
+        }
+        // Names are valid UTF-8 (the cursor checks): every char takes at least one byte, and only ASCII takes exactly one.
+        ReadOnlySpan<byte> utf8 = _nameBytes.AsSpan(name.Start, name.Length);
+        if (utf8.Length == value.Length)
+        {
+            return Ascii.Equals(utf8, value);
+        }
+        if (utf8.Length < value.Length || Ascii.IsValid(utf8))
+        {
+            return false;
+        }
+        return (name.Atom = MakeAtom(name, countQuota)) == value;
+    }
+
+    private bool NamespaceEquals(int binding, string value, XmlDictionaryString? dictionaryValue)
+    {
+        if (binding == NoBinding)
+        {
+            return value.Length == 0;
+        }
+        ref NamespaceBinding b = ref _bindings[binding];
+        if (dictionaryValue is not null && ReferenceEquals(b.LastMatch, dictionaryValue))
+        {
+            return true;
+        }
+        bool equal = NameEquals(ref b.Name, value, dictionaryValue, countQuota: false);
+        if (equal && dictionaryValue is not null)
+        {
+            b.LastMatch = dictionaryValue;
+        }
+        return equal;
+    }
+
+    /// <summary>On an element or end element (not on one of its attributes).</summary>
+    private bool OnNamedNode => _attributeIndex < 0 && _nameFrame >= 0;
+
+    private bool MoveToElementContent() => _nodeType == XmlNodeType.Element && _attributeIndex < 0 || MoveToContent() == XmlNodeType.Element;
+
+    public override bool IsStartElement(XmlDictionaryString localName, XmlDictionaryString namespaceUri)
+    {
+        if (localName is null || namespaceUri is null)
+        {
+            return base.IsStartElement(localName!, namespaceUri!);
+        }
+        if (!MoveToElementContent())
+        {
+            return false;
+        }
+        ref Frame frame = ref _frames[_nameFrame];
+        return NameEquals(ref frame.Name, localName.Value, localName, countQuota: true) && NamespaceEquals(frame.Binding, namespaceUri.Value, namespaceUri);
+    }
+
+    public override bool IsStartElement(string localname, string ns)
+    {
+        if (localname is null || ns is null)
+        {
+            return base.IsStartElement(localname!, ns!);
+        }
+        if (!MoveToElementContent())
+        {
+            return false;
+        }
+        ref Frame frame = ref _frames[_nameFrame];
+        return NameEquals(ref frame.Name, localname, null, countQuota: true) && NamespaceEquals(frame.Binding, ns, null);
+    }
+
+    public override bool IsLocalName(string localName) => OnNamedNode && localName is not null
+        ? NameEquals(ref _frames[_nameFrame].Name, localName, null, countQuota: true)
+        : base.IsLocalName(localName!);
+
+    public override bool IsLocalName(XmlDictionaryString localName) => OnNamedNode && localName is not null
+        ? NameEquals(ref _frames[_nameFrame].Name, localName.Value, localName, countQuota: true)
+        : base.IsLocalName(localName!);
+
+    public override bool IsNamespaceUri(string namespaceUri) => OnNamedNode && namespaceUri is not null
+        ? NamespaceEquals(_frames[_nameFrame].Binding, namespaceUri, null)
+        : base.IsNamespaceUri(namespaceUri!);
+
+    public override bool IsNamespaceUri(XmlDictionaryString namespaceUri) => OnNamedNode && namespaceUri is not null
+        ? NamespaceEquals(_frames[_nameFrame].Binding, namespaceUri.Value, namespaceUri)
+        : base.IsNamespaceUri(namespaceUri!);
+
+    public override int IndexOfLocalName(XmlDictionaryString[] localNames, XmlDictionaryString namespaceUri)
+    {
+        if (!OnNamedNode || localNames is null || namespaceUri is null)
+        {
+            return base.IndexOfLocalName(localNames!, namespaceUri!);
+        }
+        ref Frame frame = ref _frames[_nameFrame];
+        if (!NamespaceEquals(frame.Binding, namespaceUri.Value, namespaceUri))
+        {
+            return -1;
+        }
+        for (int i = 0; i < localNames.Length; i++)
+        {
+            XmlDictionaryString name = localNames[i] ?? throw new ArgumentNullException($"localNames[{i}]");
+            if (NameEquals(ref frame.Name, name.Value, name, countQuota: true))
+            {
+                return i;
+            }
+        }
+        return -1;
+    }
+}
