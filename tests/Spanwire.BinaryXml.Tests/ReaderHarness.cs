@@ -99,6 +99,26 @@ internal static class ReaderHarness
         }
     }
 
+    /// <summary>
+    /// <paramref name="count"/> random documents as the in-box writer writes them: a third without the dictionary, every
+    /// other one with a session. The few calls the in-box writer refuses are skipped.
+    /// </summary>
+    public static IEnumerable<(int Index, byte[] Bytes, IXmlDictionary? Dictionary, XmlBinaryReaderSession? Session)> InBoxDocuments(int seed, int count)
+    {
+        var documents = new RandomDocuments(seed);
+        for (int i = 0; i < count; i++)
+        {
+            List<Action<XmlDictionaryWriter>> calls = documents.Next();
+            IXmlDictionary? dictionary = i % 3 == 0 ? null : documents.Dictionary;
+            var writerSession = i % 2 == 0 ? new RecordingWriterSession() : null;
+            var (bytes, error) = WriterDifferentialTests.InBox(calls, dictionary, writerSession);
+            if (error is null)
+            {
+                yield return (i, bytes!, dictionary, writerSession?.ToReaderSession());
+            }
+        }
+    }
+
     /// <summary><paramref name="data"/> as a sequence of segments of <paramref name="size"/> bytes (the last may be shorter).</summary>
     public static ReadOnlySequence<byte> Split(byte[] data, int size)
     {

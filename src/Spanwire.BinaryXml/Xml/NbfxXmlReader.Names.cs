@@ -164,34 +164,25 @@ internal sealed partial class NbfxXmlReader
     /// <summary>On an element or end element (not on one of its attributes).</summary>
     private bool OnNamedNode => _attributeIndex < 0 && _nameFrame >= 0;
 
-    private bool MoveToElementContent() => _nodeType == XmlNodeType.Element && _attributeIndex < 0 || MoveToContent() == XmlNodeType.Element;
+    public override bool IsStartElement(XmlDictionaryString localName, XmlDictionaryString namespaceUri) =>
+        localName is null || namespaceUri is null
+            ? base.IsStartElement(localName!, namespaceUri!)
+            : IsStartElement(localName.Value, localName, namespaceUri.Value, namespaceUri);
 
-    public override bool IsStartElement(XmlDictionaryString localName, XmlDictionaryString namespaceUri)
+    public override bool IsStartElement(string localname, string ns) =>
+        localname is null || ns is null
+            ? base.IsStartElement(localname!, ns!)
+            : IsStartElement(localname, null, ns, null);
+
+    /// <summary>Moves to content, as XmlReader.IsStartElement does, and compares the element's name bytes.</summary>
+    private bool IsStartElement(string localName, XmlDictionaryString? localNameString, string ns, XmlDictionaryString? nsString)
     {
-        if (localName is null || namespaceUri is null)
-        {
-            return base.IsStartElement(localName!, namespaceUri!);
-        }
-        if (!MoveToElementContent())
+        if (!(_nodeType == XmlNodeType.Element && _attributeIndex < 0 || MoveToContent() == XmlNodeType.Element))
         {
             return false;
         }
         ref Frame frame = ref _frames[_nameFrame];
-        return NameEquals(ref frame.Name, localName.Value, localName, countQuota: true) && NamespaceEquals(frame.Binding, namespaceUri.Value, namespaceUri);
-    }
-
-    public override bool IsStartElement(string localname, string ns)
-    {
-        if (localname is null || ns is null)
-        {
-            return base.IsStartElement(localname!, ns!);
-        }
-        if (!MoveToElementContent())
-        {
-            return false;
-        }
-        ref Frame frame = ref _frames[_nameFrame];
-        return NameEquals(ref frame.Name, localname, null, countQuota: true) && NamespaceEquals(frame.Binding, ns, null);
+        return NameEquals(ref frame.Name, localName, localNameString, countQuota: true) && NamespaceEquals(frame.Binding, ns, nsString);
     }
 
     public override bool IsLocalName(string localName) => OnNamedNode && localName is not null
