@@ -19,6 +19,9 @@ internal sealed partial class NbfxXmlReader
 
     private NbfxValue PeekedValue => _c.GetValue(_c.Window.Span);
 
+    /// <summary>The kind of the current text node's value, without building the value.</summary>
+    private NbfxValueType CurrentValueType => _valueFromItem ? _arrayType : _c.ValueType;
+
     /// <summary>Consumes the read-ahead text and the end element it carries; the reader moves to the node after.</summary>
     private void SkipAtomicElement()
     {
@@ -178,7 +181,7 @@ internal sealed partial class NbfxXmlReader
 
     public override DateTime ReadContentAsDateTime()
     {
-        if (OnAtomicText && CurrentValue.Type == NbfxValueType.DateTime)
+        if (OnAtomicText && CurrentValueType == NbfxValueType.DateTime)
         {
             DateTime value = CurrentValue.ToDateTime();
             Read();
@@ -200,7 +203,7 @@ internal sealed partial class NbfxXmlReader
 
     public override TimeSpan ReadContentAsTimeSpan()
     {
-        if (OnAtomicText && CurrentValue.Type == NbfxValueType.TimeSpan)
+        if (OnAtomicText && CurrentValueType == NbfxValueType.TimeSpan)
         {
             TimeSpan value = CurrentValue.ToTimeSpan();
             Read();
@@ -222,7 +225,7 @@ internal sealed partial class NbfxXmlReader
 
     public override Guid ReadContentAsGuid()
     {
-        if (OnAtomicText && CurrentValue.Type == NbfxValueType.Guid)
+        if (OnAtomicText && CurrentValueType == NbfxValueType.Guid)
         {
             Guid value = CurrentValue.ToGuid();
             Read();
@@ -244,7 +247,7 @@ internal sealed partial class NbfxXmlReader
 
     public override UniqueId ReadContentAsUniqueId()
     {
-        if (OnAtomicText && CurrentValue.Type == NbfxValueType.UniqueId)
+        if (OnAtomicText && CurrentValueType == NbfxValueType.UniqueId)
         {
             UniqueId value = CurrentValue.ToUniqueId();
             Read();
