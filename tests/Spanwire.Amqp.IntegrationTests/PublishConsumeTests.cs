@@ -156,6 +156,45 @@ public class PublishConsumeTests
     }
 
     [Fact]
+    public async Task TemplatePublishes_ArriveWithTheTemplatesPropertiesAndTheirOwnBodies_AndMandatoryIsKept()
+    {
+        await using AmqpConnection connection = await Broker.ConnectAsync();
+        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
+        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: Timeout.Token);
+        await channel.EnableConfirmsAsync(Timeout.Token);
+        var properties = new BasicProperties { AppId = "billing", DeliveryMode = 2, Priority = 0 };
+        var toQueue = new AmqpPublishTemplate("", queue.Name, properties);
+        for (int i = 0; i < 3; i++)
+        {
+            // Bodies on either side of the one-reservation limit, and an empty one.
+            byte[] body = new byte[i switch { 0 => 10, 1 => 0, _ => 9000 }];
+            body.AsSpan().Fill((byte)('a' + i));
+            await channel.PublishConfirmedAsync(toQueue, body, Timeout.Token);
+        }
+
+        for (int i = 0; i < 3; i++)
+        {
+            AmqpDelivery? delivery = await channel.GetAsync(queue.Name, autoAck: true, Timeout.Token);
+            Assert.NotNull(delivery);
+            byte[] body = System.Buffers.BuffersExtensions.ToArray(delivery.Body.Sequence);
+            Assert.Equal(i switch { 0 => 10, 1 => 0, _ => 9000 }, body.Length);
+            Assert.All(body, b => Assert.Equal((byte)('a' + i), b));
+            Assert.Equal("billing", delivery.Properties.AppId);
+            Assert.Equal((byte)2, delivery.Properties.DeliveryMode);
+            Assert.Equal((byte)0, delivery.Properties.Priority);
+            delivery.Dispose();
+        }
+
+        var returned = new TaskCompletionSource<AmqpReturnedMessage>(TaskCreationOptions.RunContinuationsAsynchronously);
+        channel.Returned += (_, message) => returned.TrySetResult(message);
+        var nowhere = new AmqpPublishTemplate("amq.direct", Broker.Name("nowhere"), new BasicProperties { MessageId = "lost-2" }, mandatory: true);
+        await channel.PublishAsync(nowhere, "ping"u8.ToArray(), Timeout.Token);
+        AmqpReturnedMessage message = await returned.Task.WaitAsync(Timeout.Token);
+        Assert.Equal(AmqpReplyCode.NoRoute, message.ReplyCode);
+        Assert.Equal("lost-2", message.Properties.MessageId);
+    }
+
+    [Fact]
     public async Task NackRejectRequeue_AndMultipleAck()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync();

@@ -30,6 +30,25 @@ public sealed class BenchmarkRowsAgreeTests
         Assert.Equal(theirProperties, properties.LastWritten(properties.Spanwire()));
     }
 
+    [Fact]
+    public void The_template_publish_rows_write_the_frames_of_the_string_rows()
+    {
+        var publish = new AmqpPublishBenchmarks();
+        publish.Setup();
+        Assert.Equal(publish.PublishFrames512(), publish.Template512());
+        byte[] template = publish.LastWritten();
+        publish.PublishFrames512();
+        Assert.Equal(publish.LastWritten(), template);
+        Assert.Equal(publish.PublishFramesEmptyBody(), publish.TemplateEmptyBody());
+
+        var large = new AmqpPublishLargeBodyBenchmarks();
+        Assert.Equal(large.TemplateCopied64K(), large.TemplateBorrowed64K());
+        Assert.Equal(large.LastCopied(), large.LastBorrowed());
+        // frame_max 0xFFFF cuts the body into 65,527 + 9 bytes: the first piece is borrowed, the 9 bytes copied.
+        Assert.Equal(0xFFFF - 8, large.BorrowedCount);
+        large.Cleanup();
+    }
+
     [Theory]
     [InlineData(14)]
     [InlineData(22)]

@@ -43,7 +43,7 @@ public sealed partial class AmqpChannel
     /// <summary>
     /// Publishes a message. Completes once the frames are queued for the socket (at once, unless the connection is
     /// congested). In confirm mode the publish is tracked: wait for it with <see cref="WaitForConfirmsAsync"/>, or use
-    /// <see cref="PublishConfirmedAsync"/> to await each one.
+    /// <see cref="PublishConfirmedAsync(string, string, in BasicProperties, ReadOnlyMemory{byte}, bool, CancellationToken)"/> to await each one.
     /// </summary>
     /// <example>
     /// <code>
@@ -53,11 +53,43 @@ public sealed partial class AmqpChannel
     /// </example>
     public ValueTask PublishAsync(string exchange, string routingKey, in BasicProperties properties, ReadOnlyMemory<byte> body,
         bool mandatory = false, CancellationToken cancellationToken = default) =>
-        Publish(exchange, routingKey, properties, body, mandatory, wait: false, cancellationToken);
+        Publish(exchange, routingKey, properties, null, body, mandatory, wait: false, cancellationToken);
 
     /// <summary>Publishes a message with no properties; see <see cref="PublishAsync(string, string, in BasicProperties, ReadOnlyMemory{byte}, bool, CancellationToken)"/>.</summary>
     public ValueTask PublishAsync(string exchange, string routingKey, ReadOnlyMemory<byte> body, CancellationToken cancellationToken = default) =>
-        Publish(exchange, routingKey, default, body, false, wait: false, cancellationToken);
+        Publish(exchange, routingKey, default, null, body, false, wait: false, cancellationToken);
+
+    /// <summary>
+    /// Publishes a message with the exchange, routing key, properties and mandatory bit of <paramref name="template"/>,
+    /// whose frames were encoded once: the cheapest way to send many messages to one place. Completes as
+    /// <see cref="PublishAsync(string, string, in BasicProperties, ReadOnlyMemory{byte}, bool, CancellationToken)"/> does.
+    /// </summary>
+    /// <example>
+    /// <code>
+    /// var orders = new AmqpPublishTemplate("orders", "eu.new", new BasicProperties { DeliveryMode = 2 });
+    /// foreach (ReadOnlyMemory&lt;byte&gt; payload in payloads)
+    /// {
+    ///     await channel.PublishAsync(orders, payload);
+    /// }
+    /// </code>
+    /// </example>
+    public ValueTask PublishAsync(AmqpPublishTemplate template, ReadOnlyMemory<byte> body, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(template);
+        return Publish(template.Exchange, template.RoutingKey, default, template, body, template.Mandatory, wait: false, cancellationToken);
+    }
+
+    /// <summary>
+    /// Publishes a message from <paramref name="template"/> in confirm mode and completes when the broker acks it; see
+    /// <see cref="PublishConfirmedAsync(string, string, in BasicProperties, ReadOnlyMemory{byte}, bool, CancellationToken)"/>.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">Confirm mode is off.</exception>
+    public ValueTask PublishConfirmedAsync(AmqpPublishTemplate template, ReadOnlyMemory<byte> body, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(template);
+        ThrowIfConfirmsOff();
+        return Publish(template.Exchange, template.RoutingKey, default, template, body, template.Mandatory, wait: true, cancellationToken);
+    }
 
     /// <summary>
     /// Publishes a message in confirm mode and completes when the broker acks it; throws
@@ -67,12 +99,8 @@ public sealed partial class AmqpChannel
     public ValueTask PublishConfirmedAsync(string exchange, string routingKey, in BasicProperties properties, ReadOnlyMemory<byte> body,
         bool mandatory = false, CancellationToken cancellationToken = default)
     {
-        if (_confirms is null)
-        {
-            throw new InvalidOperationException("Confirm mode is off on this channel: call EnableConfirmsAsync first.");
-        }
-
-        return Publish(exchange, routingKey, properties, body, mandatory, wait: true, cancellationToken);
+        ThrowIfConfirmsOff();
+        return Publish(exchange, routingKey, properties, null, body, mandatory, wait: true, cancellationToken);
     }
 
     /// <summary>
@@ -84,29 +112,39 @@ public sealed partial class AmqpChannel
         (_confirms ?? throw new InvalidOperationException("Confirm mode is off on this channel: call EnableConfirmsAsync first."))
             .WaitForAllAsync(cancellationToken);
 
-    private ValueTask Publish(string exchange, string routingKey, in BasicProperties properties, ReadOnlyMemory<byte> body, bool mandatory,
-        bool wait, CancellationToken cancellationToken)
+    private void ThrowIfConfirmsOff()
+    {
+        if (_confirms is null)
+        {
+            throw new InvalidOperationException("Confirm mode is off on this channel: call EnableConfirmsAsync first.");
+        }
+    }
+
+    // With a template its encoded head is written, and exchange, routing key, properties and mandatory go unused.
+    private ValueTask Publish(string exchange, string routingKey, in BasicProperties properties, AmqpPublishTemplate? template,
+        ReadOnlyMemory<byte> body, bool mandatory, bool wait, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(exchange);
         ArgumentNullException.ThrowIfNull(routingKey);
         ThrowIfClosed();
         if (_output.IsCongested)
         {
-            return PublishWhenRoomAsync(exchange, routingKey, properties, body, mandatory, wait, cancellationToken);
+            return PublishWhenRoomAsync(exchange, routingKey, properties, template, body, mandatory, wait, cancellationToken);
         }
 
-        return PublishNow(exchange, routingKey, properties, body, mandatory, wait);
+        return PublishNow(exchange, routingKey, properties, template, body, mandatory, wait);
     }
 
-    private async ValueTask PublishWhenRoomAsync(string exchange, string routingKey, BasicProperties properties, ReadOnlyMemory<byte> body,
-        bool mandatory, bool wait, CancellationToken cancellationToken)
+    private async ValueTask PublishWhenRoomAsync(string exchange, string routingKey, BasicProperties properties, AmqpPublishTemplate? template,
+        ReadOnlyMemory<byte> body, bool mandatory, bool wait, CancellationToken cancellationToken)
     {
         await _output.WaitForRoomAsync(FrameOutput.HighWater / 2, cancellationToken).ConfigureAwait(false);
         ThrowIfClosed();
-        await PublishNow(exchange, routingKey, properties, body, mandatory, wait).ConfigureAwait(false);
+        await PublishNow(exchange, routingKey, properties, template, body, mandatory, wait).ConfigureAwait(false);
     }
 
-    private ValueTask PublishNow(string exchange, string routingKey, in BasicProperties properties, ReadOnlyMemory<byte> body, bool mandatory, bool wait)
+    private ValueTask PublishNow(string exchange, string routingKey, in BasicProperties properties, AmqpPublishTemplate? template,
+        ReadOnlyMemory<byte> body, bool mandatory, bool wait)
     {
         ValueTask confirmed = default;
         using FrameOutput.Scope scope = _output.Begin();
@@ -114,7 +152,14 @@ public sealed partial class AmqpChannel
         ulong seq = confirms is null ? 0 : confirms.Add(wait, out confirmed);
         try
         {
-            AmqpFrameWriter.WriteBasicPublish(scope.Writer, Number, exchange, routingKey, mandatory, false, properties, body.Span, _connection.FrameMax);
+            if (template is not null)
+            {
+                AmqpFrameWriter.WriteBasicPublish(scope.Writer, Number, template, body.Span, _connection.FrameMax);
+            }
+            else
+            {
+                AmqpFrameWriter.WriteBasicPublish(scope.Writer, Number, exchange, routingKey, mandatory, false, properties, body.Span, _connection.FrameMax);
+            }
         }
         catch
         {

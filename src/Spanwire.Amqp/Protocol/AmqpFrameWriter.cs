@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Buffers.Binary;
 using System.Diagnostics.CodeAnalysis;
+using Spanwire.Buffers;
 
 namespace Spanwire.Amqp.Protocol;
 
@@ -9,7 +10,7 @@ namespace Spanwire.Amqp.Protocol;
 /// method frames through <see cref="AmqpMethodEncoder"/>, content headers, body frames split to frame_max, and a
 /// whole publish in one pass with each size computed once.
 /// </summary>
-public static class AmqpFrameWriter
+public static partial class AmqpFrameWriter
 {
     // A frame up to this size is written into one contiguous reservation; larger body pieces are copied through
     // whatever spans the output hands out, so no reservation ever exceeds a pooled segment.
@@ -95,11 +96,16 @@ public static class AmqpFrameWriter
         return written;
     }
 
-    /// <summary>Writes a body held in a sequence as body frames; frames may span its segments. Returns the bytes written.</summary>
+    /// <summary>
+    /// Writes a body held in a sequence as body frames; frames may span its segments. When <paramref name="output"/> is
+    /// an <see cref="IGatherBufferWriter"/>, pieces of at least <see cref="BorrowThreshold"/> bytes are borrowed rather
+    /// than copied: keep them unchanged until the output is consumed. Returns the bytes written.
+    /// </summary>
     public static long WriteBody(IBufferWriter<byte> output, ushort channel, in ReadOnlySequence<byte> body, uint frameMax)
     {
         ArgumentNullException.ThrowIfNull(output);
-        if (body.IsSingleSegment)
+        IGatherBufferWriter? gather = output as IGatherBufferWriter;
+        if (body.IsSingleSegment && (gather is null || body.Length < BorrowThreshold))
         {
             return WriteBody(output, channel, body.FirstSpan, frameMax);
         }
@@ -115,7 +121,14 @@ public static class AmqpFrameWriter
             output.Advance(AmqpFraming.FrameHeaderSize);
             foreach (ReadOnlyMemory<byte> segment in rest.Slice(0, length))
             {
-                output.Write(segment.Span);
+                if (gather is not null && segment.Length >= BorrowThreshold)
+                {
+                    gather.WriteBorrowed(segment);
+                }
+                else
+                {
+                    output.Write(segment.Span);
+                }
             }
 
             output.GetSpan(1)[0] = AmqpFraming.FrameEnd;
@@ -125,74 +138,6 @@ public static class AmqpFrameWriter
         }
 
         return written;
-    }
-
-    /// <summary>
-    /// Writes a whole basic.publish: the method frame, the content header frame and the body frames, in one pass;
-    /// the first two frames, and a body that fits one frame of at most 4 KiB, in one reservation. Returns the bytes
-    /// written.
-    /// </summary>
-    /// <exception cref="ArgumentException">A name or property is over 255 UTF-8 bytes, or the header exceeds frame_max.</exception>
-    public static long WriteBasicPublish(IBufferWriter<byte> output, ushort channel, ReadOnlySpan<char> exchange, ReadOnlySpan<char> routingKey,
-        bool mandatory, bool immediate, in BasicProperties properties, ReadOnlySpan<byte> body, uint frameMax)
-    {
-        ArgumentNullException.ThrowIfNull(output);
-        // A body that fits one small frame goes into the same reservation as the two head frames.
-        bool oneFrame = body.Length <= ContiguousLimit && body.Length <= AmqpFraming.GetMaxBodyFramePayload(CheckFrameMax(frameMax));
-        int head = WritePublishHead(output, channel, exchange, routingKey, mandatory, immediate, properties, (ulong)body.Length, frameMax,
-            oneFrame ? body : default);
-        return oneFrame ? head : head + WriteBody(output, channel, body, frameMax);
-    }
-
-    /// <summary>
-    /// Writes a whole basic.publish with a body held in a sequence (for example a <c>PooledBufferWriter</c>'s
-    /// written sequence). Returns the bytes written.
-    /// </summary>
-    public static long WriteBasicPublish(IBufferWriter<byte> output, ushort channel, ReadOnlySpan<char> exchange, ReadOnlySpan<char> routingKey,
-        bool mandatory, bool immediate, in BasicProperties properties, in ReadOnlySequence<byte> body, uint frameMax)
-    {
-        ArgumentNullException.ThrowIfNull(output);
-        CheckFrameMax(frameMax);
-        int head = WritePublishHead(output, channel, exchange, routingKey, mandatory, immediate, properties, (ulong)body.Length, frameMax, default);
-        return head + WriteBody(output, channel, body, frameMax);
-    }
-
-    private static int WritePublishHead(IBufferWriter<byte> output, ushort channel, ReadOnlySpan<char> exchange, ReadOnlySpan<char> routingKey,
-        bool mandatory, bool immediate, in BasicProperties properties, ulong bodySize, uint frameMax, ReadOnlySpan<byte> bodyFrame)
-    {
-        // The callers have checked output and frameMax. One pass: reserve the most the frames can take (from string
-        // lengths), write them, then fill in the payload sizes. Each string is transcoded once, never measured apart.
-        int maxMethod = 4 + 2 + AmqpPrimitives.GetMaxShortStringSize(exchange.Length) + AmqpPrimitives.GetMaxShortStringSize(routingKey.Length) + 1;
-        int maxHeader = 12 + properties.GetMaxEncodedSize();
-        int bodyFrameSize = bodyFrame.IsEmpty ? 0 : bodyFrame.Length + AmqpFraming.FrameOverhead;
-        Span<byte> span = output.GetSpan(maxMethod + maxHeader + 2 * AmqpFraming.FrameOverhead + bodyFrameSize);
-        // class 60, method 40, reserved short 0, exchange, routing key, the two bits.
-        BinaryPrimitives.WriteUInt64BigEndian(span[AmqpFraming.FrameHeaderSize..], 0x003C_0028_0000_0000);
-        int at = AmqpFraming.FrameHeaderSize + 6;
-        at += AmqpPrimitives.WriteShortString(span[at..], exchange);
-        at += AmqpPrimitives.WriteShortString(span[at..], routingKey);
-        span[at++] = (byte)((mandatory ? 1 : 0) | (immediate ? 2 : 0));
-        WriteFrameHeader(span, AmqpFrameType.Method, channel, at - AmqpFraming.FrameHeaderSize);
-        span[at++] = AmqpFraming.FrameEnd;
-        int headerPayload = AmqpContentHeader.WriteReserved(span[(at + AmqpFraming.FrameHeaderSize)..], 60, bodySize, properties);
-        if (frameMax != 0 && headerPayload > frameMax - AmqpFraming.FrameOverhead)
-        {
-            ThrowHeaderTooLarge(headerPayload, frameMax);
-        }
-
-        WriteFrameHeader(span[at..], AmqpFrameType.ContentHeader, channel, headerPayload);
-        at += AmqpFraming.FrameHeaderSize + headerPayload;
-        span[at++] = AmqpFraming.FrameEnd;
-        if (!bodyFrame.IsEmpty)
-        {
-            WriteFrameHeader(span[at..], AmqpFrameType.ContentBody, channel, bodyFrame.Length);
-            bodyFrame.CopyTo(span[(at + AmqpFraming.FrameHeaderSize)..]);
-            at += bodyFrameSize;
-            span[at - 1] = AmqpFraming.FrameEnd;
-        }
-
-        output.Advance(at);
-        return at;
     }
 
     private static void WriteBodyFrame(IBufferWriter<byte> output, ushort channel, ReadOnlySpan<byte> piece)
@@ -241,10 +186,6 @@ public static class AmqpFrameWriter
     [DoesNotReturn]
     private static void ThrowFrameMaxTooSmall(uint frameMax) =>
         throw new ArgumentOutOfRangeException(nameof(frameMax), frameMax, $"frame_max must be 0 (no limit) or at least {AmqpFraming.MinFrameMax}.");
-
-    [DoesNotReturn]
-    private static void ThrowHeaderTooLarge(int headerPayload, uint frameMax) =>
-        throw new ArgumentException($"The content header ({headerPayload + AmqpFraming.FrameOverhead} bytes) exceeds frame_max {frameMax}.", "properties");
 }
 
 /// <summary>A method frame being written by <see cref="AmqpFrameWriter.BeginMethod"/>.</summary>
