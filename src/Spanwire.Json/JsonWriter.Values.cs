@@ -144,17 +144,9 @@ public sealed partial class JsonWriter
     private const int MaxDateLength = 35;
 
     // Each writes one value's bytes at p (room reserved by the caller) and returns where they end.
-    private static int NumberAt(byte[] buffer, int p, long value)
-    {
-        Utf8Formatter.TryFormat(value, buffer.AsSpan(p), out int n);
-        return p + n;
-    }
+    private static int NumberAt(byte[] buffer, int p, long value) => IntegerFormatting.Write(buffer, p, value);
 
-    private static int NumberAt(byte[] buffer, int p, ulong value)
-    {
-        Utf8Formatter.TryFormat(value, buffer.AsSpan(p), out int n);
-        return p + n;
-    }
+    private static int NumberAt(byte[] buffer, int p, ulong value) => IntegerFormatting.Write(buffer, p, value);
 
     private static int NumberAt(byte[] buffer, int p, double value)
     {

@@ -115,6 +115,39 @@ public sealed class JsonWriterSpecificationTests
     }
 
     [Fact]
+    public void Integers_at_every_digit_count_boundary_match()
+    {
+        // The digit count is computed, not found by trial: every power of ten, one either side, both signs, and 0.
+        var values = new List<long> { 0, 1, -1, 9, -9 };
+        for (long power = 10; power > 0 && power <= long.MaxValue / 10 * 10; power *= 10)
+        {
+            values.AddRange([power - 1, power, power + 1, -(power - 1), -power, -(power + 1)]);
+            if (power > long.MaxValue / 10)
+            {
+                break;
+            }
+        }
+
+        var unsigned = new List<ulong> { ulong.MaxValue, 10_000_000_000_000_000_000, 9_999_999_999_999_999_999, (ulong)uint.MaxValue + 1, uint.MaxValue };
+        var random = new Random(17);
+        for (int i = 0; i < 2000; i++)
+        {
+            values.Add(random.NextInt64(long.MinValue, long.MaxValue) >> random.Next(64));
+        }
+
+        AssertSameEverywhere(InArray(
+            [
+                new("longs", w => values.ForEach(w.WriteNumberValue), w => values.ForEach(w.WriteNumberValue)),
+                new("ints", w => values.ForEach(v => w.WriteNumberValue((int)v)), w => values.ForEach(v => w.WriteNumberValue((int)v))),
+                new("ulongs", w => unsigned.ForEach(w.WriteNumberValue), w => unsigned.ForEach(w.WriteNumberValue)),
+            ]));
+        AssertSameEverywhere(
+            new("StartObject", w => w.WriteStartObject(), w => w.WriteStartObject()),
+            new("named", w => values.ForEach(v => w.WriteNumber("n", v)), w => values.ForEach(v => w.WriteNumber("n", v))),
+            new("EndObject", w => w.WriteEndObject(), w => w.WriteEndObject()));
+    }
+
+    [Fact]
     public void Dates_match_for_every_kind_and_fraction()
     {
         var ops = new List<JsonOp>();
