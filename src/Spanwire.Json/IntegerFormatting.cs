@@ -33,23 +33,39 @@ internal static class IntegerFormatting
             return Write(buffer, p, (uint)value); // 32-bit steps are cheaper
         }
 
+        // The low pairs in 64-bit steps until the rest fits 32 bits; that rest has 8 digits or more, so it fills the
+        // front exactly.
         int end = p + CountDigits(value);
-        // The caller reserved the room: one check here covers every store below.
         Span<byte> digits = buffer.AsSpan(p, end - p);
         int at = digits.Length;
-        ReadOnlySpan<byte> pairs = TwoDigits;
-        while (value >= 100)
+        while (value > uint.MaxValue)
         {
             (value, ulong pair) = Math.DivRem(value, 100);
             at -= 2;
-            digits[at] = pairs[(int)pair * 2];
-            digits[at + 1] = pairs[(int)pair * 2 + 1];
+            WritePair(digits, at, (int)pair);
+        }
+
+        Write(buffer, p, (uint)value);
+        return end;
+    }
+
+    /// <summary>Writes <paramref name="value"/> at <paramref name="p"/>; the caller has reserved 10 bytes there. Returns the end.</summary>
+    public static int Write(byte[] buffer, int p, uint value)
+    {
+        int end = p + CountDigits(value);
+        // The caller reserved the room: one check here covers the stores below.
+        Span<byte> digits = buffer.AsSpan(p, end - p);
+        int at = digits.Length;
+        while (value >= 100)
+        {
+            (value, uint pair) = Math.DivRem(value, 100u);
+            at -= 2;
+            WritePair(digits, at, (int)pair);
         }
 
         if (value >= 10)
         {
-            digits[1] = pairs[(int)value * 2 + 1];
-            digits[0] = pairs[(int)value * 2];
+            WritePair(digits, 0, (int)value);
         }
         else
         {
@@ -59,32 +75,12 @@ internal static class IntegerFormatting
         return end;
     }
 
-    /// <summary>Writes <paramref name="value"/> at <paramref name="p"/>; the caller has reserved 10 bytes there. Returns the end.</summary>
-    public static int Write(byte[] buffer, int p, uint value)
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void WritePair(Span<byte> digits, int at, int pair)
     {
-        int end = p + CountDigits(value);
-        Span<byte> digits = buffer.AsSpan(p, end - p);
-        int at = digits.Length;
         ReadOnlySpan<byte> pairs = TwoDigits;
-        while (value >= 100)
-        {
-            (value, uint pair) = Math.DivRem(value, 100u);
-            at -= 2;
-            digits[at] = pairs[(int)pair * 2];
-            digits[at + 1] = pairs[(int)pair * 2 + 1];
-        }
-
-        if (value >= 10)
-        {
-            digits[1] = pairs[(int)value * 2 + 1];
-            digits[0] = pairs[(int)value * 2];
-        }
-        else
-        {
-            digits[0] = (byte)('0' + value);
-        }
-
-        return end;
+        digits[at] = pairs[pair * 2];
+        digits[at + 1] = pairs[pair * 2 + 1];
     }
 
     /// <summary>Decimal digits of <paramref name="value"/> (1 for 0).</summary>
