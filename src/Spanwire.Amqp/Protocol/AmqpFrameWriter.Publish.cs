@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Buffers.Binary;
 using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 using Spanwire.Buffers;
@@ -147,7 +148,7 @@ public static partial class AmqpFrameWriter
         int bodyFrameSize = bodyFrame.IsEmpty ? 0 : bodyFrame.Length + AmqpFraming.FrameOverhead;
         Span<byte> span = output.GetSpan(maxMethod + maxHeader + 2 * AmqpFraming.FrameOverhead + bodyFrameSize);
         // class 60, method 40, reserved short 0, exchange, routing key, the two bits.
-        System.Buffers.Binary.BinaryPrimitives.WriteUInt64BigEndian(span[AmqpFraming.FrameHeaderSize..], 0x003C_0028_0000_0000);
+        BinaryPrimitives.WriteUInt64BigEndian(span[AmqpFraming.FrameHeaderSize..], 0x003C_0028_0000_0000);
         int at = AmqpFraming.FrameHeaderSize + 6;
         at += AmqpPrimitives.WriteShortString(span[at..], exchange);
         at += AmqpPrimitives.WriteShortString(span[at..], routingKey);
