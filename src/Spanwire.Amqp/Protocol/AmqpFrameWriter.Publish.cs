@@ -75,14 +75,12 @@ public static partial class AmqpFrameWriter
         ArgumentNullException.ThrowIfNull(output);
         ArgumentNullException.ThrowIfNull(template);
         CheckTemplate(template, CheckFrameMax(frameMax));
-        int headLength = template.HeadLength;
         if (!IsOneSmallFrame(body.Length, frameMax))
         {
-            template.CopyHead(output.GetSpan(headLength), channel, (ulong)body.Length);
-            output.Advance(headLength);
-            return headLength + WriteBody(output, channel, body, frameMax);
+            return WriteTemplateHead(output, channel, template, body.Length) + WriteBody(output, channel, body, frameMax);
         }
 
+        int headLength = template.HeadLength;
         int total = headLength + (body.IsEmpty ? 0 : body.Length + AmqpFraming.FrameOverhead);
         Span<byte> span = output.GetSpan(total);
         template.CopyHead(span, channel, (ulong)body.Length);
@@ -119,10 +117,16 @@ public static partial class AmqpFrameWriter
         ArgumentNullException.ThrowIfNull(output);
         ArgumentNullException.ThrowIfNull(template);
         CheckTemplate(template, CheckFrameMax(frameMax));
+        return WriteTemplateHead(output, channel, template, body.Length) + WriteBody(output, channel, body, frameMax);
+    }
+
+    /// <summary>Writes a template's two head frames on their own (the body frames follow apart); returns their length.</summary>
+    private static int WriteTemplateHead(IBufferWriter<byte> output, ushort channel, AmqpPublishTemplate template, long bodyLength)
+    {
         int headLength = template.HeadLength;
-        template.CopyHead(output.GetSpan(headLength), channel, (ulong)body.Length);
+        template.CopyHead(output.GetSpan(headLength), channel, (ulong)bodyLength);
         output.Advance(headLength);
-        return headLength + WriteBody(output, channel, body, frameMax);
+        return headLength;
     }
 
     /// <summary>Whether a body goes into the head's reservation: it fits one frame of at most 4 KiB.</summary>

@@ -16,7 +16,7 @@ namespace Spanwire.Buffers;
 /// <example>
 /// <code>
 /// using var frames = new GatherBufferWriter();
-/// AmqpFrameWriter.WriteBasicPublish(frames, channel, head, body, frameMax);   // a large body is borrowed, not copied
+/// AmqpFrameWriter.WriteBasicPublish(frames, channel, template, body, frameMax); // a large body is borrowed, not copied
 /// frames.CopyTo(socketStream);                                               // keep body unchanged until here
 /// frames.Reset();
 /// </code>
