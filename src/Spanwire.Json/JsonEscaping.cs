@@ -1,6 +1,9 @@
 using System.Buffers;
 using System.Buffers.Binary;
+using System.Numerics;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+using System.Runtime.Intrinsics;
 using System.Text;
 using System.Text.Encodings.Web;
 using System.Text.Unicode;
@@ -15,6 +18,12 @@ namespace Spanwire.Json;
 /// \uXXXX and invalid ones as \uFFFD; any other encoder is asked per scalar. This is byte for byte what
 /// Utf8JsonWriter writes (the differential tests hold it to that).
 /// </summary>
+/// <remarks>
+/// Short text is not scanned before it is written: <see cref="Escape(ReadOnlySpan{char}, Span{byte})"/> checks
+/// and copies 16 units per step in one pass (UTF-16 narrowed with saturation, so anything non-ASCII stops the
+/// step), which is what makes short strings cheaper than Utf8JsonWriter's scan-then-transcode. Long text is
+/// scanned first, so that room is reserved for its escaped size only when something needs escaping.
+/// </remarks>
 internal sealed class JsonEscaping
 {
     /// <summary>Most bytes one input char, or one input byte, can become (\uXXXX), plus two bytes of slack for the 8-byte stores.</summary>
@@ -22,6 +31,9 @@ internal sealed class JsonEscaping
 
     /// <summary>Extra room escaping needs past its output for its 8-byte stores.</summary>
     public const int Slack = 2;
+
+    /// <summary>Text up to this many units goes straight to <see cref="Escape(ReadOnlySpan{char}, Span{byte})"/>, unscanned.</summary>
+    public const int UnscannedLength = 512;
 
     private static readonly ConditionalWeakTable<JavaScriptEncoder, JsonEscaping> s_byEncoder = [];
 
@@ -35,16 +47,23 @@ internal sealed class JsonEscaping
     // Per ASCII character: 0 when it is written as it is, else its escape in the low bytes and its length in the top byte.
     private readonly ulong[] _asciiEscapes = new ulong[128];
 
+    // The ASCII characters left alone, as a nibble bitmap: entry (c & 15) has bit (c >> 4) set. Looked up 16 bytes
+    // at a time with a shuffle; bytes of 0x80 and up index bits 8..15 of the other table, which are zero.
+    private readonly Vector128<byte> _allowedByLowNibble;
+    private static readonly Vector128<byte> s_bitOfHighNibble = Vector128.Create(1, 2, 4, 8, 16, 32, 64, 128, 0, 0, 0, 0, 0, 0, 0, (byte)0);
+
     private JsonEscaping(JavaScriptEncoder encoder)
     {
         _encoder = encoder;
         _isDefault = ReferenceEquals(encoder, JavaScriptEncoder.Default);
         var allowed = new List<byte>(128);
+        Span<byte> bitmap = stackalloc byte[16];
         for (int c = 0; c < 128; c++)
         {
             if (!encoder.WillEncode(c))
             {
                 allowed.Add((byte)c);
+                bitmap[c & 15] |= (byte)(1 << (c >> 4));
                 continue;
             }
 
@@ -58,6 +77,7 @@ internal sealed class JsonEscaping
             _asciiEscapes[c] = packed;
         }
 
+        _allowedByLowNibble = Vector128.Create<byte>(bitmap);
         _allowedBytes = SearchValues.Create(allowed.ToArray());
         _allowedChars = SearchValues.Create(Encoding.ASCII.GetString(allowed.ToArray()));
     }
@@ -67,6 +87,17 @@ internal sealed class JsonEscaping
         encoder is null || ReferenceEquals(encoder, JavaScriptEncoder.Default)
             ? Default
             : s_byEncoder.GetValue(encoder, static e => new JsonEscaping(e));
+
+    /// <summary>
+    /// Where writing through <see cref="Escape(ReadOnlySpan{char}, Span{byte})"/> must start: 0 for short text
+    /// (not scanned), else the first char that must be escaped, or -1 when none must.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public int StartOfEscaping(ReadOnlySpan<char> value) => value.Length <= UnscannedLength ? 0 : FirstToEscape(value);
+
+    /// <summary>As <see cref="StartOfEscaping(ReadOnlySpan{char})"/>, for UTF-8 text.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public int StartOfEscaping(ReadOnlySpan<byte> utf8Value) => utf8Value.Length <= UnscannedLength ? 0 : FirstToEscape(utf8Value);
 
     /// <summary>Index of the first char that must be escaped, or -1.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -133,32 +164,40 @@ internal sealed class JsonEscaping
         ulong[] escapes = _asciiEscapes;
         int written = 0;
         int i = 0;
-        while (i < value.Length)
+        while (true)
         {
-            char c = value[i];
-            if (c < 0x80)
+            int copied = CopyAllowedAscii(value[i..], destination[written..]);
+            i += copied;
+            written += copied;
+            if (i == value.Length)
             {
-                ulong packed = escapes[c];
-                if (packed == 0)
-                {
-                    destination[written++] = (byte)c;
-                }
-                else
-                {
-                    BinaryPrimitives.WriteUInt64LittleEndian(destination[written..], packed);
-                    written += (int)(packed >> 56);
-                }
-
-                i++;
-                continue;
+                return written;
             }
 
-            i += _isDefault
-                ? EscapeNonAsciiDefault(value[i..], destination, ref written)
-                : EscapeNonAsciiByEncoder(value[i..], destination, ref written);
-        }
+            // Escape this char and any that follow it needing escapes too, then go back to copying.
+            do
+            {
+                char c = value[i];
+                if (c < 0x80)
+                {
+                    ulong packed = escapes[c];
+                    if (packed == 0)
+                    {
+                        break;
+                    }
 
-        return written;
+                    BinaryPrimitives.WriteUInt64LittleEndian(destination[written..], packed);
+                    written += (int)(packed >> 56);
+                    i++;
+                    continue;
+                }
+
+                i += _isDefault
+                    ? EscapeNonAsciiDefault(value[i..], destination, ref written)
+                    : EscapeNonAsciiByEncoder(value[i..], destination, ref written);
+            }
+            while (i < value.Length);
+        }
     }
 
     /// <summary>As <see cref="Escape(ReadOnlySpan{char}, Span{byte})"/>, for UTF-8 input; invalid UTF-8 becomes \uFFFD (or the encoder's replacement).</summary>
@@ -167,55 +206,218 @@ internal sealed class JsonEscaping
         ulong[] escapes = _asciiEscapes;
         int written = 0;
         int i = 0;
-        Span<char> chars = stackalloc char[2];
-        while (i < value.Length)
+        while (true)
         {
-            byte b = value[i];
-            if (b < 0x80)
+            int copied = CopyAllowedAscii(value[i..], destination[written..]);
+            i += copied;
+            written += copied;
+            if (i == value.Length)
             {
-                ulong packed = escapes[b];
-                if (packed == 0)
+                return written;
+            }
+
+            do
+            {
+                byte b = value[i];
+                if (b < 0x80)
                 {
-                    destination[written++] = b;
-                }
-                else
-                {
+                    ulong packed = escapes[b];
+                    if (packed == 0)
+                    {
+                        break;
+                    }
+
                     BinaryPrimitives.WriteUInt64LittleEndian(destination[written..], packed);
                     written += (int)(packed >> 56);
+                    i++;
+                    continue;
                 }
 
-                i++;
-                continue;
+                i += EscapeNonAscii(value[i..], destination, ref written);
             }
+            while (i < value.Length);
+        }
+    }
 
-            OperationStatus status = Rune.DecodeFromUtf8(value[i..], out Rune rune, out int consumed);
-            if (status != OperationStatus.Done)
-            {
-                // Invalid UTF-8: every encoder writes the replacement character, escaped.
-                WriteUnicodeEscape('\uFFFD', destination, ref written);
-                i += consumed;
-                continue;
-            }
-
-            int n = rune.EncodeToUtf16(chars);
-            if (_isDefault)
-            {
-                EscapeNonAsciiDefault(chars[..n], destination, ref written);
-            }
-            else if (!_encoder.WillEncode(rune.Value))
-            {
-                value.Slice(i, consumed).CopyTo(destination[written..]);
-                written += consumed;
-            }
-            else
-            {
-                EncodeWithEncoder(chars[..n], destination, ref written);
-            }
-
-            i += consumed;
+    /// <summary>One non-ASCII scalar of UTF-8 input (or one invalid sequence). Returns bytes consumed.</summary>
+    private int EscapeNonAscii(ReadOnlySpan<byte> value, Span<byte> destination, ref int written)
+    {
+        OperationStatus status = Rune.DecodeFromUtf8(value, out Rune rune, out int consumed);
+        if (status != OperationStatus.Done)
+        {
+            // Invalid UTF-8: every encoder writes the replacement character, escaped.
+            WriteUnicodeEscape('\uFFFD', destination, ref written);
+            return consumed;
         }
 
-        return written;
+        Span<char> chars = stackalloc char[2];
+        int n = rune.EncodeToUtf16(chars);
+        if (_isDefault)
+        {
+            EscapeNonAsciiDefault(chars[..n], destination, ref written);
+        }
+        else if (!_encoder.WillEncode(rune.Value))
+        {
+            value[..consumed].CopyTo(destination[written..]);
+            written += consumed;
+        }
+        else
+        {
+            EncodeWithEncoder(chars[..n], destination, ref written);
+        }
+
+        return consumed;
+    }
+
+    /// <summary>
+    /// Copies the leading chars that are ASCII and left alone, narrowed to bytes, and returns how many. May write
+    /// up to 16 bytes past them (the room <see cref="Escape(ReadOnlySpan{char}, Span{byte})"/> is given covers it).
+    /// Source and destination offsets are equal throughout, so a block may be stored again overlapping the last.
+    /// </summary>
+    private int CopyAllowedAscii(ReadOnlySpan<char> value, Span<byte> destination)
+    {
+        int length = value.Length;
+        if (!Vector128.IsHardwareAccelerated || length < 8)
+        {
+            return CopyAllowedAsciiScalar(value, destination, 0);
+        }
+
+        ReadOnlySpan<ushort> units = MemoryMarshal.Cast<char, ushort>(value);
+        Vector128<byte> allowed = _allowedByLowNibble;
+        uint stops;
+        if (length < 16)
+        {
+            // Two blocks of 8, the second ending at the end.
+            Vector128<ushort> head = Vector128.Create(units[..8]);
+            Vector128<byte> bytes = Vector128.NarrowWithSaturation(head, head);
+            bytes.CopyTo(destination);
+            stops = Stops(bytes, allowed) & 0xFF;
+            if (stops != 0)
+            {
+                return BitOperations.TrailingZeroCount(stops);
+            }
+
+            int last = length - 8;
+            Vector128<ushort> tail = Vector128.Create(units[last..]);
+            bytes = Vector128.NarrowWithSaturation(tail, tail);
+            bytes.CopyTo(destination[last..]);
+            stops = Stops(bytes, allowed) & 0xFF;
+            return stops == 0 ? length : last + BitOperations.TrailingZeroCount(stops);
+        }
+
+        int i = 0;
+        while (true)
+        {
+            Vector128<byte> bytes = Vector128.NarrowWithSaturation(
+                Vector128.Create(units.Slice(i, 8)), Vector128.Create(units.Slice(i + 8, 8)));
+            bytes.CopyTo(destination[i..]);
+            stops = Stops(bytes, allowed);
+            if (stops != 0)
+            {
+                return i + BitOperations.TrailingZeroCount(stops);
+            }
+
+            if (i == length - 16)
+            {
+                return length;
+            }
+
+            // The last block ends at the end, overlapping chars already copied.
+            i = Math.Min(i + 16, length - 16);
+        }
+    }
+
+    /// <summary>As <see cref="CopyAllowedAscii(ReadOnlySpan{char}, Span{byte})"/>, for UTF-8 input.</summary>
+    private int CopyAllowedAscii(ReadOnlySpan<byte> value, Span<byte> destination)
+    {
+        int length = value.Length;
+        if (!Vector128.IsHardwareAccelerated || length < 8)
+        {
+            return CopyAllowedAsciiScalar(value, destination, 0);
+        }
+
+        Vector128<byte> allowed = _allowedByLowNibble;
+        uint stops;
+        if (length < 16)
+        {
+            // Two blocks of 8, the second ending at the end.
+            Vector128<byte> head = Vector128.CreateScalar(BinaryPrimitives.ReadUInt64LittleEndian(value)).AsByte();
+            BinaryPrimitives.WriteUInt64LittleEndian(destination, head.AsUInt64().ToScalar());
+            stops = Stops(head, allowed) & 0xFF;
+            if (stops != 0)
+            {
+                return BitOperations.TrailingZeroCount(stops);
+            }
+
+            int last = length - 8;
+            Vector128<byte> tail = Vector128.CreateScalar(BinaryPrimitives.ReadUInt64LittleEndian(value[last..])).AsByte();
+            BinaryPrimitives.WriteUInt64LittleEndian(destination[last..], tail.AsUInt64().ToScalar());
+            stops = Stops(tail, allowed) & 0xFF;
+            return stops == 0 ? length : last + BitOperations.TrailingZeroCount(stops);
+        }
+
+        int i = 0;
+        while (true)
+        {
+            Vector128<byte> bytes = Vector128.Create(value.Slice(i, 16));
+            bytes.CopyTo(destination[i..]);
+            stops = Stops(bytes, allowed);
+            if (stops != 0)
+            {
+                return i + BitOperations.TrailingZeroCount(stops);
+            }
+
+            if (i == length - 16)
+            {
+                return length;
+            }
+
+            i = Math.Min(i + 16, length - 16);
+        }
+    }
+
+    private int CopyAllowedAsciiScalar(ReadOnlySpan<char> value, Span<byte> destination, int i)
+    {
+        ulong[] escapes = _asciiEscapes;
+        for (; i < value.Length; i++)
+        {
+            char c = value[i];
+            if (c >= 0x80 || escapes[c] != 0)
+            {
+                break;
+            }
+
+            destination[i] = (byte)c;
+        }
+
+        return i;
+    }
+
+    private int CopyAllowedAsciiScalar(ReadOnlySpan<byte> value, Span<byte> destination, int i)
+    {
+        ulong[] escapes = _asciiEscapes;
+        for (; i < value.Length; i++)
+        {
+            byte b = value[i];
+            if (b >= 0x80 || escapes[b] != 0)
+            {
+                break;
+            }
+
+            destination[i] = b;
+        }
+
+        return i;
+    }
+
+    /// <summary>A bit per byte that is not an ASCII character left alone (0x80 and up never are).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static uint Stops(Vector128<byte> bytes, Vector128<byte> allowedByLowNibble)
+    {
+        Vector128<byte> low = bytes & Vector128.Create((byte)0x0F);
+        Vector128<byte> high = Vector128.ShiftRightLogical(bytes, 4);
+        Vector128<byte> hit = Vector128.ShuffleNative(allowedByLowNibble, low) & Vector128.ShuffleNative(s_bitOfHighNibble, high);
+        return Vector128.Equals(hit, Vector128<byte>.Zero).ExtractMostSignificantBits();
     }
 
     /// <summary>The default encoder: each UTF-16 unit of a valid scalar as \uXXXX; a lone surrogate as \uFFFD. Returns chars consumed.</summary>

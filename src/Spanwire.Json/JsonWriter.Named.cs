@@ -17,7 +17,7 @@ public sealed partial class JsonWriter
     private void WriteStringCore(in PropertyNameText name, ReadOnlySpan<char> value)
     {
         CheckTokenSize(value.Length);
-        int valueFirst = _escaping.FirstToEscape(value);
+        int valueFirst = _escaping.StartOfEscaping(value);
         int p = BeginNamed(name, MaxQuotedLength(value.Length, valueFirst, 3));
         EndValue(WriteQuoted(_buffer, p, value, valueFirst), JsonTokenType.String);
     }
@@ -25,7 +25,7 @@ public sealed partial class JsonWriter
     private void WriteStringCore(in PropertyNameText name, ReadOnlySpan<byte> utf8Value)
     {
         CheckTokenSize(utf8Value.Length);
-        int valueFirst = _escaping.FirstToEscape(utf8Value);
+        int valueFirst = _escaping.StartOfEscaping(utf8Value);
         int p = BeginNamed(name, MaxQuotedLength(utf8Value.Length, valueFirst, 1));
         EndValue(WriteQuoted(_buffer, p, utf8Value, valueFirst), JsonTokenType.String);
     }

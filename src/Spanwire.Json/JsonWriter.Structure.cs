@@ -235,25 +235,32 @@ public sealed partial class JsonWriter
     private PropertyNameText Name(ReadOnlySpan<char> propertyName)
     {
         CheckTokenSize(propertyName.Length);
-        return new PropertyNameText(propertyName, _escaping.FirstToEscape(propertyName));
+        return new PropertyNameText(propertyName, _escaping.StartOfEscaping(propertyName));
     }
 
     private PropertyNameText Name(ReadOnlySpan<byte> utf8PropertyName)
     {
         CheckTokenSize(utf8PropertyName.Length);
-        return new PropertyNameText(utf8PropertyName, _escaping.FirstToEscape(utf8PropertyName));
+        return new PropertyNameText(utf8PropertyName, _escaping.StartOfEscaping(utf8PropertyName));
     }
 
     /// <summary>Room for quoted text of <paramref name="length"/> units: as it is (bytesPerUnit each) or escaped.</summary>
     private static int MaxQuotedLength(int length, int first, int bytesPerUnit) =>
         (first < 0 ? length * bytesPerUnit : length * JsonEscaping.MaxExpansion + JsonEscaping.Slack) + 2;
 
-    /// <summary>Writes "value" at <paramref name="p"/>, escaping from <paramref name="first"/> on; returns the end.</summary>
+    /// <summary>
+    /// Writes "value" at <paramref name="p"/>, through the escaping from <paramref name="first"/> on (0 for short
+    /// text, which is escaped in the same pass as it is copied); returns the end.
+    /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private int WriteQuoted(byte[] buffer, int p, ReadOnlySpan<char> value, int first)
     {
         buffer[p++] = (byte)'"';
-        if (first < 0)
+        if (first == 0)
+        {
+            p += _escaping.Escape(value, buffer.AsSpan(p));
+        }
+        else if (first < 0)
         {
             p += Transcode(value, buffer.AsSpan(p));
         }
@@ -272,7 +279,11 @@ public sealed partial class JsonWriter
     private int WriteQuoted(byte[] buffer, int p, ReadOnlySpan<byte> value, int first)
     {
         buffer[p++] = (byte)'"';
-        if (first < 0)
+        if (first == 0)
+        {
+            p += _escaping.Escape(value, buffer.AsSpan(p));
+        }
+        else if (first < 0)
         {
             value.CopyTo(buffer.AsSpan(p));
             p += value.Length;

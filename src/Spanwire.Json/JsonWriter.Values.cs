@@ -26,7 +26,7 @@ public sealed partial class JsonWriter
     public void WriteStringValue(ReadOnlySpan<char> value)
     {
         CheckTokenSize(value.Length);
-        int first = _escaping.FirstToEscape(value);
+        int first = _escaping.StartOfEscaping(value);
         int p = BeginValue(MaxQuotedLength(value.Length, first, 3));
         EndValue(WriteQuoted(_buffer, p, value, first), JsonTokenType.String);
     }
@@ -35,7 +35,7 @@ public sealed partial class JsonWriter
     public void WriteStringValue(ReadOnlySpan<byte> utf8Value)
     {
         CheckTokenSize(utf8Value.Length);
-        int first = _escaping.FirstToEscape(utf8Value);
+        int first = _escaping.StartOfEscaping(utf8Value);
         int p = BeginValue(MaxQuotedLength(utf8Value.Length, first, 1));
         EndValue(WriteQuoted(_buffer, p, utf8Value, first), JsonTokenType.String);
     }

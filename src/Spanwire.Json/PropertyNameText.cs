@@ -1,6 +1,6 @@
 namespace Spanwire.Json;
 
-/// <summary>A property name as the caller gave it (UTF-16 or UTF-8), with the index where escaping starts (-1: none).</summary>
+/// <summary>A property name as the caller gave it (UTF-16 or UTF-8), with where writing through the escaping starts (-1: never; see JsonEscaping.StartOfEscaping).</summary>
 internal readonly ref struct PropertyNameText
 {
     public readonly ReadOnlySpan<char> Utf16;

@@ -64,6 +64,58 @@ public sealed class JsonWriterSpecificationTests
             new("EndObject", w => w.WriteEndObject(), w => w.WriteEndObject()));
     }
 
+    /// <summary>
+    /// Plain ASCII text is checked and copied 16 units at a time (8 and 8 overlapping below 16; the last block
+    /// overlapping the one before it), and text over 512 units is scanned first. One character of each class at
+    /// every position of every short length, and at the block edges of long ones, once and twice (the second at the
+    /// end), as a value and a name, UTF-16 and UTF-8, with both encoders, must give Utf8JsonWriter's bytes.
+    /// </summary>
+    [Fact]
+    public void One_character_of_each_class_at_every_position_matches()
+    {
+        string[] specials = ["\"", "\\", "\n", "\u001F", "<", "+", "`", "\u007F", "é", "\u00FF", "\u0100", "中", "😀", "\uD83D", "\uDE00"];
+        JsonWriterOptions[] encoders = [new(), new() { Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping }];
+        var lengths = Enumerable.Range(0, 49).Select(n => (n, Enumerable.Range(0, n + 1)))
+            .Concat(new[] { 500, 511, 512, 513, 1000 }.Select(n => (n, (IEnumerable<int>)[0, 1, 7, 8, 15, 16, 17, n / 2, n - 17, n - 16, n - 15, n - 8, n - 1, n])));
+        int cases = 0;
+        foreach ((int length, IEnumerable<int> positions) in lengths)
+        {
+            string plain = string.Concat(Enumerable.Range(0, length).Select(i => (char)('a' + (i % 26))));
+            foreach (int at in positions)
+            {
+                foreach (string special in specials)
+                {
+                    foreach (bool twice in new[] { false, true })
+                    {
+                        string text = plain.Insert(at, special) + (twice ? special : "");
+                        byte[] utf8 = Encoding.UTF8.GetBytes(text);
+                        List<JsonOp> ops =
+                        [
+                            new("StartObject", w => w.WriteStartObject(), w => w.WriteStartObject()),
+                            NamedOp(text, text),
+                            new("String(utf8 name and value)", w => w.WriteString(utf8, utf8), w => w.WriteString(utf8, utf8)),
+                            new("StartArray", w => w.WriteStartArray("a"), w => w.WriteStartArray("a")),
+                            StringOp(text),
+                            Utf8StringOp(utf8),
+                            new("EndArray", w => w.WriteEndArray(), w => w.WriteEndArray()),
+                            new("EndObject", w => w.WriteEndObject(), w => w.WriteEndObject()),
+                        ];
+                        foreach (JsonWriterOptions options in encoders)
+                        {
+                            string? difference = JsonWriterDifferentialTests.Compare(ops, options);
+                            Assert.True(difference is null, $"length {length}, {Escape(special)} at {at}{(twice ? " and at the end" : "")}, {JsonWriterDifferentialTests.Describe(options)}: {difference}");
+                            cases++;
+                        }
+                    }
+                }
+            }
+        }
+
+        Assert.True(cases > 70_000, $"{cases} cases");
+
+        static string Escape(string s) => string.Concat(s.Select(c => $"U+{(int)c:X4}"));
+    }
+
     public static TheoryData<string, byte[]> InvalidUtf8 => new()
     {
         { "a stray continuation byte", [0x61, 0x80, 0x62] },
