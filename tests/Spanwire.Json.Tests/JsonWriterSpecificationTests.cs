@@ -218,6 +218,47 @@ public sealed class JsonWriterSpecificationTests
         AssertSameEverywhere(InArray([.. ops]));
     }
 
+    /// <summary>
+    /// Dates are formatted from their ticks rather than by the BCL's "O" formatter: seeded random instants over the
+    /// whole range, fractions with 0 to 7 significant digits, every kind, and offsets over ±14 hours.
+    /// </summary>
+    [Fact]
+    public void Random_dates_over_the_whole_range_match()
+    {
+        var random = new Random(20261121);
+        long[] fractionSteps = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, TimeSpan.TicksPerSecond];
+        var ops = new List<JsonOp>();
+        for (int i = 0; i < 10_000; i++)
+        {
+            long ticks = random.NextInt64(DateTime.MinValue.Ticks, DateTime.MaxValue.Ticks);
+            ticks -= ticks % fractionSteps[random.Next(fractionSteps.Length)];
+            var value = new DateTime(ticks, (DateTimeKind)random.Next(3));
+            var offset = TimeSpan.FromMinutes(random.Next(-14 * 60, 14 * 60 + 1));
+            var clock = DateTime.SpecifyKind(value, DateTimeKind.Unspecified);
+            bool fits = ticks - offset.Ticks >= DateTime.MinValue.Ticks && ticks - offset.Ticks <= DateTime.MaxValue.Ticks;
+            var withOffset = fits ? new DateTimeOffset(clock, offset) : new DateTimeOffset(clock, TimeSpan.Zero);
+            ops.Add(new($"DateTime {value:O} {value.Kind}", w => w.WriteStringValue(value), w => w.WriteStringValue(value)));
+            ops.Add(new($"DateTimeOffset {withOffset:O}", w => w.WriteString("d", withOffset), w => w.WriteString("d", withOffset)));
+        }
+
+        string? difference = JsonWriterDifferentialTests.Compare(
+            [
+                new("StartArray", w => w.WriteStartArray(), w => w.WriteStartArray()),
+                .. ops.Where((_, i) => i % 2 == 0),
+                new("EndArray", w => w.WriteEndArray(), w => w.WriteEndArray()),
+            ],
+            new JsonWriterOptions());
+        Assert.True(difference is null, difference);
+        difference = JsonWriterDifferentialTests.Compare(
+            [
+                new("StartObject", w => w.WriteStartObject(), w => w.WriteStartObject()),
+                .. ops.Where((_, i) => i % 2 == 1),
+                new("EndObject", w => w.WriteEndObject(), w => w.WriteEndObject()),
+            ],
+            new JsonWriterOptions { SkipValidation = true });
+        Assert.True(difference is null, difference);
+    }
+
     [Fact]
     public void Output_across_segment_boundaries_and_tiny_memories_is_the_same()
     {
