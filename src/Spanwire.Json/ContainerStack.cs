@@ -2,32 +2,33 @@ namespace Spanwire.Json;
 
 /// <summary>
 /// Whether each open container is an object or an array, for validation: the first 64 levels in one ulong, deeper
-/// ones in an array made once and kept across resets.
+/// ones 64 to a ulong in an array made on first need and kept across resets.
 /// </summary>
 internal struct ContainerStack
 {
     private ulong _bits;
-    private bool[]? _deep;
+    private ulong[]? _deep;
     private int _count;
 
     public readonly int Count => _count;
 
     public void Push(bool isObject)
     {
-        if (_count < 64)
+        int level = _count;
+        if (level < 64)
         {
-            _bits = isObject ? _bits | (1UL << _count) : _bits & ~(1UL << _count);
+            _bits = isObject ? _bits | (1UL << level) : _bits & ~(1UL << level);
         }
         else
         {
-            int at = _count - 64;
-            _deep ??= new bool[64];
-            if (at == _deep.Length)
+            int word = (level - 64) >> 6;
+            if (_deep is null || word == _deep.Length)
             {
-                Array.Resize(ref _deep, _deep.Length * 2);
+                Array.Resize(ref _deep, Math.Max(4, word * 2)); // 256 more levels, then doubling
             }
 
-            _deep[at] = isObject;
+            ulong bit = 1UL << (level & 63);
+            _deep[word] = isObject ? _deep[word] | bit : _deep[word] & ~bit;
         }
 
         _count++;
@@ -45,7 +46,8 @@ internal struct ContainerStack
         return _count != 0 && Peek(_count - 1);
     }
 
-    private readonly bool Peek(int level) => level < 64 ? (_bits & (1UL << level)) != 0 : _deep![level - 64];
+    private readonly bool Peek(int level) =>
+        ((level < 64 ? _bits : _deep![(level - 64) >> 6]) & (1UL << (level & 63))) != 0;
 
     public void Clear()
     {

@@ -116,6 +116,76 @@ public sealed class JsonWriterSpecificationTests
         static string Escape(string s) => string.Concat(s.Select(c => $"U+{(int)c:X4}"));
     }
 
+    /// <summary>
+    /// Validation keeps the first 64 levels in one word and deeper ones in an array: random object/array nesting
+    /// going down and back up across those edges to the depth limit, each document ending with a wrong end token,
+    /// an extra start past the limit, or closed properly.
+    /// </summary>
+    [Fact]
+    public void Deep_nesting_past_64_levels_validates_as_Utf8JsonWriter()
+    {
+        var random = new Random(64);
+        for (int document = 0; document < 60; document++)
+        {
+            var ops = new List<JsonOp> { new("StartArray", w => w.WriteStartArray(), w => w.WriteStartArray()) };
+            var open = new Stack<bool>([false]);
+            for (int step = 0; step < 3000; step++)
+            {
+                bool down = open.Count < 1000 && (open.Count < 2 || random.Next(100) < 55);
+                if (down)
+                {
+                    bool isObject = random.Next(2) == 0;
+                    if (open.Peek())
+                    {
+                        ops.Add(new("PropertyName", w => w.WritePropertyName("p"), w => w.WritePropertyName("p")));
+                    }
+
+                    ops.Add(isObject
+                        ? new("StartObject", w => w.WriteStartObject(), w => w.WriteStartObject())
+                        : new("StartArray", w => w.WriteStartArray(), w => w.WriteStartArray()));
+                    open.Push(isObject);
+                }
+                else
+                {
+                    ops.Add(open.Pop()
+                        ? new("EndObject", w => w.WriteEndObject(), w => w.WriteEndObject())
+                        : new("EndArray", w => w.WriteEndArray(), w => w.WriteEndArray()));
+                }
+            }
+
+            switch (document % 3)
+            {
+                case 0: // the wrong end for the innermost container
+                    ops.Add(open.Peek()
+                        ? new("EndArray", w => w.WriteEndArray(), w => w.WriteEndArray())
+                        : new("EndObject", w => w.WriteEndObject(), w => w.WriteEndObject()));
+                    break;
+                case 1: // down to the limit and one past it
+                    for (int i = open.Count; i <= 1000; i++)
+                    {
+                        ops.Add(new("StartArray", w => w.WriteStartArray(), w => w.WriteStartArray()));
+                    }
+
+                    break;
+                default:
+                    while (open.Count > 0)
+                    {
+                        ops.Add(open.Pop()
+                            ? new("EndObject", w => w.WriteEndObject(), w => w.WriteEndObject())
+                            : new("EndArray", w => w.WriteEndArray(), w => w.WriteEndArray()));
+                    }
+
+                    break;
+            }
+
+            foreach (JsonWriterOptions options in new JsonWriterOptions[] { new(), new() { Indented = true } })
+            {
+                string? difference = JsonWriterDifferentialTests.Compare(ops, options);
+                Assert.True(difference is null, $"document {document}: {difference?[..Math.Min(difference.Length, 500)]}");
+            }
+        }
+    }
+
     public static TheoryData<string, byte[]> InvalidUtf8 => new()
     {
         { "a stray continuation byte", [0x61, 0x80, 0x62] },
