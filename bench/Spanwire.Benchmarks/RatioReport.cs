@@ -34,7 +34,13 @@ public static class RatioReport
                     var bc = report.BenchmarkCase;
                     double? mean = report.ResultStatistics?.Mean;
                     string ratio = mean is { } m && baseline is { } b && b > 0 ? (m / b).ToString("0.00", CultureInfo.InvariantCulture) : "-";
-                    long? allocated = report.GcStats.GetBytesAllocatedPerOperation(bc);
+                    // Not GetBytesAllocatedPerOperation: BenchmarkDotNet 0.14 does not know .NET 10 and so treats it as an
+                    // old runtime, reporting any total under its 8 KB allocation quantum as 0 B, which hides a small
+                    // allocation per operation in a run of few operations (the quick job's).
+                    long? total = report.GcStats.GetTotalAllocatedBytes(excludeAllocationQuantumSideEffects: false);
+                    long? allocated = total is { } bytes && report.GcStats.TotalOperations > 0
+                        ? (long)Math.Round((double)bytes / report.GcStats.TotalOperations)
+                        : null;
                     double gen2 = report.GcStats.TotalOperations > 0
                         ? report.GcStats.Gen2Collections * 1000.0 / report.GcStats.TotalOperations
                         : 0;
