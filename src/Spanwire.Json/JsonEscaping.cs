@@ -277,7 +277,7 @@ internal sealed class JsonEscaping
     private int CopyAllowedAscii(ReadOnlySpan<char> value, Span<byte> destination)
     {
         int length = value.Length;
-        if (!Vector128.IsHardwareAccelerated || length < 8)
+        if (!Vector128.IsHardwareAccelerated || length < 4)
         {
             return CopyAllowedAsciiScalar(value, destination, 0);
         }
@@ -285,6 +285,20 @@ internal sealed class JsonEscaping
         ReadOnlySpan<ushort> units = MemoryMarshal.Cast<char, ushort>(value);
         Vector128<byte> allowed = _allowedByLowNibble;
         uint stops;
+        if (length < 8)
+        {
+            // Two blocks of 4 (one ulong each), the second ending at the end: names and short values take the same
+            // few branches whatever their length, where a loop's exit would be mispredicted as lengths vary.
+            stops = CopyFourAllowed(units[..4], destination, allowed);
+            if (stops != 0)
+            {
+                return BitOperations.TrailingZeroCount(stops);
+            }
+
+            int last4 = length - 4;
+            stops = CopyFourAllowed(units[last4..], destination[last4..], allowed);
+            return stops == 0 ? length : last4 + BitOperations.TrailingZeroCount(stops);
+        }
         if (length < 16)
         {
             // Two blocks of 8, the second ending at the end.
@@ -331,13 +345,26 @@ internal sealed class JsonEscaping
     private int CopyAllowedAscii(ReadOnlySpan<byte> value, Span<byte> destination)
     {
         int length = value.Length;
-        if (!Vector128.IsHardwareAccelerated || length < 8)
+        if (!Vector128.IsHardwareAccelerated || length < 4)
         {
             return CopyAllowedAsciiScalar(value, destination, 0);
         }
 
         Vector128<byte> allowed = _allowedByLowNibble;
         uint stops;
+        if (length < 8)
+        {
+            // Two blocks of 4, the second ending at the end (see the UTF-16 form).
+            stops = CopyFourAllowed(value[..4], destination, allowed);
+            if (stops != 0)
+            {
+                return BitOperations.TrailingZeroCount(stops);
+            }
+
+            int last4 = length - 4;
+            stops = CopyFourAllowed(value[last4..], destination[last4..], allowed);
+            return stops == 0 ? length : last4 + BitOperations.TrailingZeroCount(stops);
+        }
         if (length < 16)
         {
             // Two blocks of 8, the second ending at the end.
@@ -374,6 +401,25 @@ internal sealed class JsonEscaping
 
             i = Math.Min(i + 16, length - 16);
         }
+    }
+
+    /// <summary>Copies four chars narrowed (all four stored); returns a bit per char among them that stops the copy.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static uint CopyFourAllowed(ReadOnlySpan<ushort> four, Span<byte> destination, Vector128<byte> allowed)
+    {
+        Vector128<ushort> units = Vector128.CreateScalar(MemoryMarshal.Read<ulong>(MemoryMarshal.AsBytes(four[..4]))).AsUInt16();
+        Vector128<byte> bytes = Vector128.NarrowWithSaturation(units, units);
+        MemoryMarshal.Write(destination, bytes.AsUInt32().ToScalar());
+        return Stops(bytes, allowed) & 0xF;
+    }
+
+    /// <summary>Copies four bytes (all four stored); returns a bit per byte among them that stops the copy.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static uint CopyFourAllowed(ReadOnlySpan<byte> four, Span<byte> destination, Vector128<byte> allowed)
+    {
+        uint word = MemoryMarshal.Read<uint>(four);
+        MemoryMarshal.Write(destination, word);
+        return Stops(Vector128.CreateScalar(word).AsByte(), allowed) & 0xF;
     }
 
     private int CopyAllowedAsciiScalar(ReadOnlySpan<char> value, Span<byte> destination, int i)
