@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
+using System.Text.Encodings.Web;
 using System.Text.Json;
 using Spanwire.Buffers;
 
@@ -43,19 +44,18 @@ public sealed partial class JsonWriter : IDisposable, IAsyncDisposable
     /// <summary>Utf8JsonWriter's limit on one unescaped token, in bytes or chars.</summary>
     private const int MaxTokenSize = 166_666_666;
 
-    // Output. The current memory is _buffer[_start.._end); _pos is where the next byte goes.
+    // Output. The current memory is _buffer[_start.._end); _pos is where the next byte goes; all 0 while none is held.
+    // The fields are kept few: the benchmarks this writer is measured by make one writer per document.
     private IBufferWriter<byte>? _output;
-    private Stream? _stream;
-    private PooledBufferWriter? _streamBuffer;
+    private StreamOutput? _streamOutput; // set when writing to a stream
     private byte[] _buffer = [];
     private int _start;
     private int _pos;
     private int _end;
-    private bool _hasMemory;
-    private Memory<byte> _stagedFor; // set when _buffer stages bytes for memory that is not an array
+    private Staging? _staging; // made when the output first hands out memory that is not an array
 
     // Options, unpacked for the hot paths.
-    private JsonWriterOptions _options;
+    private JavaScriptEncoder? _encoder;
     private JsonEscaping _escaping = JsonEscaping.Default;
     private bool _indented;
     private bool _validate;
@@ -71,6 +71,20 @@ public sealed partial class JsonWriter : IDisposable, IAsyncDisposable
     private bool _commentAfterNoneOrPropertyName;
     private Container _container;
     private ContainerStack _stack;
+
+    /// <summary>A stream and the pooled segments holding the JSON until it is flushed to it.</summary>
+    private sealed class StreamOutput(Stream stream)
+    {
+        public Stream Stream { get; set; } = stream;
+
+        public PooledBufferWriter Buffer { get; } = new();
+    }
+
+    /// <summary>Memory the output handed out that is not an array: the bytes are staged in a pooled array and copied there on commit.</summary>
+    private sealed class Staging
+    {
+        public Memory<byte> Target;
+    }
 
     private enum Container : byte
     {
@@ -96,14 +110,13 @@ public sealed partial class JsonWriter : IDisposable, IAsyncDisposable
             JsonThrow.Argument("Stream is not writable.");
         }
 
-        _stream = utf8Json;
-        _streamBuffer = new PooledBufferWriter();
-        _output = _streamBuffer;
+        _streamOutput = new StreamOutput(utf8Json);
+        _output = _streamOutput.Buffer;
         SetOptions(options);
     }
 
     /// <summary>Bytes written but not yet committed to the output (for a stream: not yet written to it).</summary>
-    public int BytesPending => _pos - _start + (int)(_streamBuffer?.WrittenCount ?? 0);
+    public int BytesPending => _pos - _start + (int)(_streamOutput?.Buffer.WrittenCount ?? 0);
 
     /// <summary>Bytes committed to the output (for a stream: written to it).</summary>
     public long BytesCommitted { get; private set; }
@@ -112,7 +125,16 @@ public sealed partial class JsonWriter : IDisposable, IAsyncDisposable
     public int CurrentDepth => _depth;
 
     /// <summary>The options this writer was made with (MaxDepth 0 reads as the default 1000).</summary>
-    public JsonWriterOptions Options => _options;
+    public JsonWriterOptions Options => new()
+    {
+        Encoder = _encoder,
+        Indented = _indented,
+        IndentCharacter = (char)_indentByte,
+        IndentSize = _indentSize,
+        MaxDepth = _maxDepth,
+        NewLine = _crlf ? "\r\n" : "\n",
+        SkipValidation = !_validate,
+    };
 
     private void SetOptions(JsonWriterOptions options)
     {
@@ -121,7 +143,7 @@ public sealed partial class JsonWriter : IDisposable, IAsyncDisposable
             options.MaxDepth = 1000;
         }
 
-        _options = options;
+        _encoder = options.Encoder;
         _escaping = JsonEscaping.For(options.Encoder);
         _indented = options.Indented;
         _validate = !options.SkipValidation;
@@ -136,17 +158,17 @@ public sealed partial class JsonWriter : IDisposable, IAsyncDisposable
     {
         CheckNotDisposed();
         Commit();
-        if (_stream is not null)
+        if (_streamOutput is { } target)
         {
-            long written = _streamBuffer!.WrittenCount;
+            long written = target.Buffer.WrittenCount;
             if (written != 0)
             {
-                _streamBuffer.CopyTo(_stream);
+                target.Buffer.CopyTo(target.Stream);
                 BytesCommitted += written;
-                _streamBuffer.Reset();
+                target.Buffer.Reset();
             }
 
-            _stream.Flush();
+            target.Stream.Flush();
         }
     }
 
@@ -155,17 +177,17 @@ public sealed partial class JsonWriter : IDisposable, IAsyncDisposable
     {
         CheckNotDisposed();
         Commit();
-        if (_stream is not null)
+        if (_streamOutput is { } target)
         {
-            long written = _streamBuffer!.WrittenCount;
+            long written = target.Buffer.WrittenCount;
             if (written != 0)
             {
-                await _streamBuffer.CopyToAsync(_stream, cancellationToken).ConfigureAwait(false);
+                await target.Buffer.CopyToAsync(target.Stream, cancellationToken).ConfigureAwait(false);
                 BytesCommitted += written;
-                _streamBuffer.Reset();
+                target.Buffer.Reset();
             }
 
-            await _stream.FlushAsync(cancellationToken).ConfigureAwait(false);
+            await target.Stream.FlushAsync(cancellationToken).ConfigureAwait(false);
         }
     }
 
@@ -173,7 +195,7 @@ public sealed partial class JsonWriter : IDisposable, IAsyncDisposable
     public void Reset()
     {
         CheckNotDisposed();
-        _streamBuffer?.Reset();
+        _streamOutput?.Buffer.Reset();
         ResetState();
     }
 
@@ -183,9 +205,8 @@ public sealed partial class JsonWriter : IDisposable, IAsyncDisposable
         CheckNotDisposed();
         ArgumentNullException.ThrowIfNull(bufferWriter);
         _output = bufferWriter;
-        _stream = null;
-        _streamBuffer?.Dispose();
-        _streamBuffer = null;
+        _streamOutput?.Buffer.Dispose();
+        _streamOutput = null;
         ResetState();
     }
 
@@ -199,10 +220,17 @@ public sealed partial class JsonWriter : IDisposable, IAsyncDisposable
             JsonThrow.Argument("Stream is not writable.");
         }
 
-        _stream = utf8Json;
-        _streamBuffer ??= new PooledBufferWriter();
-        _streamBuffer.Reset();
-        _output = _streamBuffer;
+        if (_streamOutput is null)
+        {
+            _streamOutput = new StreamOutput(utf8Json);
+        }
+        else
+        {
+            _streamOutput.Stream = utf8Json;
+            _streamOutput.Buffer.Reset();
+        }
+
+        _output = _streamOutput.Buffer;
         ResetState();
     }
 
@@ -233,18 +261,16 @@ public sealed partial class JsonWriter : IDisposable, IAsyncDisposable
     private void Release()
     {
         ResetState();
-        _streamBuffer?.Dispose();
-        _streamBuffer = null;
-        _stream = null;
+        _streamOutput?.Buffer.Dispose();
+        _streamOutput = null;
         _output = null;
     }
 
     private void ResetState()
     {
+        ReturnStaging();
         _buffer = [];
         _start = _pos = _end = 0;
-        _hasMemory = false;
-        _stagedFor = default;
         BytesCommitted = 0;
         _depth = 0;
         _needsComma = false;
@@ -268,27 +294,22 @@ public sealed partial class JsonWriter : IDisposable, IAsyncDisposable
         int pending = _pos - _start;
         if (pending != 0)
         {
-            if (!_stagedFor.IsEmpty)
+            if (_staging is { Target.IsEmpty: false } staging)
             {
-                _buffer.AsSpan(_start, pending).CopyTo(_stagedFor.Span);
+                _buffer.AsSpan(_start, pending).CopyTo(staging.Target.Span);
             }
 
             _output!.Advance(pending);
-            if (_stream is null)
+            if (_streamOutput is null)
             {
                 BytesCommitted += pending;
             }
         }
 
-        if (!_stagedFor.IsEmpty)
-        {
-            ArrayPool<byte>.Shared.Return(_buffer);
-            _stagedFor = default;
-        }
+        ReturnStaging();
 
         _buffer = [];
         _start = _pos = _end = 0;
-        _hasMemory = false;
     }
 
     /// <summary>Makes room for <paramref name="required"/> bytes at <see cref="_pos"/>.</summary>
@@ -296,7 +317,7 @@ public sealed partial class JsonWriter : IDisposable, IAsyncDisposable
     private void Grow(int required)
     {
         CheckNotDisposed();
-        int sizeHint = Math.Max(_hasMemory ? DefaultGrowthSize : InitialGrowthSize, required);
+        int sizeHint = Math.Max(_end != 0 ? DefaultGrowthSize : InitialGrowthSize, required); // _end is 0 while no memory is held
         Commit();
         Memory<byte> memory = _output!.GetMemory(sizeHint);
         if (memory.Length < sizeHint)
@@ -313,13 +334,22 @@ public sealed partial class JsonWriter : IDisposable, IAsyncDisposable
         else
         {
             // Memory that is not an array: stage in a pooled array, copied over on commit.
-            _stagedFor = memory;
+            _staging ??= new Staging();
+            _staging.Target = memory;
             _buffer = ArrayPool<byte>.Shared.Rent(memory.Length);
             _start = _pos = 0;
             _end = memory.Length;
         }
+    }
 
-        _hasMemory = true;
+    /// <summary>Returns the staging array, if the current memory was staged.</summary>
+    private void ReturnStaging()
+    {
+        if (_staging is { Target.IsEmpty: false } staging)
+        {
+            ArrayPool<byte>.Shared.Return(_buffer);
+            staging.Target = default;
+        }
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]

@@ -426,6 +426,22 @@ public sealed class JsonWriterSpecificationTests
         expected.Dispose();
     }
 
+    /// <summary>The writer keeps its options unpacked, not as given: Options must still read back as Utf8JsonWriter's do.</summary>
+    [Fact]
+    public void Options_read_back_as_Utf8JsonWriter_reads_them()
+    {
+        var output = new ArrayBufferWriter<byte>();
+        foreach (JsonWriterOptions options in s_combinations)
+        {
+            JsonWriterOptions expected = new Utf8JsonWriter(output, options).Options;
+            JsonWriterOptions actual = new JsonWriter(output, options).Options;
+            Assert.True(expected.Equals(actual), JsonWriterDifferentialTests.Describe(options));
+            Assert.Same(expected.Encoder, actual.Encoder);
+            Assert.Equal(expected.MaxDepth, actual.MaxDepth);
+            Assert.Equal(expected.NewLine, actual.NewLine);
+        }
+    }
+
     [Fact]
     public void Reset_onto_a_new_output_starts_a_new_document()
     {
