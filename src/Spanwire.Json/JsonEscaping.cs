@@ -20,7 +20,7 @@ namespace Spanwire.Json;
 /// </summary>
 /// <remarks>
 /// Short text is not scanned before it is written: <see cref="Escape(ReadOnlySpan{char}, Span{byte})"/> checks
-/// and copies 16 units per step in one pass (UTF-16 narrowed with saturation, so anything non-ASCII stops the
+/// and copies 16 units per step (32 for UTF-16 where 256-bit vectors are fast) in one pass (UTF-16 narrowed with saturation, so anything non-ASCII stops the
 /// step), which is what makes short strings cheaper than Utf8JsonWriter's scan-then-transcode. Long text is
 /// scanned first, so that room is reserved for its escaped size only when something needs escaping.
 /// </remarks>
@@ -51,6 +51,7 @@ internal sealed class JsonEscaping
     // at a time with a shuffle; bytes of 0x80 and up index bits 8..15 of the other table, which are zero.
     private readonly Vector128<byte> _allowedByLowNibble;
     private static readonly Vector128<byte> s_bitOfHighNibble = Vector128.Create(1, 2, 4, 8, 16, 32, 64, 128, 0, 0, 0, 0, 0, 0, 0, (byte)0);
+    private static readonly Vector256<byte> s_bitOfHighNibble256 = Vector256.Create(s_bitOfHighNibble, s_bitOfHighNibble);
 
     private JsonEscaping(JavaScriptEncoder encoder)
     {
@@ -319,6 +320,11 @@ internal sealed class JsonEscaping
             return stops == 0 ? length : last + BitOperations.TrailingZeroCount(stops);
         }
 
+        if (Vector256.IsHardwareAccelerated && length >= 32)
+        {
+            return CopyAllowedAscii32(units, destination, Vector256.Create(allowed, allowed));
+        }
+
         int i = 0;
         while (true)
         {
@@ -338,6 +344,34 @@ internal sealed class JsonEscaping
 
             // The last block ends at the end, overlapping chars already copied.
             i = Math.Min(i + 16, length - 16);
+        }
+    }
+
+    /// <summary>The UTF-16 copy 32 units per step, for text of 32 units or more (the lookup tables repeated per 128-bit lane).</summary>
+    private static int CopyAllowedAscii32(ReadOnlySpan<ushort> units, Span<byte> destination, Vector256<byte> allowed)
+    {
+        int length = units.Length;
+        int i = 0;
+        while (true)
+        {
+            Vector256<byte> bytes = Vector256.NarrowWithSaturation(
+                Vector256.Create(units.Slice(i, 16)), Vector256.Create(units.Slice(i + 16, 16)));
+            bytes.CopyTo(destination[i..]);
+            Vector256<byte> low = bytes & Vector256.Create((byte)0x0F);
+            Vector256<byte> high = Vector256.ShiftRightLogical(bytes, 4);
+            Vector256<byte> hit = Vector256.ShuffleNative(allowed, low) & Vector256.ShuffleNative(s_bitOfHighNibble256, high);
+            uint stops = Vector256.Equals(hit, Vector256<byte>.Zero).ExtractMostSignificantBits();
+            if (stops != 0)
+            {
+                return i + BitOperations.TrailingZeroCount(stops);
+            }
+
+            if (i == length - 32)
+            {
+                return length;
+            }
+
+            i = Math.Min(i + 32, length - 32);
         }
     }
 
