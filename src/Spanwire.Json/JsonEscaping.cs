@@ -20,9 +20,10 @@ namespace Spanwire.Json;
 /// </summary>
 /// <remarks>
 /// Short text is not scanned before it is written: <see cref="Escape(ReadOnlySpan{char}, Span{byte})"/> checks
-/// and copies 16 units per step (32 for UTF-16 where 256-bit vectors are fast) in one pass (UTF-16 narrowed with saturation, so anything non-ASCII stops the
-/// step), which is what makes short strings cheaper than Utf8JsonWriter's scan-then-transcode. Long text is
-/// scanned first, so that room is reserved for its escaped size only when something needs escaping.
+/// and copies 16 units per step (32 for UTF-16 where 256-bit vectors are fast) in one pass, UTF-16 narrowed with
+/// saturation so that anything non-ASCII stops the step. That is what makes short strings cheaper than
+/// Utf8JsonWriter's scan-then-transcode. Long text is scanned first, so that room is reserved for its escaped size
+/// only when something needs escaping.
 /// </remarks>
 internal sealed class JsonEscaping
 {
