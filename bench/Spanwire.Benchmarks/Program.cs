@@ -104,7 +104,7 @@ public static class Program
             ? Job.Default.WithId("Full")
             : Job.Default // out of process, so no benchmark inherits another's heap
                 .WithLaunchCount(1)
-                .WithWarmupCount(3)
+                .WithWarmupCount(10) // 1 s: with 3, millisecond-long cases were often measured before their code was fully optimized
                 .WithIterationCount(8)
                 .WithIterationTime(TimeInterval.FromMilliseconds(100))
                 .WithId("Quick");
