@@ -161,7 +161,17 @@ internal sealed class JsonEscaping
     /// Writes <paramref name="value"/> escaped, as UTF-8, into <paramref name="destination"/>, which must hold
     /// <see cref="MaxExpansion"/> bytes per char plus <see cref="Slack"/>. Returns the bytes written.
     /// </summary>
-    public int Escape(ReadOnlySpan<char> value, Span<byte> destination)
+    public int Escape(ReadOnlySpan<char> value, Span<byte> destination) => EscapeUnits(value, destination);
+
+    /// <summary>As <see cref="Escape(ReadOnlySpan{char}, Span{byte})"/>, for UTF-8 input; invalid UTF-8 becomes \uFFFD (or the encoder's replacement).</summary>
+    public int Escape(ReadOnlySpan<byte> value, Span<byte> destination) => EscapeUnits(value, destination);
+
+    /// <summary>
+    /// Both Escape forms: <typeparamref name="TUnit"/> is char (UTF-16) or byte (UTF-8). The JIT compiles each form on
+    /// its own, so the tests of <typeparamref name="TUnit"/> below cost nothing.
+    /// </summary>
+    private int EscapeUnits<TUnit>(ReadOnlySpan<TUnit> value, Span<byte> destination)
+        where TUnit : unmanaged, IBinaryInteger<TUnit>
     {
         ulong[] escapes = _asciiEscapes;
         int written = 0;
@@ -176,10 +186,10 @@ internal sealed class JsonEscaping
                 return written;
             }
 
-            // Escape this char and any that follow it needing escapes too, then go back to copying.
+            // Escape this unit and any that follow it needing escapes too, then go back to copying.
             do
             {
-                char c = value[i];
+                uint c = uint.CreateTruncating(value[i]);
                 if (c < 0x80)
                 {
                     ulong packed = escapes[c];
@@ -194,52 +204,18 @@ internal sealed class JsonEscaping
                     continue;
                 }
 
-                i += _isDefault
-                    ? EscapeNonAsciiDefault(value[i..], destination, ref written)
-                    : EscapeNonAsciiByEncoder(value[i..], destination, ref written);
+                i += typeof(TUnit) == typeof(char)
+                    ? EscapeNonAscii(MemoryMarshal.Cast<TUnit, char>(value[i..]), destination, ref written)
+                    : EscapeNonAscii(MemoryMarshal.Cast<TUnit, byte>(value[i..]), destination, ref written);
             }
             while (i < value.Length);
         }
     }
 
-    /// <summary>As <see cref="Escape(ReadOnlySpan{char}, Span{byte})"/>, for UTF-8 input; invalid UTF-8 becomes \uFFFD (or the encoder's replacement).</summary>
-    public int Escape(ReadOnlySpan<byte> value, Span<byte> destination)
-    {
-        ulong[] escapes = _asciiEscapes;
-        int written = 0;
-        int i = 0;
-        while (true)
-        {
-            int copied = CopyAllowedAscii(value[i..], destination[written..]);
-            i += copied;
-            written += copied;
-            if (i == value.Length)
-            {
-                return written;
-            }
-
-            do
-            {
-                byte b = value[i];
-                if (b < 0x80)
-                {
-                    ulong packed = escapes[b];
-                    if (packed == 0)
-                    {
-                        break;
-                    }
-
-                    BinaryPrimitives.WriteUInt64LittleEndian(destination[written..], packed);
-                    written += (int)(packed >> 56);
-                    i++;
-                    continue;
-                }
-
-                i += EscapeNonAscii(value[i..], destination, ref written);
-            }
-            while (i < value.Length);
-        }
-    }
+    /// <summary>One non-ASCII scalar of UTF-16 input (or a lone surrogate). Returns chars consumed.</summary>
+    private int EscapeNonAscii(ReadOnlySpan<char> value, Span<byte> destination, ref int written) => _isDefault
+        ? EscapeNonAsciiDefault(value, destination, ref written)
+        : EscapeNonAsciiByEncoder(value, destination, ref written);
 
     /// <summary>One non-ASCII scalar of UTF-8 input (or one invalid sequence). Returns bytes consumed.</summary>
     private int EscapeNonAscii(ReadOnlySpan<byte> value, Span<byte> destination, ref int written)
@@ -272,65 +248,45 @@ internal sealed class JsonEscaping
     }
 
     /// <summary>
-    /// Copies the leading chars that are ASCII and left alone, narrowed to bytes, and returns how many. May write
-    /// up to 16 bytes past them (the room <see cref="Escape(ReadOnlySpan{char}, Span{byte})"/> is given covers it).
-    /// Source and destination offsets are equal throughout, so a block may be stored again overlapping the last.
+    /// Copies the leading units that are ASCII characters left alone (UTF-16 narrowed to bytes) and returns how many.
+    /// May write up to 16 bytes past them (the room <see cref="Escape(ReadOnlySpan{char}, Span{byte})"/> is given
+    /// covers it). Source and destination offsets are equal throughout, so a block may be stored again overlapping
+    /// the one before it.
     /// </summary>
-    private int CopyAllowedAscii(ReadOnlySpan<char> value, Span<byte> destination)
+    private int CopyAllowedAscii<TUnit>(ReadOnlySpan<TUnit> value, Span<byte> destination)
+        where TUnit : unmanaged, IBinaryInteger<TUnit>
     {
         int length = value.Length;
-        if (!Vector128.IsHardwareAccelerated || length < 4)
+        if (!Vector128.IsHardwareAccelerated || length < 8)
         {
-            return CopyAllowedAsciiScalar(value, destination, 0);
+            return CopyAllowedAsciiScalar(value, destination);
         }
 
-        ReadOnlySpan<ushort> units = MemoryMarshal.Cast<char, ushort>(value);
         Vector128<byte> allowed = _allowedByLowNibble;
         uint stops;
-        if (length < 8)
-        {
-            // Two blocks of 4 (one ulong each), the second ending at the end: names and short values take the same
-            // few branches whatever their length, where a loop's exit would be mispredicted as lengths vary.
-            stops = CopyFourAllowed(units[..4], destination, allowed);
-            if (stops != 0)
-            {
-                return BitOperations.TrailingZeroCount(stops);
-            }
-
-            int last4 = length - 4;
-            stops = CopyFourAllowed(units[last4..], destination[last4..], allowed);
-            return stops == 0 ? length : last4 + BitOperations.TrailingZeroCount(stops);
-        }
         if (length < 16)
         {
             // Two blocks of 8, the second ending at the end.
-            Vector128<ushort> head = Vector128.Create(units[..8]);
-            Vector128<byte> bytes = Vector128.NarrowWithSaturation(head, head);
-            bytes.CopyTo(destination);
-            stops = Stops(bytes, allowed) & 0xFF;
+            stops = Stops(CopyEight(value[..8], destination), allowed) & 0xFF;
             if (stops != 0)
             {
                 return BitOperations.TrailingZeroCount(stops);
             }
 
             int last = length - 8;
-            Vector128<ushort> tail = Vector128.Create(units[last..]);
-            bytes = Vector128.NarrowWithSaturation(tail, tail);
-            bytes.CopyTo(destination[last..]);
-            stops = Stops(bytes, allowed) & 0xFF;
+            stops = Stops(CopyEight(value[last..], destination[last..]), allowed) & 0xFF;
             return stops == 0 ? length : last + BitOperations.TrailingZeroCount(stops);
         }
 
-        if (Vector256.IsHardwareAccelerated && length >= 32)
+        if (typeof(TUnit) == typeof(char) && Vector256.IsHardwareAccelerated && length >= 32)
         {
-            return CopyAllowedAscii32(units, destination, Vector256.Create(allowed, allowed));
+            return CopyAllowedAscii32(MemoryMarshal.Cast<TUnit, ushort>(value), destination, Vector256.Create(allowed, allowed));
         }
 
         int i = 0;
         while (true)
         {
-            Vector128<byte> bytes = Vector128.NarrowWithSaturation(
-                Vector128.Create(units.Slice(i, 8)), Vector128.Create(units.Slice(i + 8, 8)));
+            Vector128<byte> bytes = Load16(value, i);
             bytes.CopyTo(destination[i..]);
             stops = Stops(bytes, allowed);
             if (stops != 0)
@@ -343,9 +299,43 @@ internal sealed class JsonEscaping
                 return length;
             }
 
-            // The last block ends at the end, overlapping chars already copied.
+            // The last block ends at the end, overlapping units already copied.
             i = Math.Min(i + 16, length - 16);
         }
+    }
+
+    /// <summary>Sixteen units from <paramref name="at"/> as bytes; UTF-16 narrowed with saturation, so non-ASCII stays 0x80 or more.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static Vector128<byte> Load16<TUnit>(ReadOnlySpan<TUnit> value, int at)
+        where TUnit : unmanaged
+    {
+        if (typeof(TUnit) == typeof(char))
+        {
+            ReadOnlySpan<ushort> units = MemoryMarshal.Cast<TUnit, ushort>(value);
+            return Vector128.NarrowWithSaturation(Vector128.Create(units.Slice(at, 8)), Vector128.Create(units.Slice(at + 8, 8)));
+        }
+
+        return Vector128.Create(MemoryMarshal.Cast<TUnit, byte>(value).Slice(at, 16));
+    }
+
+    /// <summary>Copies eight units, as bytes, to the front of <paramref name="destination"/>; returns them in a vector's low bytes.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static Vector128<byte> CopyEight<TUnit>(ReadOnlySpan<TUnit> units, Span<byte> destination)
+        where TUnit : unmanaged
+    {
+        Vector128<byte> bytes;
+        if (typeof(TUnit) == typeof(char))
+        {
+            Vector128<ushort> eight = Vector128.Create(MemoryMarshal.Cast<TUnit, ushort>(units)[..8]);
+            bytes = Vector128.NarrowWithSaturation(eight, eight);
+        }
+        else
+        {
+            bytes = Vector128.CreateScalar(MemoryMarshal.Read<ulong>(MemoryMarshal.AsBytes(units[..8]))).AsByte();
+        }
+
+        MemoryMarshal.Write(destination, bytes.AsUInt64().ToScalar());
+        return bytes;
     }
 
     /// <summary>The UTF-16 copy 32 units per step, for text of 32 units or more (the lookup tables repeated per 128-bit lane).</summary>
@@ -376,116 +366,20 @@ internal sealed class JsonEscaping
         }
     }
 
-    /// <summary>As <see cref="CopyAllowedAscii(ReadOnlySpan{char}, Span{byte})"/>, for UTF-8 input.</summary>
-    private int CopyAllowedAscii(ReadOnlySpan<byte> value, Span<byte> destination)
-    {
-        int length = value.Length;
-        if (!Vector128.IsHardwareAccelerated || length < 4)
-        {
-            return CopyAllowedAsciiScalar(value, destination, 0);
-        }
-
-        Vector128<byte> allowed = _allowedByLowNibble;
-        uint stops;
-        if (length < 8)
-        {
-            // Two blocks of 4, the second ending at the end (see the UTF-16 form).
-            stops = CopyFourAllowed(value[..4], destination, allowed);
-            if (stops != 0)
-            {
-                return BitOperations.TrailingZeroCount(stops);
-            }
-
-            int last4 = length - 4;
-            stops = CopyFourAllowed(value[last4..], destination[last4..], allowed);
-            return stops == 0 ? length : last4 + BitOperations.TrailingZeroCount(stops);
-        }
-        if (length < 16)
-        {
-            // Two blocks of 8, the second ending at the end.
-            Vector128<byte> head = Vector128.CreateScalar(BinaryPrimitives.ReadUInt64LittleEndian(value)).AsByte();
-            BinaryPrimitives.WriteUInt64LittleEndian(destination, head.AsUInt64().ToScalar());
-            stops = Stops(head, allowed) & 0xFF;
-            if (stops != 0)
-            {
-                return BitOperations.TrailingZeroCount(stops);
-            }
-
-            int last = length - 8;
-            Vector128<byte> tail = Vector128.CreateScalar(BinaryPrimitives.ReadUInt64LittleEndian(value[last..])).AsByte();
-            BinaryPrimitives.WriteUInt64LittleEndian(destination[last..], tail.AsUInt64().ToScalar());
-            stops = Stops(tail, allowed) & 0xFF;
-            return stops == 0 ? length : last + BitOperations.TrailingZeroCount(stops);
-        }
-
-        int i = 0;
-        while (true)
-        {
-            Vector128<byte> bytes = Vector128.Create(value.Slice(i, 16));
-            bytes.CopyTo(destination[i..]);
-            stops = Stops(bytes, allowed);
-            if (stops != 0)
-            {
-                return i + BitOperations.TrailingZeroCount(stops);
-            }
-
-            if (i == length - 16)
-            {
-                return length;
-            }
-
-            i = Math.Min(i + 16, length - 16);
-        }
-    }
-
-    /// <summary>Copies four chars narrowed (all four stored); returns a bit per char among them that stops the copy.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static uint CopyFourAllowed(ReadOnlySpan<ushort> four, Span<byte> destination, Vector128<byte> allowed)
-    {
-        Vector128<ushort> units = Vector128.CreateScalar(MemoryMarshal.Read<ulong>(MemoryMarshal.AsBytes(four[..4]))).AsUInt16();
-        Vector128<byte> bytes = Vector128.NarrowWithSaturation(units, units);
-        MemoryMarshal.Write(destination, bytes.AsUInt32().ToScalar());
-        return Stops(bytes, allowed) & 0xF;
-    }
-
-    /// <summary>Copies four bytes (all four stored); returns a bit per byte among them that stops the copy.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static uint CopyFourAllowed(ReadOnlySpan<byte> four, Span<byte> destination, Vector128<byte> allowed)
-    {
-        uint word = MemoryMarshal.Read<uint>(four);
-        MemoryMarshal.Write(destination, word);
-        return Stops(Vector128.CreateScalar(word).AsByte(), allowed) & 0xF;
-    }
-
-    private int CopyAllowedAsciiScalar(ReadOnlySpan<char> value, Span<byte> destination, int i)
+    private int CopyAllowedAsciiScalar<TUnit>(ReadOnlySpan<TUnit> value, Span<byte> destination)
+        where TUnit : unmanaged, IBinaryInteger<TUnit>
     {
         ulong[] escapes = _asciiEscapes;
+        int i = 0;
         for (; i < value.Length; i++)
         {
-            char c = value[i];
+            uint c = uint.CreateTruncating(value[i]);
             if (c >= 0x80 || escapes[c] != 0)
             {
                 break;
             }
 
             destination[i] = (byte)c;
-        }
-
-        return i;
-    }
-
-    private int CopyAllowedAsciiScalar(ReadOnlySpan<byte> value, Span<byte> destination, int i)
-    {
-        ulong[] escapes = _asciiEscapes;
-        for (; i < value.Length; i++)
-        {
-            byte b = value[i];
-            if (b >= 0x80 || escapes[b] != 0)
-            {
-                break;
-            }
-
-            destination[i] = b;
         }
 
         return i;

@@ -65,9 +65,9 @@ public sealed class JsonWriterSpecificationTests
     }
 
     /// <summary>
-    /// Plain ASCII text is checked and copied 16 units at a time (32 for UTF-16 of 32 units or more; 4 and 4, or 8
-    /// and 8, overlapping below 16; the last block overlapping the one before it), and text over 512 units is scanned
-    /// first. One character of each class at every position of every short length, and at the block edges of long
+    /// Plain ASCII text is checked and copied 16 units at a time (32 for UTF-16 of 32 units or more; 8 and 8
+    /// overlapping below 16, one by one below 8; the last block overlapping the one before it), and text over 512
+    /// units is scanned first. One character of each class at every position of every short length, and at the block edges of long
     /// ones, once and twice (the second at the end), as a value and a name, UTF-16 and UTF-8, with both encoders,
     /// must give Utf8JsonWriter's bytes.
     /// </summary>
