@@ -6,14 +6,22 @@ namespace Spanwire.Benchmarks.Json;
 
 /// <summary>
 /// What the .NET performance repository's Utf8JsonWriter benchmarks share: one reused ArrayBufferWriter cleared
-/// each time, a new writer each time, and the parameters Formatted × SkipValidation.
+/// each time, a new writer each time, and the parameters Formatted × SkipValidation (Formatted in the full job only).
 /// </summary>
 [MemoryDiagnoser]
 public abstract class JsonWriterBenchmarkBase
 {
     protected ArrayBufferWriter<byte> Output { get; } = new();
 
-    [Params(false, true)]
+    /// <summary>
+    /// Indented output, in the full job only: the quick job keeps to minimized output, with and without validation,
+    /// to stay short (indentation is the same fill in both writers).
+    /// </summary>
+    public static IEnumerable<bool> FormattedValues => Environment.GetEnvironmentVariable("SPANWIRE_BENCH_FULL") == "1"
+        ? [false, true]
+        : [false];
+
+    [ParamsSource(nameof(FormattedValues))]
     public bool Formatted { get; set; }
 
     [Params(false, true)]
