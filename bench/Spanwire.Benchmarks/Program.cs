@@ -14,7 +14,7 @@ namespace Spanwire.Benchmarks;
 /// <summary>
 /// Runs the benchmarks and prints one table of ratios against each scenario's baseline (the incumbent).
 /// <list type="bullet">
-/// <item><c>--quick</c> (the default): a short job of every benchmark class (1 s warm-up, eight 100 ms iterations), about 10 minutes on two cores.</item>
+/// <item><c>--quick</c> (the default): a short job of every benchmark class (1 s warm-up, eight 100 ms iterations), about 9 minutes on two cores.</item>
 /// <item><c>--full</c>: BenchmarkDotNet's default job, out of process: for the README's performance table.</item>
 /// <item><c>--filter TEXT</c>: only the classes whose name contains TEXT.</item>
 /// </list>
