@@ -88,13 +88,13 @@ public sealed partial class NbfxWriter
         if (byteCount / 2 > count)
         {
             WriteTextHeader(NbfxRecord.UnicodeChars8Text, count * 2);
-            StageChunks(value, Utf16ChunkChars, ascii: false, utf16: true);
+            StageChunks(value, Utf16ChunkChars, ascii: false, utf16: true, count * 2);
             WriteUtf16Payload(value);
         }
         else
         {
             WriteTextHeader(NbfxRecord.Chars8Text, byteCount);
-            StageChunks(value, Utf8ChunkChars, ascii: byteCount == count, utf16: false);
+            StageChunks(value, Utf8ChunkChars, ascii: byteCount == count, utf16: false, byteCount);
             WriteUtf8Payload(value, byteCount);
         }
     }
@@ -128,8 +128,12 @@ public sealed partial class NbfxWriter
         _pos += header;
     }
 
-    /// <summary>Models the in-box writer's chunked copy of long text (170 chars as UTF-8, 256 as UTF-16, never splitting a pair).</summary>
-    private void StageChunks(ReadOnlySpan<char> chars, int chunkChars, bool ascii, bool utf16)
+    /// <summary>
+    /// Models the in-box writer's chunked copy of long text (170 chars as UTF-8, 256 as UTF-16, never splitting a
+    /// pair), given the payload's <paramref name="totalBytes"/>: the last chunk's bytes are what the others leave, so
+    /// text of one chunk is not counted again.
+    /// </summary>
+    private void StageChunks(ReadOnlySpan<char> chars, int chunkChars, bool ascii, bool utf16, int totalBytes)
     {
         int bytesPerChar = utf16 ? 2 : 3;
         while (chars.Length > chunkChars)
@@ -139,12 +143,14 @@ public sealed partial class NbfxWriter
             {
                 size--;
             }
-            Stage(size * bytesPerChar, utf16 ? size * 2 : ascii ? size : Encoding.UTF8.GetByteCount(chars[..size]));
+            int bytes = utf16 ? size * 2 : ascii ? size : Encoding.UTF8.GetByteCount(chars[..size]);
+            Stage(size * bytesPerChar, bytes);
+            totalBytes -= bytes;
             chars = chars[size..];
         }
         if (chars.Length > 0)
         {
-            Stage(chars.Length * bytesPerChar, utf16 ? chars.Length * 2 : ascii ? chars.Length : Encoding.UTF8.GetByteCount(chars));
+            Stage(chars.Length * bytesPerChar, totalBytes);
         }
     }
 
@@ -240,7 +246,7 @@ public sealed partial class NbfxWriter
     {
         int byteCount = s_strictUtf8.GetByteCount(name);
         WriteMultiByteInt31(byteCount);
-        StageChunks(name, Utf8ChunkChars, ascii: byteCount == name.Length, utf16: false);
+        StageChunks(name, Utf8ChunkChars, ascii: byteCount == name.Length, utf16: false, byteCount);
         WriteUtf8Payload(name, byteCount);
     }
 
