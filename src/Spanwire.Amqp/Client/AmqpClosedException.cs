@@ -55,6 +55,13 @@ public sealed class AmqpConnectionClosedException : AmqpClosedException
             replyCode == 0 ? $"Connection lost: {replyText}" : $"Connection closed: {replyCode} {replyText}", innerException)
     {
     }
+
+    /// <summary>What callers see for a connection ended by <paramref name="error"/>: protocol and close exceptions as they are, anything else (a socket error) as a lost connection.</summary>
+    internal static Exception ForFailure(Exception error) => error switch
+    {
+        Protocol.AmqpProtocolException or AmqpClosedException => error,
+        _ => new AmqpConnectionClosedException(0, $"the socket failed: {error.Message}", innerException: error),
+    };
 }
 
 /// <summary>The broker refused (nacked) one or more publishes.</summary>

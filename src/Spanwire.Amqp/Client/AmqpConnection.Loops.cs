@@ -358,11 +358,7 @@ public sealed partial class AmqpConnection
             return;
         }
 
-        Exception reason = error switch
-        {
-            AmqpProtocolException or AmqpClosedException => error,
-            _ => new AmqpConnectionClosedException(0, $"the socket failed: {error.Message}", innerException: error),
-        };
+        Exception reason = AmqpConnectionClosedException.ForFailure(error);
         try
         {
             if (error is AmqpProtocolException protocol)

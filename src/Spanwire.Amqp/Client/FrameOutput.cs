@@ -140,8 +140,10 @@ internal sealed class FrameOutput
         }
         catch (Exception ex)
         {
-            Fail(ex);
-            return ex;
+            // Publishers that come after this see it too: as a lost connection, not as the socket's own exception.
+            Exception reason = AmqpConnectionClosedException.ForFailure(ex);
+            Fail(reason);
+            return reason;
         }
         finally
         {
