@@ -512,21 +512,34 @@ internal partial struct NbfxCursor
         }
     }
 
-    /// <summary>Reads a Name (MB31 byte length, UTF-8) at <paramref name="q"/>; on a short window sets <paramref name="needed"/> from the record start.</summary>
-    private readonly bool TryName(ReadOnlySpan<byte> w, ref int q, out int start, out int length, bool checkQuota, ref int needed)
+    /// <summary>
+    /// Reads an MB31 at <paramref name="q"/> (the <paramref name="what"/> of a name or dictionary reference); false
+    /// with <paramref name="needed"/> set from the record start when the window ends inside it.
+    /// </summary>
+    private readonly bool TryMultiByteInt31(ReadOnlySpan<byte> w, int q, string what, out int value, out int consumed, ref int needed)
     {
-        start = 0;
-        length = 0;
-        OperationStatus status = NbfxPrimitives.TryReadMultiByteInt31(w[q..], out int value, out int consumed);
+        OperationStatus status = NbfxPrimitives.TryReadMultiByteInt31(w[q..], out value, out consumed);
         if (status == OperationStatus.NeedMoreData)
         {
             needed = w.Length - _pos + 1;
             return false;
         }
-        long at = _windowOffset + q;
         if (status != OperationStatus.Done)
         {
-            ThrowFormat("invalid MB31 length", at);
+            ThrowFormat($"invalid MB31 {what}", _windowOffset + q);
+        }
+        return true;
+    }
+
+    /// <summary>Reads a Name (MB31 byte length, UTF-8) at <paramref name="q"/>; on a short window sets <paramref name="needed"/> from the record start.</summary>
+    private readonly bool TryName(ReadOnlySpan<byte> w, ref int q, out int start, out int length, bool checkQuota, ref int needed)
+    {
+        start = 0;
+        length = 0;
+        long at = _windowOffset + q;
+        if (!TryMultiByteInt31(w, q, "length", out int value, out int consumed, ref needed))
+        {
+            return false;
         }
         int s = q + consumed;
         if (value > _length - (_windowOffset + s))
@@ -556,16 +569,10 @@ internal partial struct NbfxCursor
     private readonly bool TryDictionary(ReadOnlySpan<byte> w, ref int q, out XmlDictionaryString? value, ref int needed)
     {
         value = null;
-        OperationStatus status = NbfxPrimitives.TryReadMultiByteInt31(w[q..], out int id, out int consumed);
-        if (status == OperationStatus.NeedMoreData)
-        {
-            needed = w.Length - _pos + 1;
-            return false;
-        }
         long at = _windowOffset + q;
-        if (status != OperationStatus.Done)
+        if (!TryMultiByteInt31(w, q, "dictionary id", out int id, out int consumed, ref needed))
         {
-            ThrowFormat("invalid MB31 dictionary id", at);
+            return false;
         }
         bool found = (id & 1) == 0
             ? _dictionary is not null && _dictionary.TryLookup(id >> 1, out value)
