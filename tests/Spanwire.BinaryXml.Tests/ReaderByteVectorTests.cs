@@ -38,6 +38,10 @@ public class ReaderByteVectorTests
         { "QNameDictionary: prefix letter b and Envelope", "40 01 61 BD 01 02", "StartElement 0 :a\nText 1 QNameDictionary b:Envelope\nEndElement 0\n" },
         { "array of Int16 {13107, −30584, −8739} (the in-box tests' example)", "03 40 03 61 72 72 01 8B 03 33 33 88 88 DD DD", "StartElement 0 :arr array\nArray 0 Int16 x3 [13107,-30584,-8739]\n" },
         { "array with an attribute, then more content", "40 01 72 03 40 01 61 04 01 6E 80 01 B5 02 01 00 01", "StartElement 0 :r\nStartElement 1 :a array\nAttribute 2 :n = Zero 0\nArray 1 Bool x2 [True,False]\nEndElement 0\n" },
+        { "an array whose element has a list attribute: the list ends before the values (the in-box reader reads it)", "03 40 01 61 04 01 62 A4 88 05 88 06 A6 01 8D 01 07 00 00 00", "StartElement 0 :a array\nAttribute 1 :b = StartList \nText 2 Int8 5\nText 2 Int8 6\nText 2 EndList \nArray 0 Int32 x1 [7]\n" },
+        { "names of 8 and 16 ASCII bytes: checked by two overlapping loads", "40 08 61 62 63 64 65 66 67 68 04 10 " + string.Join(" ", Enumerable.Repeat("79", 16)) + " 80 01", "StartElement 0 :abcdefgh\nAttribute 1 :" + new string('y', 16) + " = Zero 0\nEndElement 0\n" },
+        { "a name of 17 bytes: past the short check", "40 11 " + string.Join(" ", Enumerable.Repeat("7A", 17)) + " 01", "StartElement 0 :" + new string('z', 17) + "\nEndElement 0\n" },
+        { "non-ASCII names of 2, 9 and 20 bytes", "40 02 C3 A9 04 09 C3 A9 61 61 61 61 61 61 61 80 04 14 E4 B8 AD " + string.Join(" ", Enumerable.Repeat("62", 17)) + " 82 01", "StartElement 0 :é\nAttribute 1 :éaaaaaaa = Zero 0\nAttribute 1 :中" + new string('b', 17) + " = One 1\nEndElement 0\n" },
         { "MB31 name length of two bytes (128)", "40 80 01 " + string.Join(" ", Enumerable.Repeat("78", 128)) + " 01", "StartElement 0 :" + new string('x', 128) + "\nEndElement 0\n" },
     };
 
@@ -74,6 +78,8 @@ public class ReaderByteVectorTests
         { "a decimal with scale 29", "40 01 61 95 00 00 1D 00 00 00 00 00 00 00 00 00 00 00 00 00", 4, "invalid scale" },
         { "an empty element name", "40 00 01", 0, "empty name" },
         { "a name that is not UTF-8", "40 01 FF 01", 1, "not valid UTF-8" },
+        { "a 12-byte name with one byte that is not UTF-8", "40 0C 61 61 61 61 61 61 61 61 61 61 61 FF 01", 1, "not valid UTF-8" },
+        { "a 5-byte name ending in a cut-off UTF-8 sequence, followed by more records", "40 05 61 61 61 61 C3 40 01 61 01 01", 1, "not valid UTF-8" },
         { "a list in a list", "40 01 61 A4 A4", 4, "not a valid list item" },
         { "a QName prefix letter past z", "40 01 61 BD 1A 02", 4, "past 'z'" },
         { "text with end element outside any element", "81", 0, "outside any element" },
@@ -102,6 +108,23 @@ public class ReaderByteVectorTests
             Assert.Contains(message, e.Message);
             Assert.Contains($"byte offset {offset}", e.Message);
         }
+    }
+
+    [Theory]
+    [InlineData("an element name", "40 05 61 62 63 64 65 01", 1)]
+    [InlineData("an attribute name", "40 01 61 04 05 61 62 63 64 65 80 01", 4)]
+    [InlineData("a prefix", "41 05 70 70 70 70 70 01 61 01", 1)]
+    public void NamesOverTheNameQuotaAreRejected(string what, string hex, long offset)
+    {
+        byte[] bytes = Convert.FromHexString(hex.Replace(" ", ""));
+        var quotas = new XmlDictionaryReaderQuotas { MaxNameTableCharCount = 4 };
+        var e = Assert.Throws<NbfxFormatException>(() => { var r = new NbfxReader(bytes, null, null, quotas); while (r.Read()) { } });
+        Assert.True(offset == e.Offset, what);
+        Assert.Contains("MaxNameTableCharCount", e.Message);
+        // Four chars are within it.
+        byte[] within = Convert.FromHexString("40046162636404047070707080 01".Replace(" ", ""));
+        var ok = new NbfxReader(within, null, null, quotas);
+        while (ok.Read()) { }
     }
 
     [Fact]

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Buffers.Binary;
+using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 using System.Text;
 using System.Text.Unicode;
@@ -47,51 +48,69 @@ internal partial struct NbfxCursor
         _ => 0,
     };
 
+    // The hot path keeps its frame small: the common records (text, element, attribute, end element) are parsed by
+    // methods that write the token fields directly, and everything rare sits behind a call.
     private int ParseRecord(ReadOnlySpan<byte> w, out int needed)
     {
-        needed = 0;
         int p = _pos;
         byte record = w[p];
-        long at = _windowOffset + p;
-
-        if (_arrayPhase == ArrayPhase.Attributes && !IsAttributeRecord(record))
+        if (((int)_arrayPhase | (int)_list) != 0)
         {
-            return ParseArrayValues(w, out needed);
+            return ParseInArrayOrList(w, record, out needed);
         }
+        if (NbfxRecord.IsText(record))
+        {
+            _inStartTag = false;
+            return ParseContentText(w, record, out needed);
+        }
+        if (record is >= NbfxRecord.ShortElement and <= NbfxRecord.PrefixElementZ)
+        {
+            _inStartTag = false;
+            return ParseElement(w, p, p + 1, record, isArray: false, out needed);
+        }
+        if (IsAttributeRecord(record))
+        {
+            return ParseAttribute(w, record, out needed);
+        }
+        _inStartTag = false;
+        if (record == NbfxRecord.EndElement)
+        {
+            needed = 0;
+            if (_depth == 0)
+            {
+                ThrowFormat("end element record with no open element", _windowOffset + p);
+            }
+            _depth--;
+            Token = NbfxTokenType.EndElement;
+            TokenDepth = _depth;
+            TokenOffset = _windowOffset + p;
+            Record = record;
+            return 1;
+        }
+        return ParseRareRecord(w, record, out needed);
+    }
+
+    /// <summary>Inside a list, or between an array record's element and its values.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private int ParseInArrayOrList(ReadOnlySpan<byte> w, byte record, out int needed)
+    {
+        // A list in an attribute of an array's element runs to its end before the array's values.
         if (_list != ListPhase.None)
         {
             return ParseListItem(w, record, out needed);
         }
-        if (IsAttributeRecord(record))
-        {
-            if (!_inStartTag)
-            {
-                ThrowFormat($"attribute record 0x{record:X2} outside a start tag", at);
-            }
-            return ParseAttribute(w, record, out needed);
-        }
-        _inStartTag = false;
-        if (record is >= NbfxRecord.ShortElement and <= NbfxRecord.PrefixElementZ)
-        {
-            return ParseElement(w, p, p + 1, record, isArray: false, out needed);
-        }
-        if (NbfxRecord.IsText(record))
-        {
-            return ParseContentText(w, record, out needed);
-        }
+        return IsAttributeRecord(record) ? ParseAttribute(w, record, out needed) : ParseArrayValues(w, out needed);
+    }
+
+    /// <summary>Comments, array records, and the bytes that are no record.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private int ParseRareRecord(ReadOnlySpan<byte> w, byte record, out int needed)
+    {
+        needed = 0;
+        int p = _pos;
+        long at = _windowOffset + p;
         switch (record)
         {
-            case NbfxRecord.EndElement:
-                if (_depth == 0)
-                {
-                    ThrowFormat("end element record with no open element", at);
-                }
-                _depth--;
-                Token = NbfxTokenType.EndElement;
-                TokenDepth = _depth;
-                TokenOffset = at;
-                Record = record;
-                return 1;
             case NbfxRecord.Comment:
             {
                 int q = p + 1;
@@ -114,12 +133,12 @@ internal partial struct NbfxCursor
                 byte element = w[p + 1];
                 if (element is < NbfxRecord.ShortElement or > NbfxRecord.PrefixElementZ)
                 {
-                    ThrowFormat($"an array record must start with an element record, not 0x{element:X2}", at + 1);
+                    ThrowFormat("an array record must start with an element record, not 0x{0:X2}", element, at + 1);
                 }
                 return ParseElement(w, p, p + 2, element, isArray: true, out needed);
             }
             default:
-                ThrowFormat($"record 0x{record:X2} is not a valid record here", at);
+                ThrowFormat("record 0x{0:X2} is not a valid record here", record, at);
                 return 0;
         }
     }
@@ -148,78 +167,81 @@ internal partial struct NbfxCursor
     private int ParseElement(ReadOnlySpan<byte> w, int p, int q, byte element, bool isArray, out int needed)
     {
         needed = 0;
-        long at = _windowOffset + p;
-        if (!TryRecordName(w, ref q, element, NbfxRecord.ShortElement, NbfxRecord.PrefixDictionaryElementA, NbfxRecord.PrefixElementA, "an element", at, out QualifiedName qname, ref needed))
+        if (!TryRecordName(w, ref q, element, NbfxRecord.ShortElement, NbfxRecord.PrefixDictionaryElementA, NbfxRecord.PrefixElementA, p, ref needed))
         {
             return 0;
         }
         if (_depth >= _maxDepth)
         {
-            ThrowFormat($"elements nest deeper than the MaxDepth quota ({_maxDepth})", at);
+            ThrowFormat("elements nest deeper than the MaxDepth quota ({0})", _maxDepth, _windowOffset + p);
         }
-        SetToken(NbfxTokenType.StartElement, element, at, _depth);
+        Token = NbfxTokenType.StartElement;
+        Record = element;
+        TokenOffset = _windowOffset + p;
+        TokenDepth = _depth;
         IsArrayElement = isArray;
-        SetName(qname);
+        ValueString = null;
         _depth++;
         _inStartTag = true;
         _arrayPhase = isArray ? ArrayPhase.Attributes : ArrayPhase.None;
         return q - p;
     }
 
-    private void SetName(in QualifiedName name)
-    {
-        PrefixLetter = name.PrefixLetter;
-        PrefixStart = name.PrefixStart;
-        PrefixLength = name.PrefixLength;
-        NameStart = name.NameStart;
-        NameLength = name.NameLength;
-        NameString = name.Name;
-    }
-
     /// <summary>The six ways element and attribute records give a name, in the order of their record bytes.</summary>
     private enum NameForm : byte { Short, Prefixed, ShortDictionary, PrefixedDictionary, LetterDictionary, Letter }
 
-    private struct QualifiedName
-    {
-        public int PrefixLetter, PrefixStart, PrefixLength, NameStart, NameLength;
-        public XmlDictionaryString? Name;
-    }
-
     /// <summary>
-    /// Reads the prefix and local name of an element or attribute record. Both families lay out their forms alike:
-    /// short, prefixed, short dictionary, prefixed dictionary from <paramref name="shortRecord"/>, then the a..z
-    /// dictionary forms and the a..z name forms.
+    /// Reads the prefix and local name of the element or attribute record at <paramref name="p"/> into the name
+    /// fields. Both families lay out their forms alike: short, prefixed, short dictionary, prefixed dictionary from
+    /// <paramref name="shortRecord"/>, then the a..z dictionary forms and the a..z name forms. On a short window the
+    /// fields may be half written; the record is parsed again once it is whole.
     /// </summary>
-    private readonly bool TryRecordName(ReadOnlySpan<byte> w, ref int q, int record, int shortRecord, int letterDictionaryA, int letterA, string what, long at, out QualifiedName name, ref int needed)
+    private bool TryRecordName(ReadOnlySpan<byte> w, ref int q, int record, int shortRecord, int letterDictionaryA, int letterA, int p, ref int needed)
     {
         NameForm form = record >= letterA ? NameForm.Letter : record >= letterDictionaryA ? NameForm.LetterDictionary : (NameForm)(record - shortRecord);
-        name = new QualifiedName { PrefixLetter = form == NameForm.Letter ? record - letterA : form == NameForm.LetterDictionary ? record - letterDictionaryA : -1 };
+        PrefixLetter = form == NameForm.Letter ? record - letterA : form == NameForm.LetterDictionary ? record - letterDictionaryA : -1;
+        PrefixLength = 0;
+        NameString = null;
         if (form is NameForm.Prefixed or NameForm.PrefixedDictionary
-            && !TryName(w, ref q, out name.PrefixStart, out name.PrefixLength, checkQuota: true, ref needed))
+            && !TryName(w, ref q, out PrefixStart, out PrefixLength, checkQuota: true, ref needed))
         {
             return false;
         }
-        bool done = form is NameForm.ShortDictionary or NameForm.PrefixedDictionary or NameForm.LetterDictionary
-            ? TryDictionary(w, ref q, out name.Name, ref needed)
-            : TryName(w, ref q, out name.NameStart, out name.NameLength, checkQuota: true, ref needed);
-        if (done && name.Name is null && name.NameLength == 0)
+        if (form is NameForm.ShortDictionary or NameForm.PrefixedDictionary or NameForm.LetterDictionary)
         {
-            ThrowFormat($"{what} has an empty name", at);
+            NameLength = 0;
+            return TryDictionary(w, ref q, out NameString, ref needed);
         }
-        return done;
+        if (!TryName(w, ref q, out NameStart, out NameLength, checkQuota: true, ref needed))
+        {
+            return false;
+        }
+        if (NameLength == 0)
+        {
+            ThrowEmptyName(record, _windowOffset + p);
+        }
+        return true;
     }
+
+    [DoesNotReturn]
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void ThrowEmptyName(int record, long at) =>
+        ThrowFormat(record >= NbfxRecord.ShortElement ? "an element has an empty name" : "an attribute has an empty name", at);
 
     private int ParseAttribute(ReadOnlySpan<byte> w, byte record, out int needed)
     {
         needed = 0;
         int p = _pos;
-        int q = p + 1;
+        if (!_inStartTag)
+        {
+            ThrowFormat("attribute record 0x{0:X2} outside a start tag", record, _windowOffset + p);
+        }
         if (record is >= NbfxRecord.ShortXmlnsAttribute and <= NbfxRecord.DictionaryXmlnsAttribute)
         {
             return ParseNamespaceDeclaration(w, record, out needed);
         }
-        long at = _windowOffset + p;
-        if (!TryRecordName(w, ref q, record, NbfxRecord.ShortAttribute, NbfxRecord.PrefixDictionaryAttributeA, NbfxRecord.PrefixAttributeA, "an attribute", at, out QualifiedName qname, ref needed))
+        int q = p + 1;
+        if (!TryRecordName(w, ref q, record, NbfxRecord.ShortAttribute, NbfxRecord.PrefixDictionaryAttributeA, NbfxRecord.PrefixAttributeA, p, ref needed))
         {
             return 0;
         }
@@ -231,29 +253,26 @@ internal partial struct NbfxCursor
         byte text = w[q];
         if (!NbfxRecord.IsText(text) || (text & 1) != 0 || text == NbfxRecord.EndListText)
         {
-            ThrowFormat($"record 0x{text:X2} is not a valid attribute value", _windowOffset + q);
+            ThrowFormat("record 0x{0:X2} is not a valid attribute value", text, _windowOffset + q);
         }
         int valueEnd = ParseTextPayload(w, q, text, out needed);
         if (valueEnd < 0)
         {
             return 0;
         }
-        XmlDictionaryString? valueString = ValueString;
-        int qnameLetter = QNamePrefixLetter;
-        NbfxValueType type = ValueType;
-        int vs = ValueStart, vl = ValueLength;
-        SetToken(NbfxTokenType.Attribute, record, at, _depth);
-        SetName(qname);
-        SetValue(type, vs, vl);
-        ValueString = valueString;
-        QNamePrefixLetter = qnameLetter;
-        if (type == NbfxValueType.StartList)
+        Token = NbfxTokenType.Attribute;
+        Record = record;
+        TokenOffset = _windowOffset + p;
+        TokenDepth = _depth;
+        IsArrayElement = false;
+        if (ValueType == NbfxValueType.StartList)
         {
             _list = ListPhase.Attribute;
         }
         return valueEnd - p;
     }
 
+    [MethodImpl(MethodImplOptions.NoInlining)]
     private int ParseNamespaceDeclaration(ReadOnlySpan<byte> w, byte record, out int needed)
     {
         needed = 0;
@@ -277,7 +296,11 @@ internal partial struct NbfxCursor
             return 0;
         }
         SetToken(NbfxTokenType.NamespaceDeclaration, record, _windowOffset + p, _depth);
-        SetName(new QualifiedName { PrefixLetter = -1, PrefixStart = prefixStart, PrefixLength = prefixLength });
+        PrefixLetter = -1;
+        PrefixStart = prefixStart;
+        PrefixLength = prefixLength;
+        NameStart = 0;
+        NameLength = 0;
         SetValue(ns is null ? NbfxValueType.Chars : NbfxValueType.Dictionary, valueStart, valueLength);
         ValueString = ns;
         return q - p;
@@ -294,7 +317,7 @@ internal partial struct NbfxCursor
         }
         if (record is NbfxRecord.EndListText or NbfxRecord.EndListText + 1 || (record == NbfxRecord.StartListText + 1))
         {
-            ThrowFormat($"record 0x{record:X2} is not valid outside a list", at);
+            ThrowFormat("record 0x{0:X2} is not valid outside a list", record, at);
         }
         int end = ParseTextPayload(w, p, record, out needed);
         if (end < 0)
@@ -321,7 +344,7 @@ internal partial struct NbfxCursor
         long at = _windowOffset + p;
         if (!NbfxRecord.IsText(record) || (record & 1) != 0 && record != NbfxRecord.EndListText + 1 || record == NbfxRecord.StartListText)
         {
-            ThrowFormat($"record 0x{record:X2} is not a valid list item", at);
+            ThrowFormat("record 0x{0:X2} is not a valid list item", record, at);
         }
         bool withEnd = record == NbfxRecord.EndListText + 1;
         if (withEnd && _list != ListPhase.Content)
@@ -353,7 +376,7 @@ internal partial struct NbfxCursor
         long at = _windowOffset + p;
         if (w[p] != NbfxRecord.EndElement)
         {
-            ThrowFormat($"an array's element must end (0x01) before its values, not 0x{w[p]:X2}", at);
+            ThrowFormat("an array's element must end (0x01) before its values, not 0x{0:X2}", w[p], at);
         }
         if (p + 2 > w.Length)
         {
@@ -365,7 +388,7 @@ internal partial struct NbfxCursor
         int size = ArrayItemSizeOf(type);
         if (size == 0)
         {
-            ThrowFormat($"0x{typeRecord:X2} is not an array value type", at + 1);
+            ThrowFormat("0x{0:X2} is not an array value type", typeRecord, at + 1);
         }
         OperationStatus status = NbfxPrimitives.TryReadMultiByteInt31(w[(p + 2)..], out int count, out int countLength);
         if (status == OperationStatus.NeedMoreData)
@@ -383,13 +406,13 @@ internal partial struct NbfxCursor
         }
         if (count > _maxArrayLength)
         {
-            ThrowFormat($"an array of {count} items exceeds the MaxArrayLength quota ({_maxArrayLength})", at + 2);
+            ThrowFormat("an array of {0} items exceeds the MaxArrayLength quota ({1})", count, _maxArrayLength, at + 2);
         }
         int headerLength = 2 + countLength;
         long valuesLeft = _length - (at + headerLength);
         if ((long)count * size > valuesLeft)
         {
-            ThrowFormat($"an array of {count} items of {size} bytes runs past the end of the input", at + headerLength);
+            ThrowFormat("an array of {0} items of {1} bytes runs past the end of the input", count, size, at + headerLength);
         }
         _depth--;
         _inStartTag = false;
@@ -455,7 +478,7 @@ internal partial struct NbfxCursor
                 q += lengthSize;
                 if (length > _length - (_windowOffset + q))
                 {
-                    ThrowFormat($"a text of {length} bytes runs past the end of the input", at);
+                    ThrowFormat("a text of {0} bytes runs past the end of the input", length, at);
                 }
                 if (type == NbfxValueType.UnicodeChars && (length & 1) != 0)
                 {
@@ -463,7 +486,7 @@ internal partial struct NbfxCursor
                 }
                 if (type == NbfxValueType.Bytes && length > _maxArrayLength)
                 {
-                    ThrowFormat($"{length} bytes exceed the MaxArrayLength quota ({_maxArrayLength})", at);
+                    ThrowFormat("{0} bytes exceed the MaxArrayLength quota ({1})", length, _maxArrayLength, at);
                 }
                 if (q + length > w.Length)
                 {
@@ -497,7 +520,7 @@ internal partial struct NbfxCursor
                 int letter = w[q];
                 if (letter > 25)
                 {
-                    ThrowFormat($"QName prefix letter {letter} is past 'z'", at + 1);
+                    ThrowFormat("QName prefix letter {0} is past 'z'", letter, at + 1);
                 }
                 q++;
                 if (!TryDictionary(w, ref q, out XmlDictionaryString? value, ref needed))
@@ -516,7 +539,21 @@ internal partial struct NbfxCursor
     /// Reads an MB31 at <paramref name="q"/> (the <paramref name="what"/> of a name or dictionary reference); false
     /// with <paramref name="needed"/> set from the record start when the window ends inside it.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private readonly bool TryMultiByteInt31(ReadOnlySpan<byte> w, int q, string what, out int value, out int consumed, ref int needed)
+    {
+        // Names and dictionary ids under 128 are one byte: nearly all of them.
+        if ((uint)q < (uint)w.Length && w[q] < 0x80)
+        {
+            value = w[q];
+            consumed = 1;
+            return true;
+        }
+        return TryLongMultiByteInt31(w, q, what, out value, out consumed, ref needed);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private readonly bool TryLongMultiByteInt31(ReadOnlySpan<byte> w, int q, string what, out int value, out int consumed, ref int needed)
     {
         OperationStatus status = NbfxPrimitives.TryReadMultiByteInt31(w[q..], out value, out consumed);
         if (status == OperationStatus.NeedMoreData)
@@ -526,17 +563,50 @@ internal partial struct NbfxCursor
         }
         if (status != OperationStatus.Done)
         {
-            ThrowFormat($"invalid MB31 {what}", _windowOffset + q);
+            ThrowFormat("invalid MB31 {0}", what, _windowOffset + q);
         }
         return true;
     }
 
     /// <summary>Reads a Name (MB31 byte length, UTF-8) at <paramref name="q"/>; on a short window sets <paramref name="needed"/> from the record start.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private readonly bool TryName(ReadOnlySpan<byte> w, ref int q, out int start, out int length, bool checkQuota, ref int needed)
+    {
+        // Nearly every name is ASCII, under 128 bytes and whole in the window: one length byte, one or two loads.
+        int s = q + 1;
+        if ((uint)q < (uint)w.Length)
+        {
+            int n = w[q];
+            if (n < 0x80 && n <= w.Length - s && !(checkQuota && n > _maxNameLength) && IsShortAscii(w, s, n))
+            {
+                start = s;
+                length = n;
+                q = s + n;
+                return true;
+            }
+        }
+        return TryAnyName(w, ref q, out start, out length, checkQuota, ref needed);
+    }
+
+    /// <summary>
+    /// True when the <paramref name="n"/> bytes at <paramref name="s"/> (inside <paramref name="w"/>) are ASCII and at
+    /// most 16; false also when they cannot be checked with whole 8-byte loads.
+    /// </summary>
+    private static bool IsShortAscii(ReadOnlySpan<byte> w, int s, int n)
+    {
+        const ulong HighBits = 0x8080808080808080;
+        if (n >= 8)
+        {
+            return n <= 16 && ((BinaryPrimitives.ReadUInt64LittleEndian(w[s..]) | BinaryPrimitives.ReadUInt64LittleEndian(w[(s + n - 8)..])) & HighBits) == 0;
+        }
+        return w.Length - s >= 8 && (BinaryPrimitives.ReadUInt64LittleEndian(w[s..]) & ((1UL << (n * 8)) - 1) & HighBits) == 0;
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private readonly bool TryAnyName(ReadOnlySpan<byte> w, ref int q, out int start, out int length, bool checkQuota, ref int needed)
     {
         start = 0;
         length = 0;
-        long at = _windowOffset + q;
         if (!TryMultiByteInt31(w, q, "length", out int value, out int consumed, ref needed))
         {
             return false;
@@ -544,20 +614,20 @@ internal partial struct NbfxCursor
         int s = q + consumed;
         if (value > _length - (_windowOffset + s))
         {
-            ThrowFormat($"a name of {value} bytes runs past the end of the input", at);
+            ThrowFormat("a name of {0} bytes runs past the end of the input", value, _windowOffset + q);
         }
-        if (checkQuota && value > _maxNameLength && Encoding.UTF8.GetCharCount(w.Slice(s, Math.Min(value, w.Length - s))) > _maxNameLength)
+        if (checkQuota && value > _maxNameLength)
         {
-            ThrowFormat($"a name longer than the MaxNameTableCharCount quota ({_maxNameLength})", at);
+            CheckNameQuota(w, s, value, _windowOffset + q);
         }
-        if (s + value > w.Length)
+        if (value > w.Length - s)
         {
             needed = s + value - _pos;
             return false;
         }
         if (!Utf8.IsValid(w.Slice(s, value)))
         {
-            ThrowFormat("a name that is not valid UTF-8", at);
+            ThrowFormat("a name that is not valid UTF-8", _windowOffset + q);
         }
         start = s;
         length = value;
@@ -565,15 +635,33 @@ internal partial struct NbfxCursor
         return true;
     }
 
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private readonly void CheckNameQuota(ReadOnlySpan<byte> w, int s, int length, long at)
+    {
+        if (Encoding.UTF8.GetCharCount(w.Slice(s, Math.Min(length, w.Length - s))) > _maxNameLength)
+        {
+            ThrowFormat("a name longer than the MaxNameTableCharCount quota ({0})", _maxNameLength, at);
+        }
+    }
+
     /// <summary>Reads an MB31 dictionary id and looks it up: even ids in the static dictionary, odd ids in the session.</summary>
     private readonly bool TryDictionary(ReadOnlySpan<byte> w, ref int q, out XmlDictionaryString? value, ref int needed)
     {
-        value = null;
-        long at = _windowOffset + q;
         if (!TryMultiByteInt31(w, q, "dictionary id", out int id, out int consumed, ref needed))
         {
+            value = null;
             return false;
         }
+        value = Lookup(id, _windowOffset + q);
+        q += consumed;
+        return true;
+    }
+
+    // Its own frame: the lookup's out variable is a reference the caller's frame would have to clear on every record.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private readonly XmlDictionaryString Lookup(int id, long at)
+    {
+        XmlDictionaryString? value = null;
         bool found = (id & 1) == 0
             ? _dictionary is not null && _dictionary.TryLookup(id >> 1, out value)
             : _session is not null && _session.TryLookup(id >> 1, out value);
@@ -583,8 +671,7 @@ internal partial struct NbfxCursor
                 ? $"dictionary id {id} (key {id >> 1}) is not in the static dictionary"
                 : $"dictionary id {id} (session key {id >> 1}) is not in the session", at);
         }
-        q += consumed;
-        return true;
+        return value;
     }
 
     private readonly void CheckStringQuota(ReadOnlySpan<byte> text, bool utf16, long at)
@@ -593,7 +680,7 @@ internal partial struct NbfxCursor
         int chars = utf16 ? text.Length / 2 : text.Length <= max ? text.Length : Encoding.UTF8.GetCharCount(text);
         if (chars > max)
         {
-            ThrowFormat($"a string of {chars} chars exceeds the MaxStringContentLength quota ({max})", at);
+            ThrowFormat("a string of {0} chars exceeds the MaxStringContentLength quota ({1})", chars, max, at);
         }
     }
 }

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Diagnostics.CodeAnalysis;
+using System.Globalization;
 using System.Runtime.CompilerServices;
 using System.Xml;
 
@@ -185,7 +186,7 @@ internal partial struct NbfxCursor
         long left = _length - start;
         if (!_isSequence || needed > left)
         {
-            ThrowFormat($"the record runs past the end of the input ({needed} bytes needed, {left} left)", start);
+            ThrowFormat("the record runs past the end of the input ({0} bytes needed, {1} left)", needed, left, start);
         }
         int have = window.Length - _pos;
         byte[]? scratch = _scratch;
@@ -267,4 +268,21 @@ internal partial struct NbfxCursor
     [DoesNotReturn]
     [MethodImpl(MethodImplOptions.NoInlining)]
     public static void ThrowFormat(string message, long offset) => throw new NbfxFormatException(message, offset);
+
+    // Messages with values take a composite format, not an interpolated string: an interpolation handler is a local
+    // of the calling method, and its frame would be cleared on every call of the hot path that holds the throw.
+    [DoesNotReturn]
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static void ThrowFormat(string format, long arg0, long offset) =>
+        throw new NbfxFormatException(string.Format(CultureInfo.InvariantCulture, format, arg0), offset);
+
+    [DoesNotReturn]
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static void ThrowFormat(string format, long arg0, long arg1, long offset) =>
+        throw new NbfxFormatException(string.Format(CultureInfo.InvariantCulture, format, arg0, arg1), offset);
+
+    [DoesNotReturn]
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static void ThrowFormat(string format, string arg0, long offset) =>
+        throw new NbfxFormatException(string.Format(CultureInfo.InvariantCulture, format, arg0), offset);
 }
