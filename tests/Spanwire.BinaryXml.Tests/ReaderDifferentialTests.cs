@@ -4,7 +4,8 @@ namespace Spanwire.BinaryXml.Tests;
 
 /// <summary>
 /// Documents written by the in-box writer, read by the in-box reader and by ours (whole, and as 1-byte segments):
-/// the same nodes, names, namespaces and values. The raw reader gives the same tokens whole and split.
+/// the same nodes, names, namespaces and values; also from the middle of a larger array. The raw reader gives the
+/// same tokens whole and split.
 /// </summary>
 public class ReaderDifferentialTests
 {
@@ -29,6 +30,11 @@ public class ReaderDifferentialTests
             {
                 var split = ReaderHarness.TryNodes(() => BinaryXml.CreateReader(ReaderHarness.Split(bytes, 1), dictionary, XmlDictionaryReaderQuotas.Max, session));
                 AssertSameNodes(expected.Nodes!, split, $"seed {Seed}, document {i} in 1-byte segments");
+
+                // Read in place from the middle of a larger array: names and values are indexed from its offset.
+                byte[] framed = [.. new byte[] { 0x40, 0x01 }, .. bytes, 0x01, 0x01];
+                var inPlace = ReaderHarness.TryNodes(() => BinaryXml.CreateReader(framed.AsMemory(2, bytes.Length), dictionary, XmlDictionaryReaderQuotas.Max, session));
+                AssertSameNodes(expected.Nodes!, inPlace, $"seed {Seed}, document {i} at offset 2 of a larger array");
 
                 var whole = new NbfxReader(bytes, dictionary, session, XmlDictionaryReaderQuotas.Max);
                 string tokens = ReaderHarness.Tokens(ref whole, readArrays: i % 8 == 0);

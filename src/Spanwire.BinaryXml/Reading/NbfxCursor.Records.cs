@@ -590,14 +590,24 @@ internal partial struct NbfxCursor
 
     /// <summary>
     /// True when the <paramref name="n"/> bytes at <paramref name="s"/> (inside <paramref name="w"/>) are ASCII and at
-    /// most 16; false also when they cannot be checked with whole 8-byte loads.
+    /// most 32; false also when they cannot be checked with whole 8-byte loads.
     /// </summary>
     private static bool IsShortAscii(ReadOnlySpan<byte> w, int s, int n)
     {
         const ulong HighBits = 0x8080808080808080;
         if (n >= 8)
         {
-            return n <= 16 && ((BinaryPrimitives.ReadUInt64LittleEndian(w[s..]) | BinaryPrimitives.ReadUInt64LittleEndian(w[(s + n - 8)..])) & HighBits) == 0;
+            // Overlapping loads: the first and last 8 bytes, and for more than 16 the first and last 16.
+            ulong any = BinaryPrimitives.ReadUInt64LittleEndian(w[s..]) | BinaryPrimitives.ReadUInt64LittleEndian(w[(s + n - 8)..]);
+            if (n > 16)
+            {
+                if (n > 32)
+                {
+                    return false;
+                }
+                any |= BinaryPrimitives.ReadUInt64LittleEndian(w[(s + 8)..]) | BinaryPrimitives.ReadUInt64LittleEndian(w[(s + n - 16)..]);
+            }
+            return (any & HighBits) == 0;
         }
         return w.Length - s >= 8 && (BinaryPrimitives.ReadUInt64LittleEndian(w[s..]) & ((1UL << (n * 8)) - 1) & HighBits) == 0;
     }

@@ -125,7 +125,7 @@ internal sealed partial class NbfxXmlReader
     {
         CheckArray(array, offset, count);
         int n = Math.Min(count, _arrayLeft);
-        ReadOnlySpan<byte> window = _c.Window.Span;
+        ReadOnlySpan<byte> window = Window;
         _c.CopyTo(ref window, MemoryMarshal.AsBytes(array.AsSpan(offset, n)));
         EndArrayItems(n);
         return n;
@@ -149,7 +149,7 @@ internal sealed partial class NbfxXmlReader
         int n = Math.Min(count, _arrayLeft);
         int size = _c.ArrayItemSize;
         Span<byte> chunk = stackalloc byte[256];
-        ReadOnlySpan<byte> window = _c.Window.Span;
+        ReadOnlySpan<byte> window = Window;
         for (int done = 0; done < n;)
         {
             int items = Math.Min(n - done, chunk.Length / size);

@@ -28,7 +28,7 @@ internal sealed partial class NbfxXmlReader
                     continue;
                 }
                 _base64 = !_valueFromItem && _c.ValueType == NbfxValueType.Bytes
-                    ? _c.Window.Span.Slice(_c.ValueStart, _c.ValueLength).ToArray()
+                    ? Window.Slice(_c.ValueStart, _c.ValueLength).ToArray()
                     : DecodeBase64(Value);
                 _base64Offset = 0;
             }

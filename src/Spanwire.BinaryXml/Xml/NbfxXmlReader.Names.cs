@@ -1,5 +1,8 @@
+using System.Buffers;
+using System.Runtime.InteropServices;
 using System.Text;
 using System.Xml;
+using Spanwire.BinaryXml.Reading;
 
 namespace Spanwire.BinaryXml.Xml;
 
@@ -12,8 +15,18 @@ internal sealed partial class NbfxXmlReader
 {
     private const int NoBinding = -1;
 
-    private byte[] _nameBytes = new byte[256];
+    private byte[] _nameBytes = [];
     private int _nameTop;
+
+    /// <summary>
+    /// True when the input is one array: it is read as one span, and names are read where they are
+    /// (<see cref="_nameBytes"/> is that array and a handle's start is an index in it), not copied.
+    /// </summary>
+    private bool _namesInInput;
+    private int _inputOffset, _inputLength;
+
+    /// <summary>The bytes the cursor reads: the whole input when it is one array, else the cursor's segment or scratch copy.</summary>
+    private ReadOnlySpan<byte> Window => _namesInInput ? new ReadOnlySpan<byte>(_nameBytes, _inputOffset, _inputLength) : _c.Window.Span;
     private string?[]? _letters;
 
     /// <summary>
@@ -70,16 +83,38 @@ internal sealed partial class NbfxXmlReader
         public XmlDictionaryString? LastMatch;
     }
 
-    /// <summary>Keeps the current record's name: its dictionary string, or a copy of its bytes.</summary>
+    /// <summary>Reads the input and its names in place when it is one array.</summary>
+    private bool UseInputInPlace(ReadOnlySequence<byte> input)
+    {
+        if (input.IsSingleSegment && MemoryMarshal.TryGetArray(input.First, out ArraySegment<byte> segment) && segment.Array is { } array)
+        {
+            _nameBytes = array;
+            _inputOffset = segment.Offset;
+            _inputLength = segment.Count;
+            _namesInInput = true;
+        }
+        return _namesInInput;
+    }
+
+    /// <summary>Keeps the current record's name: its dictionary string, or where its bytes are.</summary>
     private NameHandle KeepElementName(ReadOnlySpan<byte> window) => _c.NameString is { } dictionary
         ? new NameHandle { Dictionary = dictionary }
-        : KeepName(window.Slice(_c.NameStart, _c.NameLength));
+        : KeepName(window, _c.NameStart, _c.NameLength);
 
-    private NameHandle KeepName(ReadOnlySpan<byte> utf8)
+    /// <summary>Keeps the name at <paramref name="start"/> in the window: its place in the input, or a copy.</summary>
+    private NameHandle KeepName(ReadOnlySpan<byte> window, int start, int length)
+    {
+        // The single segment is the whole input, so the window starts at the input's start.
+        return _namesInInput
+            ? new NameHandle { Start = _inputOffset + start, Length = length }
+            : CopyName(window.Slice(start, length));
+    }
+
+    private NameHandle CopyName(ReadOnlySpan<byte> utf8)
     {
         if (_nameBytes.Length - _nameTop < utf8.Length)
         {
-            Array.Resize(ref _nameBytes, Math.Max(_nameTop + utf8.Length, _nameBytes.Length * 2));
+            Array.Resize(ref _nameBytes, Math.Max(_nameTop + utf8.Length, Math.Max(_nameBytes.Length * 2, 256)));
         }
         utf8.CopyTo(_nameBytes.AsSpan(_nameTop));
         var name = new NameHandle { Start = _nameTop, Length = utf8.Length };
@@ -117,7 +152,12 @@ internal sealed partial class NbfxXmlReader
             : throw new NbfxFormatException($"the prefix '{prefix}' is not declared", _c.TokenOffset);
     }
 
-    private string AttributeValue(int i) => _attributes[i].Binding >= 0 ? BindingUri(_attributes[i].Binding) : _attributes[i].Value;
+    private string AttributeValue(int i)
+    {
+        AttributeNode a = _attributes[i];
+        return a.Binding >= 0 ? BindingUri(a.Binding)
+            : a.Value ??= new NbfxValue(a.ValueType, _attributePayloads.AsSpan(a.PayloadStart, a.PayloadLength), a.ValueString, a.QNamePrefixLetter, a.ValueOffset).ToText();
+    }
 
     private bool NameEquals(ref NameHandle name, string value, XmlDictionaryString? dictionaryValue, bool countQuota)
     {

@@ -17,7 +17,7 @@ internal sealed partial class NbfxXmlReader
     private bool OnElementWithAtomicText => _nodeType == XmlNodeType.Element && _attributeIndex < 0 && _arrayStep == ArrayStep.None
         && _peeked && _peekedHas && _c.Token == NbfxTokenType.Text && _c.TextEndsElement && _c.ValueType != NbfxValueType.StartList;
 
-    private NbfxValue PeekedValue => _c.GetValue(_c.Window.Span);
+    private NbfxValue PeekedValue => _c.GetValue(Window);
 
     /// <summary>The kind of the current text node's value, without building the value.</summary>
     private NbfxValueType CurrentValueType => _valueFromItem ? _arrayType : _c.ValueType;
@@ -25,7 +25,7 @@ internal sealed partial class NbfxXmlReader
     /// <summary>Consumes the read-ahead text and the end element it carries; the reader moves to the node after.</summary>
     private void SkipAtomicElement()
     {
-        ReadOnlySpan<byte> window = _c.Window.Span;
+        ReadOnlySpan<byte> window = Window;
         _peeked = false;
         _c.Read(ref window); // the end element the text carried
         PopFrame();

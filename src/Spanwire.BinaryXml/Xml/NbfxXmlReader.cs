@@ -57,17 +57,30 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
 
     private sealed class AttributeNode
     {
-        public string Prefix = "", LocalName = "", Namespace = "", Value = "";
+        public string Prefix = "", LocalName = "", Namespace = "";
+        public string? Value; // made from the payload when asked
         public bool IsXmlns;
         public int Binding = -1; // an xmlns attribute's value is its binding's namespace, made a string when asked
+        public NbfxValueType ValueType;
+        public int PayloadStart, PayloadLength; // in _attributePayloads
+        public XmlDictionaryString? ValueString;
+        public int QNamePrefixLetter;
+        public long ValueOffset;
     }
+
+    // The payloads of the current element's attribute values, copied as read (over a sequence the window moves on).
+    private byte[] _attributePayloads = new byte[64];
+    private int _attributePayloadTop;
 
     private enum ArrayStep : byte { None, Text, End, Element }
 
     public NbfxXmlReader(ReadOnlySequence<byte> input, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas? quotas, XmlBinaryReaderSession? session, Action? onClose)
     {
         _quotas = quotas ?? NbfxCursor.DefaultQuotas;
-        _c = new NbfxCursor(input, dictionary, session, _quotas);
+        // One array is read as a span (no segment to move to); anything else segment by segment.
+        _c = UseInputInPlace(input)
+            ? new NbfxCursor(input.Length, dictionary, session, _quotas)
+            : new NbfxCursor(input, dictionary, session, _quotas);
         _onClose = onClose;
         _bindings[0] = new NamespaceBinding { Prefix = Xml, Name = new NameHandle { Atom = XmlNamespace } };
         _bindings[1] = new NamespaceBinding { Prefix = Xmlns, Name = new NameHandle { Atom = XmlnsNamespace } };
@@ -119,7 +132,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
     /// <summary>The current text node's value, from the cursor's record or from the array item just read.</summary>
     private NbfxValue CurrentValue => _valueFromItem
         ? new NbfxValue(_arrayType, _item.AsSpan(0, _c.ArrayItemSize), null, 0, _c.Position)
-        : _c.GetValue(_c.Window.Span);
+        : _c.GetValue(Window);
 
     public override bool Read()
     {
@@ -156,7 +169,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
         {
             return ReadArrayStep();
         }
-        ReadOnlySpan<byte> window = _c.Window.Span;
+        ReadOnlySpan<byte> window = Window;
         bool has = _peeked ? _peekedHas : _c.Read(ref window);
         _peeked = false;
         if (!has)
@@ -233,7 +246,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
     private string ReadList()
     {
         var text = new StringBuilder();
-        ReadOnlySpan<byte> window = _c.Window.Span;
+        ReadOnlySpan<byte> window = Window;
         while (_c.Read(ref window) && _c.ValueType != NbfxValueType.EndList)
         {
             if (text.Length > 0)
@@ -263,13 +276,14 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
 
     private void ReadStartTag()
     {
-        ReadOnlySpan<byte> window = _c.Window.Span;
+        ReadOnlySpan<byte> window = Window;
         string prefix = AtomPrefix(window);
         int nameTop = _nameTop;
         NameHandle name = KeepElementName(window); // before the attributes: over a sequence they may move the window
         bool isArray = _c.IsArrayElement;
         int bindingsBefore = _bindingCount;
         _attributeCount = 0;
+        _attributePayloadTop = 0;
         bool has;
         while ((has = _c.Read(ref window)) && _c.Token is NbfxTokenType.Attribute or NbfxTokenType.NamespaceDeclaration)
         {
@@ -352,7 +366,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
             {
                 Span<byte> item = _item.AsSpan(0, _c.ArrayItemSize);
                 long at = _c.Position;
-                ReadOnlySpan<byte> window = _c.Window.Span;
+                ReadOnlySpan<byte> window = Window;
                 _c.CopyTo(ref window, item);
                 _c.ConsumeArrayItems(1);
                 _arrayLeft--;
@@ -417,12 +431,36 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
         attribute.Prefix = AtomPrefix(window);
         attribute.LocalName = AtomLocalName(window);
         attribute.Namespace = "";
-        attribute.Value = _c.ValueType == NbfxValueType.StartList ? ReadList()
-            : _c.GetValue(window).ToText();
+        if (_c.ValueType == NbfxValueType.StartList)
+        {
+            attribute.Value = ReadList();
+        }
+        else
+        {
+            attribute.Value = null;
+            KeepAttributeValue(attribute, window);
+        }
         if (attribute.Prefix == Xml)
         {
             attribute.Namespace = XmlNamespace;
         }
+    }
+
+    private void KeepAttributeValue(AttributeNode attribute, ReadOnlySpan<byte> window)
+    {
+        ReadOnlySpan<byte> payload = window.Slice(_c.ValueStart, _c.ValueLength);
+        if (_attributePayloads.Length - _attributePayloadTop < payload.Length)
+        {
+            Array.Resize(ref _attributePayloads, Math.Max(_attributePayloadTop + payload.Length, _attributePayloads.Length * 2));
+        }
+        payload.CopyTo(_attributePayloads.AsSpan(_attributePayloadTop));
+        attribute.ValueType = _c.ValueType;
+        attribute.PayloadStart = _attributePayloadTop;
+        attribute.PayloadLength = payload.Length;
+        attribute.ValueString = _c.ValueString;
+        attribute.QNamePrefixLetter = _c.QNamePrefixLetter;
+        attribute.ValueOffset = _c.ValueOffset;
+        _attributePayloadTop += payload.Length;
     }
 
     private void AddNamespaceDeclaration(ReadOnlySpan<byte> window)
@@ -442,7 +480,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
         _bindings[_bindingCount++] = new NamespaceBinding
         {
             Prefix = prefix,
-            Name = _c.ValueString is { } dictionaryUri ? new NameHandle { Dictionary = dictionaryUri } : KeepName(window.Slice(_c.ValueStart, _c.ValueLength)),
+            Name = _c.ValueString is { } dictionaryUri ? new NameHandle { Dictionary = dictionaryUri } : KeepName(window, _c.ValueStart, _c.ValueLength),
         };
     }
 
