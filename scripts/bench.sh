@@ -2,7 +2,7 @@
 # The side-by-side benchmark report. With no arguments: the quick mode (a few minutes), one table of ratios
 # against each incumbent, also written to artifacts/benchmarks/quick-report.md.
 #   scripts/bench.sh --full             BenchmarkDotNet's default job (long; for the README's table)
-#   scripts/bench.sh --filter Signing   only the classes whose name contains "Signing"
+#   scripts/bench.sh --filter Signing   only the classes whose name contains "Signing" (repeat --filter for more)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1

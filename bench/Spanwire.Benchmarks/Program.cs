@@ -16,7 +16,7 @@ namespace Spanwire.Benchmarks;
 /// <list type="bullet">
 /// <item><c>--quick</c> (the default): a short job of every benchmark class (1 s warm-up, eight 100 ms iterations), about 9 minutes on two cores.</item>
 /// <item><c>--full</c>: BenchmarkDotNet's default job, out of process: for the README's performance table.</item>
-/// <item><c>--filter TEXT</c>: only the classes whose name contains TEXT.</item>
+/// <item><c>--filter TEXT</c>: only the classes whose name contains TEXT; repeat it for several.</item>
 /// </list>
 /// The table is also written as markdown to artifacts/benchmarks/{quick,full}-report.md; BenchmarkDotNet's own log
 /// goes to artifacts/benchmarks/{quick,full}-log.txt.
@@ -28,8 +28,13 @@ public static class Program
         bool full = args.Contains("--full");
         // Read by parameter sources (NbfxStringBenchmarks.Lengths) here and in the benchmark processes, which inherit it.
         Environment.SetEnvironmentVariable("SPANWIRE_BENCH_FULL", full ? "1" : null);
-        int filterAt = Array.IndexOf(args, "--filter");
-        string? filter = filterAt >= 0 && filterAt + 1 < args.Length ? args[filterAt + 1] : null;
+        if (args.Length > 0 && args[^1] == "--filter")
+        {
+            Console.Error.WriteLine("benchmarks: --filter needs a TEXT (part of a benchmark class name)");
+            return 2;
+        }
+        // --filter may be given more than once: a class runs when its name contains any of them.
+        string[] filters = args.Where((a, i) => i > 0 && args[i - 1] == "--filter").ToArray();
         string unknown = args.Where((a, i) => a is not ("--full" or "--quick" or "--filter") && (i == 0 || args[i - 1] != "--filter"))
             .FirstOrDefault() ?? "";
         if (unknown.Length > 0)
@@ -37,16 +42,17 @@ public static class Program
             Console.Error.WriteLine($"benchmarks: unknown argument '{unknown}' (use --quick, --full, --filter TEXT)");
             return 2;
         }
+        bool Selected(string name) => filters.Length == 0 || filters.Any(f => name.Contains(f, StringComparison.OrdinalIgnoreCase));
 
         Type[] classes = Assembly.GetExecutingAssembly().GetTypes()
             .Where(t => t.IsPublic && !t.IsAbstract && t.GetMethods().Any(m => m.GetCustomAttribute<BenchmarkAttribute>() is not null))
-            .Where(t => filter is null || t.Name.Contains(filter, StringComparison.OrdinalIgnoreCase))
+            .Where(t => Selected(t.Name))
             .OrderBy(t => t.Namespace).ThenBy(t => t.Name)
             .ToArray();
-        bool broker = filter is null || nameof(Amqp.BrokerThroughput).Contains(filter, StringComparison.OrdinalIgnoreCase);
+        bool broker = Selected(nameof(Amqp.BrokerThroughput));
         if (classes.Length == 0 && !broker)
         {
-            Console.Error.WriteLine($"benchmarks: no benchmark class matches '{filter}'");
+            Console.Error.WriteLine($"benchmarks: no benchmark class matches '{string.Join("' or '", filters)}'");
             return 2;
         }
 
