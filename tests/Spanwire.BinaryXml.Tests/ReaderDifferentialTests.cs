@@ -47,6 +47,22 @@ public class ReaderDifferentialTests
         Assert.True(compared > 8_000, $"only {compared} documents compared");
     }
 
+    [Theory]
+    [InlineData("a list in an attribute, then another attribute", "40 01 61 04 01 62 A4 88 05 98 02 68 69 A6 04 01 63 82 98 01 7A 01")]
+    [InlineData("lists in two attributes and in content", "40 01 61 04 01 62 A4 88 05 A6 04 01 63 A4 86 98 03 61 62 63 A6 A4 88 07 88 08 A6 01")]
+    [InlineData("a list in an attribute of an array's element", "03 40 01 61 04 01 62 A4 88 05 88 06 A6 01 8D 02 07 00 00 00 08 00 00 00")]
+    public void ListsReadLikeTheInBoxReader(string why, string hex)
+    {
+        byte[] bytes = Convert.FromHexString(hex.Replace(" ", ""));
+        var expected = ReaderHarness.TryNodes(() => XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max));
+        Assert.True(expected.Error is null, $"{why}: the in-box reader threw {expected.Error}");
+        AssertSameNodes(expected.Nodes!, ReaderHarness.TryNodes(() => BinaryXml.CreateReader(bytes)), why);
+        foreach (int size in new[] { 1, 2, 3 })
+        {
+            AssertSameNodes(expected.Nodes!, ReaderHarness.TryNodes(() => BinaryXml.CreateReader(ReaderHarness.Split(bytes, size))), $"{why} ({size}-byte segments)");
+        }
+    }
+
     internal static void AssertSameNodes(List<string> expected, (List<string>? Nodes, Type? Error) actual, string what)
     {
         Assert.True(actual.Error is null, $"{what}: ours threw {actual.Error}");

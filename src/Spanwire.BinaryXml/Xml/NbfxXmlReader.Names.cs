@@ -6,11 +6,13 @@ using Spanwire.BinaryXml.Reading;
 
 namespace Spanwire.BinaryXml.Xml;
 
-// Element names and namespace URIs are kept as the records give them (a dictionary string, or UTF-8 bytes copied
-// into one growing buffer that is released with the element) and become name-table strings only when asked for.
+// Element names and namespace URIs are kept as the records give them (a dictionary string, or UTF-8 bytes: where
+// they are when the input is one array, else copied into one growing buffer that is released with the element)
+// and become name-table strings only when asked for.
 // DataContractSerializer mostly asks "is this element Foo in namespace N?" with XmlDictionaryStrings: that is
 // answered from the bytes, and a namespace that matched a given XmlDictionaryString once matches it again by
-// reference. Attributes (few, and read as strings) are still made strings as they are read.
+// reference. Attribute names (few, and compared as strings) are made strings as they are read; their values
+// only when asked for.
 internal sealed partial class NbfxXmlReader
 {
     private const int NoBinding = -1;
@@ -22,11 +24,11 @@ internal sealed partial class NbfxXmlReader
     /// True when the input is one array: it is read as one span, and names are read where they are
     /// (<see cref="_nameBytes"/> is that array and a handle's start is an index in it), not copied.
     /// </summary>
-    private bool _namesInInput;
+    private bool _inputInPlace;
     private int _inputOffset, _inputLength;
 
     /// <summary>The bytes the cursor reads: the whole input when it is one array, else the cursor's segment or scratch copy.</summary>
-    private ReadOnlySpan<byte> Window => _namesInInput ? new ReadOnlySpan<byte>(_nameBytes, _inputOffset, _inputLength) : _c.Window.Span;
+    private ReadOnlySpan<byte> Window => _inputInPlace ? new ReadOnlySpan<byte>(_nameBytes, _inputOffset, _inputLength) : _c.Window.Span;
     private string?[]? _letters;
 
     /// <summary>
@@ -91,9 +93,9 @@ internal sealed partial class NbfxXmlReader
             _nameBytes = array;
             _inputOffset = segment.Offset;
             _inputLength = segment.Count;
-            _namesInInput = true;
+            _inputInPlace = true;
         }
-        return _namesInInput;
+        return _inputInPlace;
     }
 
     /// <summary>Keeps the current record's name: its dictionary string, or where its bytes are.</summary>
@@ -105,7 +107,7 @@ internal sealed partial class NbfxXmlReader
     private NameHandle KeepName(ReadOnlySpan<byte> window, int start, int length)
     {
         // The single segment is the whole input, so the window starts at the input's start.
-        return _namesInInput
+        return _inputInPlace
             ? new NameHandle { Start = _inputOffset + start, Length = length }
             : CopyName(window.Slice(start, length));
     }

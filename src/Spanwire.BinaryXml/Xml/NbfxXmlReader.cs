@@ -230,7 +230,8 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
         SetNode(XmlNodeType.Text, _c.TokenDepth);
         if (_c.ValueType == NbfxValueType.StartList)
         {
-            _value = ReadList();
+            ReadOnlySpan<byte> window = Window;
+            _value = ReadList(ref window);
         }
         else
         {
@@ -242,11 +243,13 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
         }
     }
 
-    /// <summary>Reads a list's items up to its EndList and joins them with spaces, as the in-box reader shows a list.</summary>
-    private string ReadList()
+    /// <summary>
+    /// Reads a list's items up to its EndList and joins them with spaces, as the in-box reader shows a list. Over a
+    /// sequence the items may move the cursor to later segments: <paramref name="window"/> follows.
+    /// </summary>
+    private string ReadList(ref ReadOnlySpan<byte> window)
     {
         var text = new StringBuilder();
-        ReadOnlySpan<byte> window = Window;
         while (_c.Read(ref window) && _c.ValueType != NbfxValueType.EndList)
         {
             if (text.Length > 0)
@@ -289,7 +292,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
         {
             if (_c.Token == NbfxTokenType.Attribute)
             {
-                AddAttribute(window);
+                AddAttribute(ref window);
             }
             else
             {
@@ -423,7 +426,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
         return _attributes[_attributeCount++] ??= new AttributeNode();
     }
 
-    private void AddAttribute(ReadOnlySpan<byte> window)
+    private void AddAttribute(ref ReadOnlySpan<byte> window)
     {
         AttributeNode attribute = NextAttribute();
         attribute.IsXmlns = false;
@@ -433,7 +436,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
         attribute.Namespace = "";
         if (_c.ValueType == NbfxValueType.StartList)
         {
-            attribute.Value = ReadList();
+            attribute.Value = ReadList(ref window);
         }
         else
         {
