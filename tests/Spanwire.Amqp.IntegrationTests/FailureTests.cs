@@ -1,4 +1,6 @@
 using System.Diagnostics;
+using System.Net;
+using System.Net.Sockets;
 using Spanwire.Amqp.Client;
 using Spanwire.Amqp.Protocol;
 
@@ -124,5 +126,49 @@ public class FailureTests
         AmqpConnectionClosedException error = await Assert.ThrowsAsync<AmqpConnectionClosedException>(() => opening);
         Assert.Contains("heartbeat", error.Message);
         Assert.InRange(watch.Elapsed, TimeSpan.FromSeconds(1.5), TimeSpan.FromSeconds(4));
+    }
+
+    [Fact]
+    public async Task ConnectToAClosedPort_FailsWithTheSocketError()
+    {
+        var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        int port = ((IPEndPoint)listener.LocalEndpoint).Port;
+        listener.Stop(); // nobody listens there now
+
+        SocketException error = await Assert.ThrowsAsync<SocketException>(() =>
+            AmqpConnection.ConnectAsync(new AmqpConnectionOptions { Host = "127.0.0.1", Port = port }, Timeout.Token));
+        Assert.Equal(SocketError.ConnectionRefused, error.SocketErrorCode);
+    }
+
+    [Fact]
+    public async Task PeerThatNeverAnswersTheHandshake_TimesOutWithinConnectTimeout()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start(); // the kernel accepts the connection; nothing ever speaks
+        var options = new AmqpConnectionOptions
+        {
+            Host = "127.0.0.1",
+            Port = ((IPEndPoint)listener.LocalEndpoint).Port,
+            ConnectTimeout = TimeSpan.FromMilliseconds(500),
+        };
+
+        var watch = Stopwatch.StartNew();
+        TimeoutException error = await Assert.ThrowsAsync<TimeoutException>(() => AmqpConnection.ConnectAsync(options, Timeout.Token));
+        Assert.Contains("0.5 s", error.Message);
+        Assert.InRange(watch.Elapsed, TimeSpan.FromMilliseconds(400), TimeSpan.FromSeconds(5));
+    }
+
+    [Fact]
+    public async Task CancelledWhileTheHandshakeWaits_ThrowsOperationCanceled()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        var options = new AmqpConnectionOptions { Host = "127.0.0.1", Port = ((IPEndPoint)listener.LocalEndpoint).Port };
+        using var cancel = new CancellationTokenSource(TimeSpan.FromMilliseconds(300));
+
+        var watch = Stopwatch.StartNew();
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => AmqpConnection.ConnectAsync(options, cancel.Token));
+        Assert.True(watch.Elapsed < TimeSpan.FromSeconds(5), $"took {watch.Elapsed}");
     }
 }

@@ -42,8 +42,9 @@ public static class BrokerThroughput
         new Random(7).NextBytes(body);
         var samples = new Dictionary<(string Scenario, string Client), List<(double Rate, double Cpu, double Bytes)>>();
         await using IClient rabbit = await RabbitMqClient.CreateAsync(uri);
-        await using IClient spanwire = await SpanwireClient.CreateAsync(uri);
-        IClient[] clients = [rabbit, spanwire];
+        await using IClient spanwire = await SpanwireClient.CreateAsync(uri, synchronousContinuations: false);
+        await using IClient inline = await SpanwireClient.CreateAsync(uri, synchronousContinuations: true);
+        IClient[] clients = [rabbit, spanwire, inline];
 
         // Warm-up: JIT, pools and the broker's queue processes.
         foreach (IClient client in clients)
@@ -87,6 +88,7 @@ public static class BrokerThroughput
 
         text.AppendLine();
         text.AppendLine("\\* baseline. Ratio (msg/s) above 1 is faster than the baseline; Ratio (CPU) below 1 costs less CPU per message.");
+        text.AppendLine("\"Spanwire, AllowSynchronousContinuations\" is the opt-in connection option: awaited confirms and deliveries resume on the connection's reader thread instead of through the thread pool.");
         return text.ToString();
     }
 
@@ -167,22 +169,31 @@ public static class BrokerThroughput
         private readonly AmqpChannel _channel;
         private readonly AmqpChannel _confirming;
 
-        private SpanwireClient(AmqpConnection connection, AmqpChannel channel, AmqpChannel confirming)
+        private SpanwireClient(AmqpConnection connection, AmqpChannel channel, AmqpChannel confirming, string name)
         {
             _connection = connection;
             _channel = channel;
             _confirming = confirming;
+            Name = name;
         }
 
-        public string Name => "Spanwire";
+        public string Name { get; }
 
-        public static async Task<IClient> CreateAsync(string uri)
+        /// <param name="uri">The broker.</param>
+        /// <param name="synchronousContinuations">
+        /// The opt-in <see cref="AmqpConnectionOptions.AllowSynchronousContinuations"/>: awaited confirms and deliveries
+        /// resume on the reader thread instead of through a thread-pool work item. Reported as its own row.
+        /// </param>
+        public static async Task<IClient> CreateAsync(string uri, bool synchronousContinuations)
         {
-            AmqpConnection connection = await AmqpConnection.ConnectAsync(uri);
+            AmqpConnectionOptions options = AmqpConnectionOptions.Parse(uri);
+            options.AllowSynchronousContinuations = synchronousContinuations;
+            AmqpConnection connection = await AmqpConnection.ConnectAsync(options);
             AmqpChannel channel = await connection.OpenChannelAsync();
             AmqpChannel confirming = await connection.OpenChannelAsync();
             await confirming.EnableConfirmsAsync();
-            return new SpanwireClient(connection, channel, confirming);
+            return new SpanwireClient(connection, channel, confirming,
+                synchronousContinuations ? "Spanwire, AllowSynchronousContinuations" : "Spanwire");
         }
 
         public Task DeclareAsync(string queue) => _channel.QueueDeclareAsync(queue);

@@ -39,7 +39,7 @@ public sealed partial class AmqpChannel
     {
         ArgumentNullException.ThrowIfNull(queue);
         ArgumentNullException.ThrowIfNull(consumerTag);
-        var consumer = new AmqpConsumer(this, queue);
+        var consumer = new AmqpConsumer(this, queue, _connection.AllowSynchronousContinuations);
         await CallAsync(AmqpMethods.BasicConsumeOk, (o, ch) =>
         {
             AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.BasicConsume, 2 + 512 + 1 + arguments.EncodedLength);

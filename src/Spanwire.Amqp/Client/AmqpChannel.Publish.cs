@@ -26,7 +26,7 @@ public sealed partial class AmqpChannel
             return;
         }
 
-        var tracker = new ConfirmTracker();
+        var tracker = new ConfirmTracker(_connection.AllowSynchronousContinuations);
         await CallAsync(AmqpMethods.ConfirmSelectOk, static (o, ch) =>
         {
             AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.ConfirmSelect, 1);

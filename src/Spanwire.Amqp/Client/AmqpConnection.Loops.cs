@@ -1,3 +1,4 @@
+using System.Net.Sockets;
 using System.Text;
 using Spanwire.Amqp.Protocol;
 
@@ -15,7 +16,63 @@ public sealed partial class AmqpConnection
         Done,
     }
 
-    private async Task HandshakeAsync(CancellationToken cancellationToken)
+    /// <summary>
+    /// Starts the connection's reader thread, which connects, shakes hands (the returned task completes then, or
+    /// faults with why not) and reads frames until the connection ends. The socket is only ever used with blocking
+    /// calls, by this thread and the writer's: each read is one system call, with no event-loop thread and no
+    /// thread-pool work item between the socket and the frames.
+    /// </summary>
+    private Task StartReader()
+    {
+        var opened = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var thread = new Thread(() => RunReader(opened))
+        {
+            IsBackground = true,
+            Name = "Spanwire AMQP reader",
+        };
+        thread.Start();
+        return opened.Task;
+    }
+
+    private void RunReader(TaskCompletionSource opened)
+    {
+        bool writerStarted = false;
+        try
+        {
+            try
+            {
+                _socket.Connect(_options.Host, _options.Port);
+                NetworkStream stream = new(_socket, ownsSocket: true);
+                _stream = stream;
+                StartWriter(stream);
+                writerStarted = true;
+                Handshake(stream);
+            }
+            catch (Exception ex)
+            {
+                if (!writerStarted)
+                {
+                    _writerEnded.TrySetResult();
+                }
+
+                opened.TrySetException(ex);
+                return;
+            }
+
+            opened.TrySetResult();
+            ReadFrames(_stream);
+        }
+        catch (Exception ex)
+        {
+            FailAsync(ex).GetAwaiter().GetResult(); // this thread has nothing else to do
+        }
+        finally
+        {
+            _receive.Dispose();
+        }
+    }
+
+    private void Handshake(NetworkStream stream)
     {
         _decoder.AllowProtocolHeader = true; // a broker that refuses the version answers with its own header
         using (FrameOutput.Scope scope = _output.Begin())
@@ -26,7 +83,7 @@ public sealed partial class AmqpConnection
         HandshakeState state = HandshakeState.Start;
         while (state != HandshakeState.Done)
         {
-            int count = await _stream.ReadAsync(_receive.GetReceiveMemory(), cancellationToken).ConfigureAwait(false);
+            int count = stream.Read(_receive.GetReceiveMemory().Span);
             if (count == 0)
             {
                 throw new AmqpConnectionClosedException(0, state == HandshakeState.Start
@@ -199,63 +256,50 @@ public sealed partial class AmqpConnection
         frame.Complete();
     }
 
-    private Task StartWriter()
+    private void StartWriter(NetworkStream stream)
     {
-        var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var thread = new Thread(() =>
         {
-            Exception error = _output.Run(_stream);
+            Exception error = _output.Run(stream);
             if (IsOpen)
             {
                 _ = FailAsync(error);
             }
 
-            done.TrySetResult();
+            _writerEnded.TrySetResult();
         })
         {
             IsBackground = true,
             Name = "Spanwire AMQP writer",
         };
         thread.Start();
-        return done.Task;
     }
 
-    private async Task RunReaderAsync()
+    private void ReadFrames(NetworkStream stream)
     {
-        try
+        while (true)
         {
-            while (true)
+            System.Buffers.ReadOnlySequence<byte> data = _receive.Data;
+            try
             {
-                System.Buffers.ReadOnlySequence<byte> data = _receive.Data;
-                try
+                while (_decoder.TryReadFrame(ref data, out AmqpFrame frame))
                 {
-                    while (_decoder.TryReadFrame(ref data, out AmqpFrame frame))
-                    {
-                        Dispatch(frame);
-                    }
+                    Dispatch(frame);
                 }
-                finally
-                {
-                    _receive.AdvanceTo(data.Start);
-                }
-
-                int count = await _stream.ReadAsync(_receive.GetReceiveMemory()).ConfigureAwait(false);
-                if (count == 0)
-                {
-                    throw new AmqpConnectionClosedException(0, "the broker closed the socket");
-                }
-
-                _receive.Commit(count);
-                Volatile.Write(ref _lastReceiveTicks, Environment.TickCount64);
             }
-        }
-        catch (Exception ex)
-        {
-            await FailAsync(ex).ConfigureAwait(false);
-        }
-        finally
-        {
-            _receive.Dispose();
+            finally
+            {
+                _receive.AdvanceTo(data.Start);
+            }
+
+            int count = stream.Read(_receive.GetReceiveMemory().Span);
+            if (count == 0)
+            {
+                throw new AmqpConnectionClosedException(0, "the broker closed the socket");
+            }
+
+            _receive.Commit(count);
+            Volatile.Write(ref _lastReceiveTicks, Environment.TickCount64);
         }
     }
 
@@ -405,12 +449,14 @@ public sealed partial class AmqpConnection
             channel?.Shutdown(reason);
         }
 
-        _stream.Dispose();
+        // Disposing the socket also ends a connect or read blocked on it.
+        _socket.Dispose();
+        _stream?.Dispose();
         _closed.TrySetResult(reason);
         Raise(() => Closed?.Invoke(this, reason));
         try
         {
-            await _writeLoop.WaitAsync(TimeSpan.FromSeconds(5)).ConfigureAwait(false);
+            await _writerEnded.Task.WaitAsync(TimeSpan.FromSeconds(5)).ConfigureAwait(false);
             _output.Release();
         }
         catch (Exception)

@@ -23,7 +23,7 @@ public sealed partial class AmqpConnection : IAsyncDisposable
 {
     private readonly AmqpConnectionOptions _options;
     private readonly Socket _socket;
-    private readonly NetworkStream _stream;
+    private NetworkStream? _stream; // made by the reader thread once the socket is connected
     private readonly FrameOutput _output;
     private readonly ReceiveBuffer _receive;
     private readonly AmqpFrameDecoder _decoder = new() { AllowProtocolHeader = false };
@@ -32,8 +32,7 @@ public sealed partial class AmqpConnection : IAsyncDisposable
     private readonly TaskCompletionSource<Exception> _closed = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private AmqpChannel?[] _channels = [];
     private Exception? _closeReason;
-    private Task _writeLoop = Task.CompletedTask;
-    private Task _readLoop = Task.CompletedTask;
+    private readonly TaskCompletionSource _writerEnded = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private Task _heartbeatLoop = Task.CompletedTask;
     private long _lastReceiveTicks = Environment.TickCount64;
     private ushort _nextChannel = 1;
@@ -42,7 +41,6 @@ public sealed partial class AmqpConnection : IAsyncDisposable
     {
         _options = options;
         _socket = socket;
-        _stream = new NetworkStream(socket, ownsSocket: true);
         _output = new FrameOutput(options.Pool);
         _receive = new ReceiveBuffer(options.Pool);
     }
@@ -71,6 +69,9 @@ public sealed partial class AmqpConnection : IAsyncDisposable
     /// <summary>The largest message body accepted from the broker; a larger one is a connection error. Default 128 MiB (RabbitMQ's own limit).</summary>
     public long MaxMessageSize { get; set; } = 128L << 20;
 
+    /// <summary>Whether confirms and deliveries may resume awaiting code on the reader thread; see <see cref="AmqpConnectionOptions.AllowSynchronousContinuations"/>.</summary>
+    internal bool AllowSynchronousContinuations => _options.AllowSynchronousContinuations;
+
     /// <summary>Whether the broker has blocked publishing and not yet unblocked it.</summary>
     public bool IsBlocked { get; private set; }
 
@@ -94,15 +95,11 @@ public sealed partial class AmqpConnection : IAsyncDisposable
         ArgumentNullException.ThrowIfNull(options);
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         timeout.CancelAfter(options.ConnectTimeout);
-        var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
-        AmqpConnection? connection = null;
+        var connection = new AmqpConnection(options, new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true });
         try
         {
-            await socket.ConnectAsync(options.Host, options.Port, timeout.Token).ConfigureAwait(false);
-            connection = new AmqpConnection(options, socket);
-            connection._writeLoop = connection.StartWriter();
-            await connection.HandshakeAsync(timeout.Token).ConfigureAwait(false);
-            connection._readLoop = connection.RunReaderAsync();
+            // The reader thread connects and shakes hands; a timeout or cancellation here disposes the socket under it.
+            await connection.StartReader().WaitAsync(timeout.Token).ConfigureAwait(false);
             connection._heartbeatLoop = connection.RunHeartbeatsAsync();
             return connection;
         }
@@ -111,15 +108,7 @@ public sealed partial class AmqpConnection : IAsyncDisposable
             Exception reason = ex is OperationCanceledException && !cancellationToken.IsCancellationRequested
                 ? new TimeoutException($"Connecting to {options.Host}:{options.Port} did not complete within {options.ConnectTimeout.TotalSeconds:0.#} s.", ex)
                 : ex;
-            if (connection is not null)
-            {
-                await connection.TerminateAsync(reason).ConfigureAwait(false);
-            }
-            else
-            {
-                socket.Dispose();
-            }
-
+            await connection.TerminateAsync(reason).ConfigureAwait(false);
             if (reason == ex)
             {
                 throw;

@@ -35,6 +35,17 @@ public sealed class AmqpConnectionOptions
     /// <summary>A name shown for the connection in the broker's management tools, or null.</summary>
     public string? ClientName { get; set; }
 
+    /// <summary>
+    /// Whether a publish's confirm and a consumer's next delivery may resume the awaiting code on the connection's
+    /// reader thread, instead of on the thread pool. Default false. The same trade as
+    /// <see cref="System.Threading.Channels.ChannelOptions.AllowSynchronousContinuations"/>: with true, a publisher
+    /// awaiting confirms or a consumer loop costs no thread-pool work item per ack or delivery (on a busy machine, a
+    /// fraction of the CPU), but the code after the <c>await</c> holds up every channel of the connection until it
+    /// awaits again, and code that blocks there on another reply from the broker (<c>.Wait()</c>, <c>.Result</c>)
+    /// never gets it: the connection stalls. Turn it on only when that code is short and never blocks.
+    /// </summary>
+    public bool AllowSynchronousContinuations { get; set; }
+
     /// <summary>The pool for receive and send buffers. Default <see cref="SegmentPool.Shared"/>.</summary>
     public SegmentPool Pool { get; set; } = SegmentPool.Shared;
 

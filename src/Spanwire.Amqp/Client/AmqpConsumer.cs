@@ -23,14 +23,19 @@ namespace Spanwire.Amqp.Client;
 /// </example>
 public sealed class AmqpConsumer
 {
-    private readonly System.Threading.Channels.Channel<AmqpDelivery> _deliveries =
-        System.Threading.Channels.Channel.CreateUnbounded<AmqpDelivery>(new UnboundedChannelOptions { SingleReader = true, SingleWriter = true });
+    private readonly System.Threading.Channels.Channel<AmqpDelivery> _deliveries;
     private readonly TaskCompletionSource _ended = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private Exception? _error;
     private Task? _handlerLoop;
 
-    internal AmqpConsumer(AmqpChannel channel, string queue)
+    internal AmqpConsumer(AmqpChannel channel, string queue, bool synchronousContinuations)
     {
+        _deliveries = System.Threading.Channels.Channel.CreateUnbounded<AmqpDelivery>(new UnboundedChannelOptions
+        {
+            SingleReader = true,
+            SingleWriter = true,
+            AllowSynchronousContinuations = synchronousContinuations,
+        });
         Channel = channel;
         Queue = queue;
     }

@@ -14,6 +14,7 @@ internal sealed class ConfirmTracker
     private const byte Nacked = 2;
 
     private readonly Lock _lock = new();
+    private readonly bool _asynchronousContinuations;
     private readonly Stack<Waiter> _spare = new();
     private readonly List<(ulong Target, TaskCompletionSource Done)> _batchWaiters = [];
 
@@ -25,6 +26,9 @@ internal sealed class ConfirmTracker
     private ulong _next = 1;  // next to hand out
     private long _nackedSinceWait;
     private Exception? _failure;
+
+    /// <param name="synchronousContinuations">Whether awaiting code may resume on the thread that resolves the confirm (the reader).</param>
+    public ConfirmTracker(bool synchronousContinuations) => _asynchronousContinuations = !synchronousContinuations;
 
     /// <summary>Publishes sent and not yet acked or nacked.</summary>
     public long Outstanding
@@ -59,7 +63,7 @@ internal sealed class ConfirmTracker
             Waiter? waiter = null;
             if (wait)
             {
-                waiter = _spare.Count > 0 ? _spare.Pop() : new Waiter(this);
+                waiter = _spare.Count > 0 ? _spare.Pop() : new Waiter(this, _asynchronousContinuations);
                 confirmed = waiter.Start();
             }
             else
@@ -186,7 +190,7 @@ internal sealed class ConfirmTracker
                 return Task.CompletedTask;
             }
 
-            var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+            var done = new TaskCompletionSource(_asynchronousContinuations ? TaskCreationOptions.RunContinuationsAsynchronously : TaskCreationOptions.None);
             _batchWaiters.Add((_next, done));
             return done.Task.WaitAsync(cancellationToken);
         }
@@ -248,9 +252,9 @@ internal sealed class ConfirmTracker
     }
 
     /// <summary>A reusable completion for one publish's confirm; back to the pool once its result is read.</summary>
-    private sealed class Waiter(ConfirmTracker owner) : IValueTaskSource
+    private sealed class Waiter(ConfirmTracker owner, bool asynchronousContinuations) : IValueTaskSource
     {
-        private ManualResetValueTaskSourceCore<bool> _core = new() { RunContinuationsAsynchronously = true };
+        private ManualResetValueTaskSourceCore<bool> _core = new() { RunContinuationsAsynchronously = asynchronousContinuations };
 
         public ValueTask Start()
         {
