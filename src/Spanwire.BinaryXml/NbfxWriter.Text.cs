@@ -329,6 +329,15 @@ public sealed partial class NbfxWriter
     /// <summary>Copies bytes into the output, in pieces when they are large; no effect on the staging model.</summary>
     private void WriteRawBytes(ReadOnlySpan<byte> bytes)
     {
+        // Over a stream, a block the in-box writer would not stage goes to the stream as it is, as the in-box writer
+        // sends it, instead of being copied through the chunk. Only once nothing written can still be patched.
+        if (bytes.Length >= StagingLength && _textRecord < 0 && _output is IDirectWriteTarget direct)
+        {
+            Commit();
+            direct.WriteDirect(bytes);
+            _committed += bytes.Length;
+            return;
+        }
         while (bytes.Length > 0)
         {
             int size = Math.Min(bytes.Length, DirectPayloadLimit);

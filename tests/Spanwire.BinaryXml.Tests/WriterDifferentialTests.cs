@@ -23,8 +23,27 @@ public class WriterDifferentialTests
         }
     }
 
-    internal static (byte[]? Bytes, Type? Error) Ours(List<Action<XmlDictionaryWriter>> calls, IXmlDictionary? dictionary, XmlBinaryWriterSession? session, bool tinySegments = false)
+    internal static (byte[]? Bytes, Type? Error) Ours(List<Action<XmlDictionaryWriter>> calls, IXmlDictionary? dictionary, XmlBinaryWriterSession? session,
+        bool tinySegments = false, bool toStream = false)
     {
+        if (toStream)
+        {
+            // The stream form: large array and base64 blocks go to the stream directly, between buffered bytes.
+            var stream = new MemoryStream();
+            try
+            {
+                using (XmlDictionaryWriter writer = BinaryXml.CreateWriter(stream, dictionary, session, ownsStream: false))
+                {
+                    foreach (var call in calls) call(writer);
+                }
+                return (stream.ToArray(), null);
+            }
+            catch (Exception e)
+            {
+                return (null, e.GetType());
+            }
+        }
+
         IBufferWriter<byte> output = tinySegments ? new TinyBufferWriter() : new ArrayBufferWriter<byte>();
         try
         {
@@ -41,6 +60,47 @@ public class WriterDifferentialTests
     }
 
     [Fact]
+    public void OverAStream_ALargeArrayBlockGoesToTheStreamInOneWrite_AndTheBytesMatchTheInBoxWriter()
+    {
+        Guid[] guids = [.. Enumerable.Range(0, 100).Select(i => new Guid(i, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10))];
+        double[] small = [1.5, 2.5];
+        List<Action<XmlDictionaryWriter>> calls =
+        [
+            w => w.WriteStartElement("root"),
+            w => w.WriteArray(null, "a", null, guids, 0, guids.Length), // 1600 bytes: not staged by the in-box writer
+            w => w.WriteArray(null, "d", null, small, 0, small.Length),  // 16 bytes: staged
+            w => w.WriteString("after"),
+            w => w.WriteEndElement(),
+        ];
+        var stream = new RecordingStream();
+        using (XmlDictionaryWriter writer = BinaryXml.CreateWriter(stream, ownsStream: false))
+        {
+            foreach (var call in calls) call(writer);
+        }
+
+        Assert.Equal(InBox(calls, null, null).Bytes, stream.ToArray());
+        Assert.Contains(guids.Length * 16, stream.WriteSizes);
+        Assert.DoesNotContain(small.Length * 8, stream.WriteSizes);
+    }
+
+    private sealed class RecordingStream : MemoryStream
+    {
+        public List<int> WriteSizes { get; } = [];
+
+        public override void Write(byte[] buffer, int offset, int count)
+        {
+            WriteSizes.Add(count);
+            base.Write(buffer, offset, count);
+        }
+
+        public override void Write(ReadOnlySpan<byte> buffer)
+        {
+            WriteSizes.Add(buffer.Length);
+            base.Write(buffer);
+        }
+    }
+
+    [Fact]
     public void TenThousandRandomDocumentsMatchTheInBoxWriter()
     {
         const int Seed = 20261121;
@@ -53,7 +113,7 @@ public class WriterDifferentialTests
             IXmlDictionary? dictionary = i % 3 == 0 ? null : documents.Dictionary;
             bool useSession = i % 2 == 0;
             var expected = InBox(calls, dictionary, useSession ? inBoxSession : null);
-            var actual = Ours(calls, dictionary, useSession ? ourSession : null, tinySegments: i % 10 == 0);
+            var actual = Ours(calls, dictionary, useSession ? ourSession : null, tinySegments: i % 10 == 0, toStream: i % 4 == 1);
             if (expected.Error is not null)
             {
                 Assert.True(actual.Error == expected.Error, $"seed {Seed}, document {i}: in-box threw {expected.Error}, ours {actual.Error?.ToString() ?? "nothing"}");

@@ -3,7 +3,7 @@ using System.Buffers;
 namespace Spanwire.BinaryXml.Xml;
 
 /// <summary>An <see cref="IBufferWriter{T}"/> that hands out one pooled buffer and writes it to a stream when it fills or on flush.</summary>
-internal sealed class StreamBufferWriter(Stream stream) : IBufferWriter<byte>, IDisposable
+internal sealed class StreamBufferWriter(Stream stream) : IBufferWriter<byte>, IDirectWriteTarget, IDisposable
 {
     private const int ChunkSize = 16 * 1024;
     private byte[]? _buffer = ArrayPool<byte>.Shared.Rent(ChunkSize);
@@ -27,6 +27,14 @@ internal sealed class StreamBufferWriter(Stream stream) : IBufferWriter<byte>, I
     }
 
     public Span<byte> GetSpan(int sizeHint = 0) => GetMemory(sizeHint).Span;
+
+    /// <summary>Writes what is buffered, then <paramref name="bytes"/> straight to the stream.</summary>
+    public void WriteDirect(ReadOnlySpan<byte> bytes)
+    {
+        ObjectDisposedException.ThrowIf(_buffer is null, this);
+        WriteOut();
+        stream.Write(bytes);
+    }
 
     private void WriteOut()
     {
