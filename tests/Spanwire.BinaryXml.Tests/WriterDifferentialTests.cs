@@ -6,12 +6,15 @@ namespace Spanwire.BinaryXml.Tests;
 /// <summary>Same calls through the in-box binary writer and through ours: the same bytes, or the same exception type.</summary>
 public class WriterDifferentialTests
 {
-    internal static (byte[]? Bytes, Type? Error) InBox(List<Action<XmlDictionaryWriter>> calls, IXmlDictionary? dictionary, XmlBinaryWriterSession? session)
+    internal static (byte[]? Bytes, Type? Error) InBox(List<Action<XmlDictionaryWriter>> calls, IXmlDictionary? dictionary, XmlBinaryWriterSession? session) =>
+        ThroughStream(stream => XmlDictionaryWriter.CreateBinaryWriter(stream, dictionary, session, ownsStream: false), calls);
+
+    private static (byte[]? Bytes, Type? Error) ThroughStream(Func<Stream, XmlDictionaryWriter> create, List<Action<XmlDictionaryWriter>> calls)
     {
         var stream = new MemoryStream();
         try
         {
-            using (XmlDictionaryWriter writer = XmlDictionaryWriter.CreateBinaryWriter(stream, dictionary, session, ownsStream: false))
+            using (XmlDictionaryWriter writer = create(stream))
             {
                 foreach (var call in calls) call(writer);
             }
@@ -29,19 +32,7 @@ public class WriterDifferentialTests
         if (toStream)
         {
             // The stream form: large array and base64 blocks go to the stream directly, between buffered bytes.
-            var stream = new MemoryStream();
-            try
-            {
-                using (XmlDictionaryWriter writer = BinaryXml.CreateWriter(stream, dictionary, session, ownsStream: false))
-                {
-                    foreach (var call in calls) call(writer);
-                }
-                return (stream.ToArray(), null);
-            }
-            catch (Exception e)
-            {
-                return (null, e.GetType());
-            }
+            return ThroughStream(stream => BinaryXml.CreateWriter(stream, dictionary, session, ownsStream: false), calls);
         }
 
         IBufferWriter<byte> output = tinySegments ? new TinyBufferWriter() : new ArrayBufferWriter<byte>();
