@@ -39,10 +39,11 @@ public sealed partial class AmqpConnection
         bool writerStarted = false;
         try
         {
+            NetworkStream stream;
             try
             {
                 _socket.Connect(_options.Host, _options.Port);
-                NetworkStream stream = new(_socket, ownsSocket: true);
+                stream = new NetworkStream(_socket, ownsSocket: true);
                 _stream = stream;
                 StartWriter(stream);
                 writerStarted = true;
@@ -60,7 +61,7 @@ public sealed partial class AmqpConnection
             }
 
             opened.TrySetResult();
-            ReadFrames(_stream);
+            ReadFrames(stream);
         }
         catch (Exception ex)
         {
