@@ -4,7 +4,7 @@ using Spanwire.Buffers;
 
 namespace Spanwire.Amqp.Tests;
 
-/// <summary>The client's writer loop, against a stream that fails.</summary>
+/// <summary>The client's writer loop: against a stream that fails, and holding wakes while the reader thread dispatches.</summary>
 public sealed class FrameOutputTests
 {
     /// <summary>
@@ -39,6 +39,80 @@ public sealed class FrameOutputTests
         var closed = new AmqpConnectionClosedException(320, "CONNECTION_FORCED");
         Assert.Same(protocol, AmqpConnectionClosedException.ForFailure(protocol));
         Assert.Same(closed, AmqpConnectionClosedException.ForFailure(closed));
+    }
+
+    /// <summary>
+    /// Frames the reader thread writes while it dispatches one socket read (acks and publishes of code resuming there)
+    /// wake the loop once, at the end, and go out in one write; afterwards each write wakes it again.
+    /// </summary>
+    [Fact]
+    public async Task Frames_written_during_a_deferral_go_out_together_when_it_ends()
+    {
+        var output = new FrameOutput(SegmentPool.Shared);
+        var stream = new RecordingStream();
+        Task<Exception> loop = Task.Factory.StartNew(() => output.Run(stream), TaskCreationOptions.LongRunning);
+
+        output.BeginDeferral(); // on this thread, as the reader thread does; nothing below awaits until it ends
+        for (int i = 0; i < 3; i++)
+        {
+            using FrameOutput.Scope scope = output.Begin();
+            AmqpFrameWriter.WriteHeartbeat(scope.Writer);
+        }
+
+        Thread.Sleep(200); // the loop, never woken, has written nothing
+        Assert.Empty(stream.Writes);
+        output.EndDeferral();
+        Assert.Equal([24], stream.WaitForWrites(1));
+
+        using (FrameOutput.Scope scope = output.Begin())
+        {
+            AmqpFrameWriter.WriteHeartbeat(scope.Writer);
+        }
+
+        Assert.Equal([24, 8], stream.WaitForWrites(2));
+        output.Fail(new ObjectDisposedException("test"));
+        await loop.WaitAsync(TimeSpan.FromSeconds(10));
+        output.Release();
+    }
+
+    private sealed class RecordingStream : MemoryStream
+    {
+        private readonly Lock _lock = new();
+
+        public List<int> Writes { get; } = [];
+
+        public override void Write(ReadOnlySpan<byte> buffer)
+        {
+            lock (_lock)
+            {
+                Writes.Add(buffer.Length);
+            }
+        }
+
+        public override void Write(byte[] buffer, int offset, int count) => Write(buffer.AsSpan(offset, count));
+
+        /// <summary>The sizes of the first <paramref name="count"/> writes, waiting up to 10 s for them.</summary>
+        public int[] WaitForWrites(int count)
+        {
+            var deadline = DateTime.UtcNow.AddSeconds(10);
+            while (DateTime.UtcNow < deadline)
+            {
+                lock (_lock)
+                {
+                    if (Writes.Count >= count)
+                    {
+                        return [.. Writes];
+                    }
+                }
+
+                Thread.Sleep(5);
+            }
+
+            lock (_lock)
+            {
+                return [.. Writes];
+            }
+        }
     }
 
     private sealed class FailingStream : Stream

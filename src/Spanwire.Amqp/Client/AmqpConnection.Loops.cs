@@ -281,6 +281,7 @@ public sealed partial class AmqpConnection
         while (true)
         {
             System.Buffers.ReadOnlySequence<byte> data = _receive.Data;
+            _output.BeginDeferral(); // what is written here, or by code resuming here, goes out once per read
             try
             {
                 while (_decoder.TryReadFrame(ref data, out AmqpFrame frame))
@@ -290,6 +291,7 @@ public sealed partial class AmqpConnection
             }
             finally
             {
+                _output.EndDeferral();
                 _receive.AdvanceTo(data.Start);
             }
 

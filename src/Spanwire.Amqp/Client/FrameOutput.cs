@@ -23,6 +23,8 @@ internal sealed class FrameOutput
     private Exception? _failure;
     private bool _inFlight;
     private long _lastWriteTicks = Environment.TickCount64;
+    private Thread? _deferringThread; // while set, frames that thread writes wake the loop only at EndDeferral
+    private bool _wakeDeferred;
 
     public FrameOutput(SegmentPool pool)
     {
@@ -159,6 +161,24 @@ internal sealed class FrameOutput
         }
     }
 
+    /// <summary>
+    /// From now until <see cref="EndDeferral"/>, frames the calling thread writes do not wake the loop one by one:
+    /// the reader thread calls this around the frames of one socket read, so that acks and publishes written by code
+    /// resuming there go out in one batch.
+    /// </summary>
+    public void BeginDeferral() => _deferringThread = Thread.CurrentThread;
+
+    /// <summary>Ends <see cref="BeginDeferral"/>, waking the loop once if anything was written meanwhile.</summary>
+    public void EndDeferral()
+    {
+        _deferringThread = null;
+        if (_wakeDeferred)
+        {
+            _wakeDeferred = false;
+            _ready.Set();
+        }
+    }
+
     /// <summary>Gives both batches' segments back to the pool; call once the loop has ended.</summary>
     public void Release()
     {
@@ -182,8 +202,16 @@ internal sealed class FrameOutput
 
         public void Dispose()
         {
-            _owner._lock.Exit();
-            _owner._ready.Set();
+            FrameOutput owner = _owner;
+            owner._lock.Exit();
+            if (owner._deferringThread is { } deferring && ReferenceEquals(deferring, Thread.CurrentThread))
+            {
+                owner._wakeDeferred = true;
+            }
+            else
+            {
+                owner._ready.Set();
+            }
         }
     }
 }
