@@ -140,7 +140,7 @@ public sealed partial class JsonWriter
     private const int MaxInt64Length = 20;
     private const int MaxFloatingLength = 128;
     private const int MaxDecimalLength = 31;
-    private const int MaxGuidLength = 38;
+    private const int MaxGuidLength = GuidFormatting.QuotedLength;
     private const int MaxDateLength = 35;
 
     // Each writes one value's bytes at p (room reserved by the caller) and returns where they end.
@@ -179,14 +179,7 @@ public sealed partial class JsonWriter
         return p + 4;
     }
 
-    private static int GuidAt(byte[] buffer, int p, Guid value)
-    {
-        buffer[p++] = (byte)'"';
-        value.TryFormat(buffer.AsSpan(p), out int n);
-        p += n;
-        buffer[p++] = (byte)'"';
-        return p;
-    }
+    private static int GuidAt(byte[] buffer, int p, Guid value) => GuidFormatting.WriteQuoted(buffer, p, value);
 
     private static int DateTimeAt(byte[] buffer, int p, DateTime value)
     {

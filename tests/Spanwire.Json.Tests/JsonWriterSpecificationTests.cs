@@ -331,6 +331,43 @@ public sealed class JsonWriterSpecificationTests
         Assert.True(difference is null, difference);
     }
 
+    /// <summary>
+    /// Guids are written by a shuffle of their stored bytes, not by Guid.TryFormat: every nibble value in every
+    /// position, the three little-endian fields, as a value and as a property's value.
+    /// </summary>
+    [Fact]
+    public void Random_guids_match()
+    {
+        var random = new Random(20261121);
+        var ops = new List<JsonOp>();
+        var bytes = new byte[16];
+        Guid[] edges = [Guid.Empty, Guid.AllBitsSet, new Guid("00112233-4455-6677-8899-aabbccddeeff"), new Guid("f0e1d2c3-b4a5-9687-7869-5a4b3c2d1e0f")];
+        for (int i = 0; i < 10_000; i++)
+        {
+            random.NextBytes(bytes);
+            Guid value = i < edges.Length ? edges[i] : new Guid(bytes);
+            ops.Add(new($"Guid {value}", w => w.WriteStringValue(value), w => w.WriteStringValue(value)));
+            ops.Add(new($"Guid property {value}", w => w.WriteString("g", value), w => w.WriteString("g", value)));
+        }
+
+        string? difference = JsonWriterDifferentialTests.Compare(
+            [
+                new("StartArray", w => w.WriteStartArray(), w => w.WriteStartArray()),
+                .. ops.Where((_, i) => i % 2 == 0),
+                new("EndArray", w => w.WriteEndArray(), w => w.WriteEndArray()),
+            ],
+            new JsonWriterOptions());
+        Assert.True(difference is null, difference);
+        difference = JsonWriterDifferentialTests.Compare(
+            [
+                new("StartObject", w => w.WriteStartObject(), w => w.WriteStartObject()),
+                .. ops.Where((_, i) => i % 2 == 1),
+                new("EndObject", w => w.WriteEndObject(), w => w.WriteEndObject()),
+            ],
+            new JsonWriterOptions { Indented = true });
+        Assert.True(difference is null, difference);
+    }
+
     [Fact]
     public void Output_across_segment_boundaries_and_tiny_memories_is_the_same()
     {
