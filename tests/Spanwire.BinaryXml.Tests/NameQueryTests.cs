@@ -34,6 +34,43 @@ public class NameQueryTests
         Assert.True(compared > 1_000, $"only {compared} documents compared");
     }
 
+    /// <summary>
+    /// The name table answers as a NameTable does: the constant names (xml, xmlns and their namespaces) are the
+    /// reader's own strings without anything added first, the empty name is string.Empty, and other names are
+    /// absent until added, then atoms.
+    /// </summary>
+    [Fact]
+    public void TheNameTableBehavesAsANameTable()
+    {
+        var bytes = new MemoryStream();
+        using (XmlDictionaryWriter writer = XmlDictionaryWriter.CreateBinaryWriter(bytes))
+        {
+            writer.WriteStartElement("p", "doc", "urn:a");
+            writer.WriteAttributeString("xml", "lang", null, "en");
+            writer.WriteEndElement();
+        }
+
+        using XmlDictionaryReader reader = BinaryXml.CreateReader(bytes.ToArray());
+        XmlNameTable names = reader.NameTable;
+        Assert.Same(string.Empty, names.Get(""));
+        Assert.Same(string.Empty, names.Add([], 0, 0));
+        Assert.Null(names.Get("urn:a"));
+        Assert.Null(names.Get("lang".ToCharArray(), 0, 4));
+
+        Assert.True(reader.Read());
+        Assert.True(reader.MoveToAttribute("lang", "http://www.w3.org/XML/1998/namespace"));
+        Assert.Same(reader.Prefix, names.Get(new string("xml".AsSpan())));
+        Assert.Same(reader.Prefix, names.Add("_xml_".ToCharArray(), 1, 3));
+        Assert.Same(reader.NamespaceURI, names.Add(new string("http://www.w3.org/XML/1998/namespace".AsSpan())));
+        Assert.True(reader.MoveToAttribute("xmlns:p"));
+        Assert.Same(reader.Prefix, names.Get("xmlns"));
+        Assert.Same(reader.NamespaceURI, names.Get("http://www.w3.org/2000/xmlns/"));
+
+        string added = names.Add(new string("urn:b".AsSpan()));
+        Assert.Same(added, names.Get("urn:b"));
+        Assert.Same(added, names.Add("urn:b".ToCharArray(), 0, 5));
+    }
+
     private static void CompareInStep(XmlDictionaryReader expected, XmlDictionaryReader actual, string what)
     {
         var strings = new XmlDictionary();

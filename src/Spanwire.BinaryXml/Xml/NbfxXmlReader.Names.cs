@@ -33,19 +33,9 @@ internal sealed partial class NbfxXmlReader
 
     /// <summary>
     /// The name table, made on first use: a document read through IsStartElement and typed reads alone never needs it.
-    /// It holds the four constant names first, so the constants the reader hands out are its atoms.
+    /// The constant names the reader hands out are its atoms.
     /// </summary>
-    private NameTable Names => _nameTable ??= NewNameTable();
-
-    private static NameTable NewNameTable()
-    {
-        var names = new NameTable();
-        names.Add(Xml);
-        names.Add(Xmlns);
-        names.Add(XmlNamespace);
-        names.Add(XmlnsNamespace);
-        return names;
-    }
+    private ReaderNameTable Names => _nameTable ??= new ReaderNameTable(Xml, Xmlns, XmlNamespace, XmlnsNamespace);
 
     /// <summary>A prefix or name as the name table's atom: the letter prefixes are shared strings until handed out.</summary>
     private string Atomized(string name)

@@ -20,7 +20,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
     private const string Xml = "xml", Xmlns = "xmlns";
 
     private NbfxCursor _c;
-    private NameTable? _nameTable;
+    private ReaderNameTable? _nameTable;
     private readonly XmlDictionaryReaderQuotas _quotas;
     private readonly Action? _onClose;
     private char[] _chars = new char[64];
