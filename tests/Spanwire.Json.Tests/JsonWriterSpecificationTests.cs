@@ -313,22 +313,7 @@ public sealed class JsonWriterSpecificationTests
             ops.Add(new($"DateTimeOffset {withOffset:O}", w => w.WriteString("d", withOffset), w => w.WriteString("d", withOffset)));
         }
 
-        string? difference = JsonWriterDifferentialTests.Compare(
-            [
-                new("StartArray", w => w.WriteStartArray(), w => w.WriteStartArray()),
-                .. ops.Where((_, i) => i % 2 == 0),
-                new("EndArray", w => w.WriteEndArray(), w => w.WriteEndArray()),
-            ],
-            new JsonWriterOptions());
-        Assert.True(difference is null, difference);
-        difference = JsonWriterDifferentialTests.Compare(
-            [
-                new("StartObject", w => w.WriteStartObject(), w => w.WriteStartObject()),
-                .. ops.Where((_, i) => i % 2 == 1),
-                new("EndObject", w => w.WriteEndObject(), w => w.WriteEndObject()),
-            ],
-            new JsonWriterOptions { SkipValidation = true });
-        Assert.True(difference is null, difference);
+        AssertSameAsValuesAndProperties(ops, new JsonWriterOptions(), new JsonWriterOptions { SkipValidation = true });
     }
 
     /// <summary>
@@ -350,13 +335,19 @@ public sealed class JsonWriterSpecificationTests
             ops.Add(new($"Guid property {value}", w => w.WriteString("g", value), w => w.WriteString("g", value)));
         }
 
+        AssertSameAsValuesAndProperties(ops, new JsonWriterOptions(), new JsonWriterOptions { Indented = true });
+    }
+
+    /// <summary>The even ops (values) in an array under <paramref name="arrayOptions"/>, the odd ones (properties) in an object under <paramref name="objectOptions"/>.</summary>
+    private static void AssertSameAsValuesAndProperties(List<JsonOp> ops, JsonWriterOptions arrayOptions, JsonWriterOptions objectOptions)
+    {
         string? difference = JsonWriterDifferentialTests.Compare(
             [
                 new("StartArray", w => w.WriteStartArray(), w => w.WriteStartArray()),
                 .. ops.Where((_, i) => i % 2 == 0),
                 new("EndArray", w => w.WriteEndArray(), w => w.WriteEndArray()),
             ],
-            new JsonWriterOptions());
+            arrayOptions);
         Assert.True(difference is null, difference);
         difference = JsonWriterDifferentialTests.Compare(
             [
@@ -364,7 +355,7 @@ public sealed class JsonWriterSpecificationTests
                 .. ops.Where((_, i) => i % 2 == 1),
                 new("EndObject", w => w.WriteEndObject(), w => w.WriteEndObject()),
             ],
-            new JsonWriterOptions { Indented = true });
+            objectOptions);
         Assert.True(difference is null, difference);
     }
 
