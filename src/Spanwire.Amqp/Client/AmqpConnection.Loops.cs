@@ -43,8 +43,7 @@ public sealed partial class AmqpConnection
             try
             {
                 _socket.Connect(_options.Host, _options.Port);
-                stream = new NetworkStream(_socket, ownsSocket: true);
-                _stream = stream;
+                stream = new NetworkStream(_socket, ownsSocket: false); // the connection disposes the socket
                 StartWriter(stream);
                 writerStarted = true;
                 Handshake(stream);
@@ -454,7 +453,6 @@ public sealed partial class AmqpConnection
 
         // Disposing the socket also ends a connect or read blocked on it.
         _socket.Dispose();
-        _stream?.Dispose();
         _closed.TrySetResult(reason);
         Raise(() => Closed?.Invoke(this, reason));
         try

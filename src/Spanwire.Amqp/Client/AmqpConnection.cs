@@ -23,7 +23,6 @@ public sealed partial class AmqpConnection : IAsyncDisposable
 {
     private readonly AmqpConnectionOptions _options;
     private readonly Socket _socket;
-    private NetworkStream? _stream; // made by the reader thread once the socket is connected
     private readonly FrameOutput _output;
     private readonly ReceiveBuffer _receive;
     private readonly AmqpFrameDecoder _decoder = new() { AllowProtocolHeader = false };
