@@ -106,15 +106,21 @@ public static class NbfxPrimitives
         int hi = BinaryPrimitives.ReadInt32LittleEndian(source[4..]);
         int lo = BinaryPrimitives.ReadInt32LittleEndian(source[8..]);
         int mid = BinaryPrimitives.ReadInt32LittleEndian(source[12..]);
-        int scale = (flags >> 16) & 0xFF;
-        if ((flags & 0x7F00FFFF) != 0 || scale > 28)
+        if (!IsValidDecimalFlags(flags))
         {
             value = default;
             return false;
         }
-        value = new decimal(lo, mid, hi, flags < 0, (byte)scale);
+        value = new decimal(lo, mid, hi, flags < 0, (byte)((flags >> 16) & 0xFF));
         return true;
     }
+
+    /// <summary>True when the 16 bytes at <paramref name="source"/> are a decimal <see cref="TryReadDecimal"/> accepts.</summary>
+    public static bool IsValidDecimal(ReadOnlySpan<byte> source) => IsValidDecimalFlags(BinaryPrimitives.ReadInt32LittleEndian(source));
+
+    // Only the sign bit and a scale of 0..28 may be set.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static bool IsValidDecimalFlags(int flags) => (flags & 0x7F00FFFF) == 0 && ((flags >> 16) & 0xFF) <= 28;
 
     /// <summary>The DateTime record's 64 bits, exactly as the in-box writer makes them (<see cref="DateTime.ToBinary"/> with local times as UTC ticks).</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -125,11 +131,15 @@ public static class NbfxPrimitives
         _ => value.Ticks,
     };
 
+    /// <summary>True when the DateTime record's 64 bits hold ticks in range (what <see cref="TryDateTimeFromBinary"/> accepts).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static bool IsValidDateTimeBinary(long data) => (ulong)(data & 0x3FFFFFFFFFFFFFFFL) <= (ulong)DateTime.MaxValue.Ticks;
+
     /// <summary>Reads the DateTime record's 64 bits; false when the ticks are out of range.</summary>
     public static bool TryDateTimeFromBinary(long data, out DateTime value)
     {
         long ticks = data & 0x3FFFFFFFFFFFFFFFL;
-        if ((ulong)ticks > (ulong)DateTime.MaxValue.Ticks)
+        if (!IsValidDateTimeBinary(data))
         {
             value = default;
             return false;

@@ -76,6 +76,8 @@ public class ReaderByteVectorTests
         { "an array of arrays", "03 03 40 01 61", 1, "must start with an element" },
         { "byte 0x00 is no record", "00", 0, "not a valid record" },
         { "a decimal with scale 29", "40 01 61 95 00 00 1D 00 00 00 00 00 00 00 00 00 00 00 00 00", 4, "invalid scale" },
+        { "a decimal with a flag bit outside sign and scale", "40 01 61 95 01 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00", 4, "invalid scale" },
+        { "a DateTime one tick past DateTime.MaxValue", "40 01 61 96 00 40 37 F4 75 28 CA 2B", 4, "out of range" },
         { "an empty element name", "40 00 01", 0, "empty name" },
         { "a name that is not UTF-8", "40 01 FF 01", 1, "not valid UTF-8" },
         { "a 12-byte name with one byte that is not UTF-8", "40 0C 61 61 61 61 61 61 61 61 61 61 61 FF 01", 1, "not valid UTF-8" },

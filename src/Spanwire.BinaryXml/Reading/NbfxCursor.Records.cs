@@ -143,6 +143,7 @@ internal partial struct NbfxCursor
         }
     }
 
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static bool IsAttributeRecord(byte record) => record is >= NbfxRecord.ShortAttribute and <= NbfxRecord.PrefixAttributeZ;
 
     private void SetToken(NbfxTokenType token, byte record, long at, int depth)
@@ -156,6 +157,7 @@ internal partial struct NbfxCursor
         ValueString = null;
     }
 
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void SetValue(NbfxValueType type, int start, int length)
     {
         ValueType = type;
@@ -212,14 +214,16 @@ internal partial struct NbfxCursor
             NameLength = 0;
             return TryDictionary(w, ref q, out NameString, ref needed);
         }
-        if (!TryName(w, ref q, out NameStart, out NameLength, checkQuota: true, ref needed))
+        if (!TryName(w, ref q, out int start, out int length, checkQuota: true, ref needed))
         {
             return false;
         }
-        if (NameLength == 0)
+        if (length == 0)
         {
             ThrowEmptyName(record, _windowOffset + p);
         }
+        NameStart = start;
+        NameLength = length;
         return true;
     }
 
@@ -684,10 +688,21 @@ internal partial struct NbfxCursor
         return value;
     }
 
+    /// <summary>A text within the quota by its byte count alone (nearly all) is not looked at further.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private readonly void CheckStringQuota(ReadOnlySpan<byte> text, bool utf16, long at)
     {
+        if (text.Length > _maxStringContentLength)
+        {
+            CheckLongStringQuota(text, utf16, at);
+        }
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private readonly void CheckLongStringQuota(ReadOnlySpan<byte> text, bool utf16, long at)
+    {
         int max = _maxStringContentLength;
-        int chars = utf16 ? text.Length / 2 : text.Length <= max ? text.Length : Encoding.UTF8.GetCharCount(text);
+        int chars = utf16 ? text.Length / 2 : Encoding.UTF8.GetCharCount(text);
         if (chars > max)
         {
             ThrowFormat("a string of {0} chars exceeds the MaxStringContentLength quota ({1})", chars, max, at);

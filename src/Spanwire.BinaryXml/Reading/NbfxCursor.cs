@@ -248,13 +248,27 @@ internal partial struct NbfxCursor
         new(ValueType, window.Slice(ValueStart, ValueLength), ValueString, QNamePrefixLetter, ValueOffset);
 
     /// <summary>Rejects the fixed-size payloads not every bit pattern of which is a value: decimal flags and DateTime ticks.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static void CheckFixedSizeValue(NbfxValueType type, ReadOnlySpan<byte> payload, long at)
     {
-        if (type == NbfxValueType.Decimal && !NbfxPrimitives.TryReadDecimal(payload, out _))
+        // Only two types need a look; the check stays out of the inlined hot path.
+        if (type is NbfxValueType.Decimal or NbfxValueType.DateTime)
         {
-            ThrowFormat("a decimal with an invalid scale or flags", at);
+            CheckDecimalOrDateTime(type, payload, at);
         }
-        if (type == NbfxValueType.DateTime && !NbfxPrimitives.TryDateTimeFromBinary(System.Buffers.Binary.BinaryPrimitives.ReadInt64LittleEndian(payload), out _))
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void CheckDecimalOrDateTime(NbfxValueType type, ReadOnlySpan<byte> payload, long at)
+    {
+        if (type == NbfxValueType.Decimal)
+        {
+            if (!NbfxPrimitives.IsValidDecimal(payload))
+            {
+                ThrowFormat("a decimal with an invalid scale or flags", at);
+            }
+        }
+        else if (!NbfxPrimitives.IsValidDateTimeBinary(System.Buffers.Binary.BinaryPrimitives.ReadInt64LittleEndian(payload)))
         {
             ThrowFormat("a DateTime out of range", at);
         }
