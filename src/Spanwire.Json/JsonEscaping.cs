@@ -170,6 +170,11 @@ internal sealed class JsonEscaping
     /// Both Escape forms: <typeparamref name="TUnit"/> is char (UTF-16) or byte (UTF-8). The JIT compiles each form on
     /// its own, so the tests of <typeparamref name="TUnit"/> below cost nothing.
     /// </summary>
+    /// <remarks>
+    /// Never inlined: the writer's methods that reach it are themselves inlined into the public calls, and with this
+    /// too the JIT ran out of inlining budget there and left the small vector helpers below as calls.
+    /// </remarks>
+    [MethodImpl(MethodImplOptions.NoInlining)]
     private int EscapeUnits<TUnit>(ReadOnlySpan<TUnit> value, Span<byte> destination)
         where TUnit : unmanaged, IBinaryInteger<TUnit>
     {
@@ -189,7 +194,7 @@ internal sealed class JsonEscaping
             // Escape this unit and any that follow it needing escapes too, then go back to copying.
             do
             {
-                uint c = uint.CreateTruncating(value[i]);
+                uint c = UnitAt(value, i);
                 if (c < 0x80)
                 {
                     ulong packed = escapes[c];
@@ -253,20 +258,35 @@ internal sealed class JsonEscaping
     /// covers it). Source and destination offsets are equal throughout, so a block may be stored again overlapping
     /// the one before it.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private int CopyAllowedAscii<TUnit>(ReadOnlySpan<TUnit> value, Span<byte> destination)
         where TUnit : unmanaged, IBinaryInteger<TUnit>
     {
         int length = value.Length;
-        if (!Vector128.IsHardwareAccelerated || length < 8)
+        if (!Vector128.IsHardwareAccelerated || length < 4)
         {
             return CopyAllowedAsciiScalar(value, destination);
         }
 
         Vector128<byte> allowed = _allowedByLowNibble;
         uint stops;
+        if (length < 8)
+        {
+            // Two blocks of 4, the second ending at the end: the names and short values most documents are made of.
+            stops = Stops(CopyFour(value[..4], destination), allowed) & 0xF;
+            if (stops != 0)
+            {
+                return BitOperations.TrailingZeroCount(stops);
+            }
+
+            int last = length - 4;
+            stops = Stops(CopyFour(value[last..], destination[last..]), allowed) & 0xF;
+            return stops == 0 ? length : last + BitOperations.TrailingZeroCount(stops);
+        }
+
         if (length < 16)
         {
-            // Two blocks of 8, the second ending at the end.
+            // Two blocks of 8, likewise.
             stops = Stops(CopyEight(value[..8], destination), allowed) & 0xFF;
             if (stops != 0)
             {
@@ -278,6 +298,14 @@ internal sealed class JsonEscaping
             return stops == 0 ? length : last + BitOperations.TrailingZeroCount(stops);
         }
 
+        return CopyAllowedAsciiLong(value, destination, allowed);
+    }
+
+    /// <summary><see cref="CopyAllowedAscii"/> for 16 units or more.</summary>
+    private static int CopyAllowedAsciiLong<TUnit>(ReadOnlySpan<TUnit> value, Span<byte> destination, Vector128<byte> allowed)
+        where TUnit : unmanaged
+    {
+        int length = value.Length;
         if (typeof(TUnit) == typeof(char) && Vector256.IsHardwareAccelerated && length >= 32)
         {
             return CopyAllowedAscii32(MemoryMarshal.Cast<TUnit, ushort>(value), destination, Vector256.Create(allowed, allowed));
@@ -288,7 +316,7 @@ internal sealed class JsonEscaping
         {
             Vector128<byte> bytes = Load16(value, i);
             bytes.CopyTo(destination[i..]);
-            stops = Stops(bytes, allowed);
+            uint stops = Stops(bytes, allowed);
             if (stops != 0)
             {
                 return i + BitOperations.TrailingZeroCount(stops);
@@ -302,6 +330,14 @@ internal sealed class JsonEscaping
             // The last block ends at the end, overlapping units already copied.
             i = Math.Min(i + 16, length - 16);
         }
+    }
+
+    /// <summary>The unit at <paramref name="i"/> as a number (char or byte, chosen when the JIT compiles the form).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static uint UnitAt<TUnit>(ReadOnlySpan<TUnit> value, int i)
+        where TUnit : unmanaged
+    {
+        return typeof(TUnit) == typeof(char) ? MemoryMarshal.Cast<TUnit, char>(value)[i] : MemoryMarshal.Cast<TUnit, byte>(value)[i];
     }
 
     /// <summary>Sixteen units from <paramref name="at"/> as bytes; UTF-16 narrowed with saturation, so non-ASCII stays 0x80 or more.</summary>
@@ -335,6 +371,26 @@ internal sealed class JsonEscaping
         }
 
         MemoryMarshal.Write(destination, bytes.AsUInt64().ToScalar());
+        return bytes;
+    }
+
+    /// <summary>Copies four units, as bytes, to the front of <paramref name="destination"/>; returns them in a vector's low bytes.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static Vector128<byte> CopyFour<TUnit>(ReadOnlySpan<TUnit> units, Span<byte> destination)
+        where TUnit : unmanaged
+    {
+        Vector128<byte> bytes;
+        if (typeof(TUnit) == typeof(char))
+        {
+            Vector128<ushort> four = Vector128.CreateScalar(MemoryMarshal.Read<ulong>(MemoryMarshal.AsBytes(units[..4]))).AsUInt16();
+            bytes = Vector128.NarrowWithSaturation(four, four);
+        }
+        else
+        {
+            bytes = Vector128.CreateScalar(MemoryMarshal.Read<uint>(MemoryMarshal.AsBytes(units[..4]))).AsByte();
+        }
+
+        MemoryMarshal.Write(destination, bytes.AsUInt32().ToScalar());
         return bytes;
     }
 
@@ -373,7 +429,7 @@ internal sealed class JsonEscaping
         int i = 0;
         for (; i < value.Length; i++)
         {
-            uint c = uint.CreateTruncating(value[i]);
+            uint c = UnitAt(value, i);
             if (c >= 0x80 || escapes[c] != 0)
             {
                 break;

@@ -3,110 +3,125 @@ using System.Text.Json;
 
 namespace Spanwire.Json;
 
-// Property name and value in one call. The name is checked and read first (PropertyNameText), then the value,
-// then one validation and one reservation cover both and "name":value is written in one pass: the bytes of
-// WritePropertyName followed by the value call, with Utf8JsonWriter's order of argument checks.
+// Property name and value in one call. The name is checked and read first (Name, which also finds where its escaping
+// starts), then the value, then one validation and one reservation cover both and "name":value is written in one
+// pass: the bytes of WritePropertyName followed by the value call, with Utf8JsonWriter's order of argument checks.
 public sealed partial class JsonWriter
 {
-    private void WriteStringCore(in PropertyNameText name, JsonEncodedText value)
+    private void WriteStringCore<TName>(ReadOnlySpan<TName> name, int nameFirst, JsonEncodedText value)
+        where TName : unmanaged
     {
-        int p = BeginNamed(name, value.EncodedUtf8Bytes.Length + 2);
+        int p = BeginNamed(name, nameFirst, value.EncodedUtf8Bytes.Length + 2);
         EndValue(WriteQuoted(_buffer, p, value.EncodedUtf8Bytes, -1), JsonTokenType.String);
     }
 
-    private void WriteStringCore(in PropertyNameText name, ReadOnlySpan<char> value)
+    private void WriteStringCore<TName>(ReadOnlySpan<TName> name, int nameFirst, ReadOnlySpan<char> value)
+        where TName : unmanaged
     {
         CheckTokenSize(value.Length);
         int valueFirst = _escaping.StartOfEscaping(value);
-        int p = BeginNamed(name, MaxQuotedLength(value.Length, valueFirst, 3));
+        int p = BeginNamed(name, nameFirst, MaxQuotedLength(value.Length, valueFirst, 3));
         EndValue(WriteQuoted(_buffer, p, value, valueFirst), JsonTokenType.String);
     }
 
-    private void WriteStringCore(in PropertyNameText name, ReadOnlySpan<byte> utf8Value)
+    private void WriteStringCore<TName>(ReadOnlySpan<TName> name, int nameFirst, ReadOnlySpan<byte> utf8Value)
+        where TName : unmanaged
     {
         CheckTokenSize(utf8Value.Length);
         int valueFirst = _escaping.StartOfEscaping(utf8Value);
-        int p = BeginNamed(name, MaxQuotedLength(utf8Value.Length, valueFirst, 1));
+        int p = BeginNamed(name, nameFirst, MaxQuotedLength(utf8Value.Length, valueFirst, 1));
         EndValue(WriteQuoted(_buffer, p, utf8Value, valueFirst), JsonTokenType.String);
     }
 
-    private void WriteStringCore(in PropertyNameText name, DateTime value)
+    private void WriteStringCore<TName>(ReadOnlySpan<TName> name, int nameFirst, DateTime value)
+        where TName : unmanaged
     {
-        int p = BeginNamed(name, MaxDateLength);
+        int p = BeginNamed(name, nameFirst, MaxDateLength);
         EndValue(DateTimeAt(_buffer, p, value), JsonTokenType.String);
     }
 
-    private void WriteStringCore(in PropertyNameText name, DateTimeOffset value)
+    private void WriteStringCore<TName>(ReadOnlySpan<TName> name, int nameFirst, DateTimeOffset value)
+        where TName : unmanaged
     {
-        int p = BeginNamed(name, MaxDateLength);
+        int p = BeginNamed(name, nameFirst, MaxDateLength);
         EndValue(DateTimeOffsetAt(_buffer, p, value), JsonTokenType.String);
     }
 
-    private void WriteStringCore(in PropertyNameText name, Guid value)
+    private void WriteStringCore<TName>(ReadOnlySpan<TName> name, int nameFirst, Guid value)
+        where TName : unmanaged
     {
-        int p = BeginNamed(name, MaxGuidLength);
+        int p = BeginNamed(name, nameFirst, MaxGuidLength);
         EndValue(GuidAt(_buffer, p, value), JsonTokenType.String);
     }
 
-    private void WriteNumberCore(in PropertyNameText name, long value)
+    private void WriteNumberCore<TName>(ReadOnlySpan<TName> name, int nameFirst, long value)
+        where TName : unmanaged
     {
-        int p = BeginNamed(name, MaxInt64Length);
+        int p = BeginNamed(name, nameFirst, MaxInt64Length);
         EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
     }
 
-    private void WriteNumberCore(in PropertyNameText name, ulong value)
+    private void WriteNumberCore<TName>(ReadOnlySpan<TName> name, int nameFirst, ulong value)
+        where TName : unmanaged
     {
-        int p = BeginNamed(name, MaxInt64Length);
+        int p = BeginNamed(name, nameFirst, MaxInt64Length);
         EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
     }
 
-    private void WriteNumberCore(in PropertyNameText name, float value)
+    private void WriteNumberCore<TName>(ReadOnlySpan<TName> name, int nameFirst, float value)
+        where TName : unmanaged
     {
         CheckFinite(value);
-        int p = BeginNamed(name, MaxFloatingLength);
+        int p = BeginNamed(name, nameFirst, MaxFloatingLength);
         EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
     }
 
-    private void WriteNumberCore(in PropertyNameText name, double value)
+    private void WriteNumberCore<TName>(ReadOnlySpan<TName> name, int nameFirst, double value)
+        where TName : unmanaged
     {
         CheckFinite(value);
-        int p = BeginNamed(name, MaxFloatingLength);
+        int p = BeginNamed(name, nameFirst, MaxFloatingLength);
         EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
     }
 
-    private void WriteNumberCore(in PropertyNameText name, decimal value)
+    private void WriteNumberCore<TName>(ReadOnlySpan<TName> name, int nameFirst, decimal value)
+        where TName : unmanaged
     {
-        int p = BeginNamed(name, MaxDecimalLength);
+        int p = BeginNamed(name, nameFirst, MaxDecimalLength);
         EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
     }
 
-    private void WriteBooleanCore(in PropertyNameText name, bool value)
+    private void WriteBooleanCore<TName>(ReadOnlySpan<TName> name, int nameFirst, bool value)
+        where TName : unmanaged
     {
-        int p = BeginNamed(name, 5);
+        int p = BeginNamed(name, nameFirst, 5);
         EndValue(BooleanAt(_buffer, p, value), value ? JsonTokenType.True : JsonTokenType.False);
     }
 
-    private void WriteBase64StringCore(in PropertyNameText name, ReadOnlySpan<byte> bytes)
+    private void WriteBase64StringCore<TName>(ReadOnlySpan<TName> name, int nameFirst, ReadOnlySpan<byte> bytes)
+        where TName : unmanaged
     {
         CheckBase64Size(bytes.Length);
-        int p = BeginNamed(name, Base64.GetMaxEncodedToUtf8Length(bytes.Length) + 2);
+        int p = BeginNamed(name, nameFirst, Base64.GetMaxEncodedToUtf8Length(bytes.Length) + 2);
         EndValue(Base64At(_buffer, p, bytes), JsonTokenType.String);
     }
 
-    private void WriteNullCore(in PropertyNameText name)
+    private void WriteNullCore<TName>(ReadOnlySpan<TName> name, int nameFirst)
+        where TName : unmanaged
     {
-        int p = BeginNamed(name, 4);
+        int p = BeginNamed(name, nameFirst, 4);
         EndValue(NullAt(_buffer, p), JsonTokenType.Null);
     }
 
-    private void WriteStartCore(in PropertyNameText name, bool isObject)
+    private void WriteStartCore<TName>(ReadOnlySpan<TName> name, int nameFirst, bool isObject)
+        where TName : unmanaged
     {
         if (_depth >= _maxDepth)
         {
             ThrowDepthTooLarge();
         }
 
-        WritePropertyNameCore(name);
+        WritePropertyNameCore(name, nameFirst);
 
         if (isObject)
         {
@@ -119,274 +134,274 @@ public sealed partial class JsonWriter
     }
 
     /// <summary>Writes a pre-encoded property name and a pre-encoded string value.</summary>
-    public void WriteString(JsonEncodedText propertyName, JsonEncodedText value) => WriteStringCore(Name(propertyName), value);
+    public void WriteString(JsonEncodedText propertyName, JsonEncodedText value) => WriteStringCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a pre-encoded property name and a string value.</summary>
-    public void WriteString(JsonEncodedText propertyName, ReadOnlySpan<char> value) => WriteStringCore(Name(propertyName), value);
+    public void WriteString(JsonEncodedText propertyName, ReadOnlySpan<char> value) => WriteStringCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a pre-encoded property name and a UTF-8 string value.</summary>
-    public void WriteString(JsonEncodedText propertyName, ReadOnlySpan<byte> utf8Value) => WriteStringCore(Name(propertyName), utf8Value);
+    public void WriteString(JsonEncodedText propertyName, ReadOnlySpan<byte> utf8Value) => WriteStringCore(Name(propertyName, out int first), first, utf8Value);
 
     /// <summary>Writes a pre-encoded property name and a DateTime as an ISO 8601 string.</summary>
-    public void WriteString(JsonEncodedText propertyName, DateTime value) => WriteStringCore(Name(propertyName), value);
+    public void WriteString(JsonEncodedText propertyName, DateTime value) => WriteStringCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a pre-encoded property name and a DateTimeOffset as an ISO 8601 string.</summary>
-    public void WriteString(JsonEncodedText propertyName, DateTimeOffset value) => WriteStringCore(Name(propertyName), value);
+    public void WriteString(JsonEncodedText propertyName, DateTimeOffset value) => WriteStringCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a pre-encoded property name and a Guid string.</summary>
-    public void WriteString(JsonEncodedText propertyName, Guid value) => WriteStringCore(Name(propertyName), value);
+    public void WriteString(JsonEncodedText propertyName, Guid value) => WriteStringCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a pre-encoded property name and an integer.</summary>
-    public void WriteNumber(JsonEncodedText propertyName, long value) => WriteNumberCore(Name(propertyName), value);
+    public void WriteNumber(JsonEncodedText propertyName, long value) => WriteNumberCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a pre-encoded property name and an integer.</summary>
-    public void WriteNumber(JsonEncodedText propertyName, ulong value) => WriteNumberCore(Name(propertyName), value);
+    public void WriteNumber(JsonEncodedText propertyName, ulong value) => WriteNumberCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a pre-encoded property name and a number (NaN and infinities are refused).</summary>
-    public void WriteNumber(JsonEncodedText propertyName, float value) => WriteNumberCore(Name(propertyName), value);
+    public void WriteNumber(JsonEncodedText propertyName, float value) => WriteNumberCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a pre-encoded property name and a number (NaN and infinities are refused).</summary>
-    public void WriteNumber(JsonEncodedText propertyName, double value) => WriteNumberCore(Name(propertyName), value);
+    public void WriteNumber(JsonEncodedText propertyName, double value) => WriteNumberCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a pre-encoded property name and a decimal number.</summary>
-    public void WriteNumber(JsonEncodedText propertyName, decimal value) => WriteNumberCore(Name(propertyName), value);
+    public void WriteNumber(JsonEncodedText propertyName, decimal value) => WriteNumberCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a pre-encoded property name and true or false.</summary>
-    public void WriteBoolean(JsonEncodedText propertyName, bool value) => WriteBooleanCore(Name(propertyName), value);
+    public void WriteBoolean(JsonEncodedText propertyName, bool value) => WriteBooleanCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a pre-encoded property name and bytes as a Base64 string.</summary>
-    public void WriteBase64String(JsonEncodedText propertyName, ReadOnlySpan<byte> bytes) => WriteBase64StringCore(Name(propertyName), bytes);
+    public void WriteBase64String(JsonEncodedText propertyName, ReadOnlySpan<byte> bytes) => WriteBase64StringCore(Name(propertyName, out int first), first, bytes);
 
     /// <summary>Writes a pre-encoded property name and an integer.</summary>
-    public void WriteNumber(JsonEncodedText propertyName, int value) => WriteNumberCore(Name(propertyName), (long)value);
+    public void WriteNumber(JsonEncodedText propertyName, int value) => WriteNumberCore(Name(propertyName, out int first), first, (long)value);
 
     /// <summary>Writes a pre-encoded property name and an integer.</summary>
-    public void WriteNumber(JsonEncodedText propertyName, uint value) => WriteNumberCore(Name(propertyName), (ulong)value);
+    public void WriteNumber(JsonEncodedText propertyName, uint value) => WriteNumberCore(Name(propertyName, out int first), first, (ulong)value);
 
     /// <summary>Writes a pre-encoded property name and a string value (null writes the null literal).</summary>
     public void WriteString(JsonEncodedText propertyName, string? value)
     {
-        PropertyNameText name = Name(propertyName);
+        var name = Name(propertyName, out int first);
         if (value is null)
         {
-            WriteNullCore(name);
+            WriteNullCore(name, first);
         }
         else
         {
-            WriteStringCore(name, value.AsSpan());
+            WriteStringCore(name, first, value.AsSpan());
         }
     }
 
     /// <summary>Writes a pre-encoded property name and null.</summary>
-    public void WriteNull(JsonEncodedText propertyName) => WriteNullCore(Name(propertyName));
+    public void WriteNull(JsonEncodedText propertyName) => WriteNullCore(Name(propertyName, out int first), first);
 
     /// <summary>Writes a pre-encoded property name and the beginning of a JSON object.</summary>
-    public void WriteStartObject(JsonEncodedText propertyName) => WriteStartCore(Name(propertyName), isObject: true);
+    public void WriteStartObject(JsonEncodedText propertyName) => WriteStartCore(Name(propertyName, out int first), first, isObject: true);
 
     /// <summary>Writes a pre-encoded property name and the beginning of a JSON array.</summary>
-    public void WriteStartArray(JsonEncodedText propertyName) => WriteStartCore(Name(propertyName), isObject: false);
+    public void WriteStartArray(JsonEncodedText propertyName) => WriteStartCore(Name(propertyName, out int first), first, isObject: false);
 
     /// <summary>Writes a property name and a pre-encoded string value.</summary>
-    public void WriteString(string propertyName, JsonEncodedText value) => WriteStringCore(Name(propertyName), value);
+    public void WriteString(string propertyName, JsonEncodedText value) => WriteStringCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and a string value.</summary>
-    public void WriteString(string propertyName, ReadOnlySpan<char> value) => WriteStringCore(Name(propertyName), value);
+    public void WriteString(string propertyName, ReadOnlySpan<char> value) => WriteStringCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and a UTF-8 string value.</summary>
-    public void WriteString(string propertyName, ReadOnlySpan<byte> utf8Value) => WriteStringCore(Name(propertyName), utf8Value);
+    public void WriteString(string propertyName, ReadOnlySpan<byte> utf8Value) => WriteStringCore(Name(propertyName, out int first), first, utf8Value);
 
     /// <summary>Writes a property name and a DateTime as an ISO 8601 string.</summary>
-    public void WriteString(string propertyName, DateTime value) => WriteStringCore(Name(propertyName), value);
+    public void WriteString(string propertyName, DateTime value) => WriteStringCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and a DateTimeOffset as an ISO 8601 string.</summary>
-    public void WriteString(string propertyName, DateTimeOffset value) => WriteStringCore(Name(propertyName), value);
+    public void WriteString(string propertyName, DateTimeOffset value) => WriteStringCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and a Guid string.</summary>
-    public void WriteString(string propertyName, Guid value) => WriteStringCore(Name(propertyName), value);
+    public void WriteString(string propertyName, Guid value) => WriteStringCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and an integer.</summary>
-    public void WriteNumber(string propertyName, long value) => WriteNumberCore(Name(propertyName), value);
+    public void WriteNumber(string propertyName, long value) => WriteNumberCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and an integer.</summary>
-    public void WriteNumber(string propertyName, ulong value) => WriteNumberCore(Name(propertyName), value);
+    public void WriteNumber(string propertyName, ulong value) => WriteNumberCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and a number (NaN and infinities are refused).</summary>
-    public void WriteNumber(string propertyName, float value) => WriteNumberCore(Name(propertyName), value);
+    public void WriteNumber(string propertyName, float value) => WriteNumberCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and a number (NaN and infinities are refused).</summary>
-    public void WriteNumber(string propertyName, double value) => WriteNumberCore(Name(propertyName), value);
+    public void WriteNumber(string propertyName, double value) => WriteNumberCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and a decimal number.</summary>
-    public void WriteNumber(string propertyName, decimal value) => WriteNumberCore(Name(propertyName), value);
+    public void WriteNumber(string propertyName, decimal value) => WriteNumberCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and true or false.</summary>
-    public void WriteBoolean(string propertyName, bool value) => WriteBooleanCore(Name(propertyName), value);
+    public void WriteBoolean(string propertyName, bool value) => WriteBooleanCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and bytes as a Base64 string.</summary>
-    public void WriteBase64String(string propertyName, ReadOnlySpan<byte> bytes) => WriteBase64StringCore(Name(propertyName), bytes);
+    public void WriteBase64String(string propertyName, ReadOnlySpan<byte> bytes) => WriteBase64StringCore(Name(propertyName, out int first), first, bytes);
 
     /// <summary>Writes a property name and an integer.</summary>
-    public void WriteNumber(string propertyName, int value) => WriteNumberCore(Name(propertyName), (long)value);
+    public void WriteNumber(string propertyName, int value) => WriteNumberCore(Name(propertyName, out int first), first, (long)value);
 
     /// <summary>Writes a property name and an integer.</summary>
-    public void WriteNumber(string propertyName, uint value) => WriteNumberCore(Name(propertyName), (ulong)value);
+    public void WriteNumber(string propertyName, uint value) => WriteNumberCore(Name(propertyName, out int first), first, (ulong)value);
 
     /// <summary>Writes a property name and a string value (null writes the null literal).</summary>
     public void WriteString(string propertyName, string? value)
     {
-        PropertyNameText name = Name(propertyName);
+        var name = Name(propertyName, out int first);
         if (value is null)
         {
-            WriteNullCore(name);
+            WriteNullCore(name, first);
         }
         else
         {
-            WriteStringCore(name, value.AsSpan());
+            WriteStringCore(name, first, value.AsSpan());
         }
     }
 
     /// <summary>Writes a property name and null.</summary>
-    public void WriteNull(string propertyName) => WriteNullCore(Name(propertyName));
+    public void WriteNull(string propertyName) => WriteNullCore(Name(propertyName, out int first), first);
 
     /// <summary>Writes a property name and the beginning of a JSON object.</summary>
-    public void WriteStartObject(string propertyName) => WriteStartCore(Name(propertyName), isObject: true);
+    public void WriteStartObject(string propertyName) => WriteStartCore(Name(propertyName, out int first), first, isObject: true);
 
     /// <summary>Writes a property name and the beginning of a JSON array.</summary>
-    public void WriteStartArray(string propertyName) => WriteStartCore(Name(propertyName), isObject: false);
+    public void WriteStartArray(string propertyName) => WriteStartCore(Name(propertyName, out int first), first, isObject: false);
 
     /// <summary>Writes a property name and a pre-encoded string value.</summary>
-    public void WriteString(ReadOnlySpan<char> propertyName, JsonEncodedText value) => WriteStringCore(Name(propertyName), value);
+    public void WriteString(ReadOnlySpan<char> propertyName, JsonEncodedText value) => WriteStringCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and a string value.</summary>
-    public void WriteString(ReadOnlySpan<char> propertyName, ReadOnlySpan<char> value) => WriteStringCore(Name(propertyName), value);
+    public void WriteString(ReadOnlySpan<char> propertyName, ReadOnlySpan<char> value) => WriteStringCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and a UTF-8 string value.</summary>
-    public void WriteString(ReadOnlySpan<char> propertyName, ReadOnlySpan<byte> utf8Value) => WriteStringCore(Name(propertyName), utf8Value);
+    public void WriteString(ReadOnlySpan<char> propertyName, ReadOnlySpan<byte> utf8Value) => WriteStringCore(Name(propertyName, out int first), first, utf8Value);
 
     /// <summary>Writes a property name and a DateTime as an ISO 8601 string.</summary>
-    public void WriteString(ReadOnlySpan<char> propertyName, DateTime value) => WriteStringCore(Name(propertyName), value);
+    public void WriteString(ReadOnlySpan<char> propertyName, DateTime value) => WriteStringCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and a DateTimeOffset as an ISO 8601 string.</summary>
-    public void WriteString(ReadOnlySpan<char> propertyName, DateTimeOffset value) => WriteStringCore(Name(propertyName), value);
+    public void WriteString(ReadOnlySpan<char> propertyName, DateTimeOffset value) => WriteStringCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and a Guid string.</summary>
-    public void WriteString(ReadOnlySpan<char> propertyName, Guid value) => WriteStringCore(Name(propertyName), value);
+    public void WriteString(ReadOnlySpan<char> propertyName, Guid value) => WriteStringCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and an integer.</summary>
-    public void WriteNumber(ReadOnlySpan<char> propertyName, long value) => WriteNumberCore(Name(propertyName), value);
+    public void WriteNumber(ReadOnlySpan<char> propertyName, long value) => WriteNumberCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and an integer.</summary>
-    public void WriteNumber(ReadOnlySpan<char> propertyName, ulong value) => WriteNumberCore(Name(propertyName), value);
+    public void WriteNumber(ReadOnlySpan<char> propertyName, ulong value) => WriteNumberCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and a number (NaN and infinities are refused).</summary>
-    public void WriteNumber(ReadOnlySpan<char> propertyName, float value) => WriteNumberCore(Name(propertyName), value);
+    public void WriteNumber(ReadOnlySpan<char> propertyName, float value) => WriteNumberCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and a number (NaN and infinities are refused).</summary>
-    public void WriteNumber(ReadOnlySpan<char> propertyName, double value) => WriteNumberCore(Name(propertyName), value);
+    public void WriteNumber(ReadOnlySpan<char> propertyName, double value) => WriteNumberCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and a decimal number.</summary>
-    public void WriteNumber(ReadOnlySpan<char> propertyName, decimal value) => WriteNumberCore(Name(propertyName), value);
+    public void WriteNumber(ReadOnlySpan<char> propertyName, decimal value) => WriteNumberCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and true or false.</summary>
-    public void WriteBoolean(ReadOnlySpan<char> propertyName, bool value) => WriteBooleanCore(Name(propertyName), value);
+    public void WriteBoolean(ReadOnlySpan<char> propertyName, bool value) => WriteBooleanCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and bytes as a Base64 string.</summary>
-    public void WriteBase64String(ReadOnlySpan<char> propertyName, ReadOnlySpan<byte> bytes) => WriteBase64StringCore(Name(propertyName), bytes);
+    public void WriteBase64String(ReadOnlySpan<char> propertyName, ReadOnlySpan<byte> bytes) => WriteBase64StringCore(Name(propertyName, out int first), first, bytes);
 
     /// <summary>Writes a property name and an integer.</summary>
-    public void WriteNumber(ReadOnlySpan<char> propertyName, int value) => WriteNumberCore(Name(propertyName), (long)value);
+    public void WriteNumber(ReadOnlySpan<char> propertyName, int value) => WriteNumberCore(Name(propertyName, out int first), first, (long)value);
 
     /// <summary>Writes a property name and an integer.</summary>
-    public void WriteNumber(ReadOnlySpan<char> propertyName, uint value) => WriteNumberCore(Name(propertyName), (ulong)value);
+    public void WriteNumber(ReadOnlySpan<char> propertyName, uint value) => WriteNumberCore(Name(propertyName, out int first), first, (ulong)value);
 
     /// <summary>Writes a property name and a string value (null writes the null literal).</summary>
     public void WriteString(ReadOnlySpan<char> propertyName, string? value)
     {
-        PropertyNameText name = Name(propertyName);
+        var name = Name(propertyName, out int first);
         if (value is null)
         {
-            WriteNullCore(name);
+            WriteNullCore(name, first);
         }
         else
         {
-            WriteStringCore(name, value.AsSpan());
+            WriteStringCore(name, first, value.AsSpan());
         }
     }
 
     /// <summary>Writes a property name and null.</summary>
-    public void WriteNull(ReadOnlySpan<char> propertyName) => WriteNullCore(Name(propertyName));
+    public void WriteNull(ReadOnlySpan<char> propertyName) => WriteNullCore(Name(propertyName, out int first), first);
 
     /// <summary>Writes a property name and the beginning of a JSON object.</summary>
-    public void WriteStartObject(ReadOnlySpan<char> propertyName) => WriteStartCore(Name(propertyName), isObject: true);
+    public void WriteStartObject(ReadOnlySpan<char> propertyName) => WriteStartCore(Name(propertyName, out int first), first, isObject: true);
 
     /// <summary>Writes a property name and the beginning of a JSON array.</summary>
-    public void WriteStartArray(ReadOnlySpan<char> propertyName) => WriteStartCore(Name(propertyName), isObject: false);
+    public void WriteStartArray(ReadOnlySpan<char> propertyName) => WriteStartCore(Name(propertyName, out int first), first, isObject: false);
 
     /// <summary>Writes a UTF-8 property name and a pre-encoded string value.</summary>
-    public void WriteString(ReadOnlySpan<byte> utf8PropertyName, JsonEncodedText value) => WriteStringCore(Name(utf8PropertyName), value);
+    public void WriteString(ReadOnlySpan<byte> utf8PropertyName, JsonEncodedText value) => WriteStringCore(Name(utf8PropertyName, out int first), first, value);
 
     /// <summary>Writes a UTF-8 property name and a string value.</summary>
-    public void WriteString(ReadOnlySpan<byte> utf8PropertyName, ReadOnlySpan<char> value) => WriteStringCore(Name(utf8PropertyName), value);
+    public void WriteString(ReadOnlySpan<byte> utf8PropertyName, ReadOnlySpan<char> value) => WriteStringCore(Name(utf8PropertyName, out int first), first, value);
 
     /// <summary>Writes a UTF-8 property name and a UTF-8 string value.</summary>
-    public void WriteString(ReadOnlySpan<byte> utf8PropertyName, ReadOnlySpan<byte> utf8Value) => WriteStringCore(Name(utf8PropertyName), utf8Value);
+    public void WriteString(ReadOnlySpan<byte> utf8PropertyName, ReadOnlySpan<byte> utf8Value) => WriteStringCore(Name(utf8PropertyName, out int first), first, utf8Value);
 
     /// <summary>Writes a UTF-8 property name and a DateTime as an ISO 8601 string.</summary>
-    public void WriteString(ReadOnlySpan<byte> utf8PropertyName, DateTime value) => WriteStringCore(Name(utf8PropertyName), value);
+    public void WriteString(ReadOnlySpan<byte> utf8PropertyName, DateTime value) => WriteStringCore(Name(utf8PropertyName, out int first), first, value);
 
     /// <summary>Writes a UTF-8 property name and a DateTimeOffset as an ISO 8601 string.</summary>
-    public void WriteString(ReadOnlySpan<byte> utf8PropertyName, DateTimeOffset value) => WriteStringCore(Name(utf8PropertyName), value);
+    public void WriteString(ReadOnlySpan<byte> utf8PropertyName, DateTimeOffset value) => WriteStringCore(Name(utf8PropertyName, out int first), first, value);
 
     /// <summary>Writes a UTF-8 property name and a Guid string.</summary>
-    public void WriteString(ReadOnlySpan<byte> utf8PropertyName, Guid value) => WriteStringCore(Name(utf8PropertyName), value);
+    public void WriteString(ReadOnlySpan<byte> utf8PropertyName, Guid value) => WriteStringCore(Name(utf8PropertyName, out int first), first, value);
 
     /// <summary>Writes a UTF-8 property name and an integer.</summary>
-    public void WriteNumber(ReadOnlySpan<byte> utf8PropertyName, long value) => WriteNumberCore(Name(utf8PropertyName), value);
+    public void WriteNumber(ReadOnlySpan<byte> utf8PropertyName, long value) => WriteNumberCore(Name(utf8PropertyName, out int first), first, value);
 
     /// <summary>Writes a UTF-8 property name and an integer.</summary>
-    public void WriteNumber(ReadOnlySpan<byte> utf8PropertyName, ulong value) => WriteNumberCore(Name(utf8PropertyName), value);
+    public void WriteNumber(ReadOnlySpan<byte> utf8PropertyName, ulong value) => WriteNumberCore(Name(utf8PropertyName, out int first), first, value);
 
     /// <summary>Writes a UTF-8 property name and a number (NaN and infinities are refused).</summary>
-    public void WriteNumber(ReadOnlySpan<byte> utf8PropertyName, float value) => WriteNumberCore(Name(utf8PropertyName), value);
+    public void WriteNumber(ReadOnlySpan<byte> utf8PropertyName, float value) => WriteNumberCore(Name(utf8PropertyName, out int first), first, value);
 
     /// <summary>Writes a UTF-8 property name and a number (NaN and infinities are refused).</summary>
-    public void WriteNumber(ReadOnlySpan<byte> utf8PropertyName, double value) => WriteNumberCore(Name(utf8PropertyName), value);
+    public void WriteNumber(ReadOnlySpan<byte> utf8PropertyName, double value) => WriteNumberCore(Name(utf8PropertyName, out int first), first, value);
 
     /// <summary>Writes a UTF-8 property name and a decimal number.</summary>
-    public void WriteNumber(ReadOnlySpan<byte> utf8PropertyName, decimal value) => WriteNumberCore(Name(utf8PropertyName), value);
+    public void WriteNumber(ReadOnlySpan<byte> utf8PropertyName, decimal value) => WriteNumberCore(Name(utf8PropertyName, out int first), first, value);
 
     /// <summary>Writes a UTF-8 property name and true or false.</summary>
-    public void WriteBoolean(ReadOnlySpan<byte> utf8PropertyName, bool value) => WriteBooleanCore(Name(utf8PropertyName), value);
+    public void WriteBoolean(ReadOnlySpan<byte> utf8PropertyName, bool value) => WriteBooleanCore(Name(utf8PropertyName, out int first), first, value);
 
     /// <summary>Writes a UTF-8 property name and bytes as a Base64 string.</summary>
-    public void WriteBase64String(ReadOnlySpan<byte> utf8PropertyName, ReadOnlySpan<byte> bytes) => WriteBase64StringCore(Name(utf8PropertyName), bytes);
+    public void WriteBase64String(ReadOnlySpan<byte> utf8PropertyName, ReadOnlySpan<byte> bytes) => WriteBase64StringCore(Name(utf8PropertyName, out int first), first, bytes);
 
     /// <summary>Writes a UTF-8 property name and an integer.</summary>
-    public void WriteNumber(ReadOnlySpan<byte> utf8PropertyName, int value) => WriteNumberCore(Name(utf8PropertyName), (long)value);
+    public void WriteNumber(ReadOnlySpan<byte> utf8PropertyName, int value) => WriteNumberCore(Name(utf8PropertyName, out int first), first, (long)value);
 
     /// <summary>Writes a UTF-8 property name and an integer.</summary>
-    public void WriteNumber(ReadOnlySpan<byte> utf8PropertyName, uint value) => WriteNumberCore(Name(utf8PropertyName), (ulong)value);
+    public void WriteNumber(ReadOnlySpan<byte> utf8PropertyName, uint value) => WriteNumberCore(Name(utf8PropertyName, out int first), first, (ulong)value);
 
     /// <summary>Writes a UTF-8 property name and a string value (null writes the null literal).</summary>
     public void WriteString(ReadOnlySpan<byte> utf8PropertyName, string? value)
     {
-        PropertyNameText name = Name(utf8PropertyName);
+        var name = Name(utf8PropertyName, out int first);
         if (value is null)
         {
-            WriteNullCore(name);
+            WriteNullCore(name, first);
         }
         else
         {
-            WriteStringCore(name, value.AsSpan());
+            WriteStringCore(name, first, value.AsSpan());
         }
     }
 
     /// <summary>Writes a UTF-8 property name and null.</summary>
-    public void WriteNull(ReadOnlySpan<byte> utf8PropertyName) => WriteNullCore(Name(utf8PropertyName));
+    public void WriteNull(ReadOnlySpan<byte> utf8PropertyName) => WriteNullCore(Name(utf8PropertyName, out int first), first);
 
     /// <summary>Writes a UTF-8 property name and the beginning of a JSON object.</summary>
-    public void WriteStartObject(ReadOnlySpan<byte> utf8PropertyName) => WriteStartCore(Name(utf8PropertyName), isObject: true);
+    public void WriteStartObject(ReadOnlySpan<byte> utf8PropertyName) => WriteStartCore(Name(utf8PropertyName, out int first), first, isObject: true);
 
     /// <summary>Writes a UTF-8 property name and the beginning of a JSON array.</summary>
-    public void WriteStartArray(ReadOnlySpan<byte> utf8PropertyName) => WriteStartCore(Name(utf8PropertyName), isObject: false);
+    public void WriteStartArray(ReadOnlySpan<byte> utf8PropertyName) => WriteStartCore(Name(utf8PropertyName, out int first), first, isObject: false);
 }

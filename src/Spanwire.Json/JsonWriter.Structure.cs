@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 using System.Text;
 using System.Text.Unicode;
 using System.Text.Json;
@@ -178,9 +179,10 @@ public sealed partial class JsonWriter
     }
 
     /// <summary>Writes a property name: separator, new line and indentation, then "name": escaped as the encoder requires.</summary>
-    private void WritePropertyNameCore(in PropertyNameText name)
+    private void WritePropertyNameCore<TName>(ReadOnlySpan<TName> name, int nameFirst)
+        where TName : unmanaged
     {
-        _pos = BeginNamed(name, 0);
+        _pos = BeginNamed(name, nameFirst, 0);
         _needsComma = false;
         _tokenType = JsonTokenType.PropertyName;
         _commentAfterNoneOrPropertyName = false;
@@ -189,10 +191,16 @@ public sealed partial class JsonWriter
     /// <summary>
     /// For a property name (and, in one call, its value): validates once, reserves room for the name and
     /// <paramref name="maxValueLength"/> more bytes, writes what goes before the name and "name": , and returns
-    /// where the value goes. A caller writing a value then calls EndValue.
+    /// where the value goes. A caller writing a value then calls EndValue. <typeparamref name="TName"/> is char
+    /// (UTF-16) or byte (UTF-8), and <paramref name="nameFirst"/> where its escaping starts (from Name).
     /// </summary>
+    /// <remarks>
+    /// The name travels as a span and an int, not as one struct of both forms: such a struct was built on the stack
+    /// in pieces and read back whole, and the store-forwarding stalls that caused took half of a short call.
+    /// </remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private int BeginNamed(in PropertyNameText name, int maxValueLength)
+    private int BeginNamed<TName>(ReadOnlySpan<TName> name, int nameFirst, int maxValueLength)
+        where TName : unmanaged
     {
         if (_validate)
         {
@@ -201,17 +209,19 @@ public sealed partial class JsonWriter
 
         int p;
         byte[] buffer;
-        if (name.IsUtf16)
+        if (typeof(TName) == typeof(char))
         {
-            p = BeginPropertyName(MaxQuotedLength(name.Utf16.Length, name.First, 3) + maxValueLength);
+            ReadOnlySpan<char> utf16 = MemoryMarshal.Cast<TName, char>(name);
+            p = BeginPropertyName(MaxQuotedLength(utf16.Length, nameFirst, 3) + maxValueLength);
             buffer = _buffer;
-            p = WriteQuoted(buffer, p, name.Utf16, name.First);
+            p = WriteQuoted(buffer, p, utf16, nameFirst);
         }
         else
         {
-            p = BeginPropertyName(MaxQuotedLength(name.Utf8.Length, name.First, 1) + maxValueLength);
+            ReadOnlySpan<byte> utf8 = MemoryMarshal.Cast<TName, byte>(name);
+            p = BeginPropertyName(MaxQuotedLength(utf8.Length, nameFirst, 1) + maxValueLength);
             buffer = _buffer;
-            p = WriteQuoted(buffer, p, name.Utf8, name.First);
+            p = WriteQuoted(buffer, p, utf8, nameFirst);
         }
 
         buffer[p++] = (byte)':';
@@ -223,25 +233,36 @@ public sealed partial class JsonWriter
         return p;
     }
 
-    // Reading a name: the checks Utf8JsonWriter makes on it, and where escaping starts.
-    private static PropertyNameText Name(JsonEncodedText propertyName) => new(propertyName.EncodedUtf8Bytes, -1);
+    // Reading a name: the checks Utf8JsonWriter makes on it, and where escaping starts (-1: nowhere; see
+    // JsonEscaping.StartOfEscaping). A pre-encoded name is written as it is.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static ReadOnlySpan<byte> Name(JsonEncodedText propertyName, out int first)
+    {
+        first = -1;
+        return propertyName.EncodedUtf8Bytes;
+    }
 
-    private PropertyNameText Name(string propertyName)
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private ReadOnlySpan<char> Name(string propertyName, out int first)
     {
         ArgumentNullException.ThrowIfNull(propertyName);
-        return Name(propertyName.AsSpan());
+        return Name(propertyName.AsSpan(), out first);
     }
 
-    private PropertyNameText Name(ReadOnlySpan<char> propertyName)
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private ReadOnlySpan<char> Name(ReadOnlySpan<char> propertyName, out int first)
     {
         CheckTokenSize(propertyName.Length);
-        return new PropertyNameText(propertyName, _escaping.StartOfEscaping(propertyName));
+        first = _escaping.StartOfEscaping(propertyName);
+        return propertyName;
     }
 
-    private PropertyNameText Name(ReadOnlySpan<byte> utf8PropertyName)
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private ReadOnlySpan<byte> Name(ReadOnlySpan<byte> utf8PropertyName, out int first)
     {
         CheckTokenSize(utf8PropertyName.Length);
-        return new PropertyNameText(utf8PropertyName, _escaping.StartOfEscaping(utf8PropertyName));
+        first = _escaping.StartOfEscaping(utf8PropertyName);
+        return utf8PropertyName;
     }
 
     /// <summary>Room for quoted text of <paramref name="length"/> units: as it is (bytesPerUnit each) or escaped.</summary>
@@ -331,17 +352,17 @@ public sealed partial class JsonWriter
     }
 
     /// <summary>Writes a property name, escaping it as the options' encoder requires.</summary>
-    public void WritePropertyName(ReadOnlySpan<char> propertyName) => WritePropertyNameCore(Name(propertyName));
+    public void WritePropertyName(ReadOnlySpan<char> propertyName) => WritePropertyNameCore(Name(propertyName, out int first), first);
 
     /// <summary>Writes a UTF-8 property name, escaping it as the options' encoder requires.</summary>
-    public void WritePropertyName(ReadOnlySpan<byte> utf8PropertyName) => WritePropertyNameCore(Name(utf8PropertyName));
+    public void WritePropertyName(ReadOnlySpan<byte> utf8PropertyName) => WritePropertyNameCore(Name(utf8PropertyName, out int first), first);
 
     /// <summary>Writes a property name.</summary>
     /// <exception cref="ArgumentNullException"><paramref name="propertyName"/> is null.</exception>
-    public void WritePropertyName(string propertyName) => WritePropertyNameCore(Name(propertyName));
+    public void WritePropertyName(string propertyName) => WritePropertyNameCore(Name(propertyName, out int first), first);
 
     /// <summary>Writes a pre-encoded property name as it is.</summary>
-    public void WritePropertyName(JsonEncodedText propertyName) => WritePropertyNameCore(Name(propertyName));
+    public void WritePropertyName(JsonEncodedText propertyName) => WritePropertyNameCore(Name(propertyName, out int first), first);
 
     /// <summary>UTF-16 to UTF-8; invalid UTF-16 is an ArgumentException, as in Utf8JsonWriter.</summary>
     private static int Transcode(ReadOnlySpan<char> value, Span<byte> destination)
