@@ -269,32 +269,20 @@ internal sealed class JsonEscaping
         }
 
         Vector128<byte> allowed = _allowedByLowNibble;
-        uint stops;
-        if (length < 8)
-        {
-            // Two blocks of 4, the second ending at the end: the names and short values most documents are made of.
-            stops = Stops(CopyFour(value[..4], destination), allowed) & 0xF;
-            if (stops != 0)
-            {
-                return BitOperations.TrailingZeroCount(stops);
-            }
-
-            int last = length - 4;
-            stops = Stops(CopyFour(value[last..], destination[last..]), allowed) & 0xF;
-            return stops == 0 ? length : last + BitOperations.TrailingZeroCount(stops);
-        }
-
         if (length < 16)
         {
-            // Two blocks of 8, likewise.
-            stops = Stops(CopyEight(value[..8], destination), allowed) & 0xFF;
+            // Two blocks, the second ending at the end: of 4 units below 8 (the names and short values most documents
+            // are made of), else of 8.
+            int block = length < 8 ? 4 : 8;
+            uint mask = (1u << block) - 1;
+            uint stops = Stops(CopyBlock(value[..block], destination), allowed) & mask;
             if (stops != 0)
             {
                 return BitOperations.TrailingZeroCount(stops);
             }
 
-            int last = length - 8;
-            stops = Stops(CopyEight(value[last..], destination[last..]), allowed) & 0xFF;
+            int last = length - block;
+            stops = Stops(CopyBlock(value.Slice(last, block), destination[last..]), allowed) & mask;
             return stops == 0 ? length : last + BitOperations.TrailingZeroCount(stops);
         }
 
@@ -373,6 +361,12 @@ internal sealed class JsonEscaping
         MemoryMarshal.Write(destination, bytes.AsUInt64().ToScalar());
         return bytes;
     }
+
+    /// <summary>Copies the 4 or 8 <paramref name="units"/>, as bytes, to the front of <paramref name="destination"/>; returns them in a vector's low bytes.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static Vector128<byte> CopyBlock<TUnit>(ReadOnlySpan<TUnit> units, Span<byte> destination)
+        where TUnit : unmanaged =>
+        units.Length == 4 ? CopyFour(units, destination) : CopyEight(units, destination);
 
     /// <summary>Copies four units, as bytes, to the front of <paramref name="destination"/>; returns them in a vector's low bytes.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
