@@ -176,7 +176,7 @@ internal sealed class JsonEscaping
     /// </remarks>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private int EscapeUnits<TUnit>(ReadOnlySpan<TUnit> value, Span<byte> destination)
-        where TUnit : unmanaged, IBinaryInteger<TUnit>
+        where TUnit : unmanaged
     {
         ulong[] escapes = _asciiEscapes;
         int written = 0;
@@ -260,7 +260,7 @@ internal sealed class JsonEscaping
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private int CopyAllowedAscii<TUnit>(ReadOnlySpan<TUnit> value, Span<byte> destination)
-        where TUnit : unmanaged, IBinaryInteger<TUnit>
+        where TUnit : unmanaged
     {
         int length = value.Length;
         if (!Vector128.IsHardwareAccelerated || length < 4)
@@ -417,7 +417,7 @@ internal sealed class JsonEscaping
     }
 
     private int CopyAllowedAsciiScalar<TUnit>(ReadOnlySpan<TUnit> value, Span<byte> destination)
-        where TUnit : unmanaged, IBinaryInteger<TUnit>
+        where TUnit : unmanaged
     {
         ulong[] escapes = _asciiEscapes;
         int i = 0;
