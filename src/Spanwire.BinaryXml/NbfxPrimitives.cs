@@ -1,5 +1,6 @@
 using System.Buffers.Binary;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 
 namespace Spanwire.BinaryXml;
 
@@ -89,6 +90,17 @@ public static class NbfxPrimitives
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static void WriteDecimal(Span<byte> destination, decimal value)
     {
+        if (BitConverter.IsLittleEndian)
+        {
+            // A decimal is laid out as Win32's DECIMAL (flags, hi32, lo64; the runtime keeps that order for interop),
+            // which is the record's order. Read field by field: a wider read than the stores that built the value
+            // (a constant is built as flags, hi32, lo64) waits for them instead of taking their bytes forwarded.
+            ReadOnlySpan<byte> bytes = MemoryMarshal.AsBytes(new ReadOnlySpan<decimal>(in value));
+            BinaryPrimitives.WriteUInt32LittleEndian(destination, MemoryMarshal.Read<uint>(bytes));
+            BinaryPrimitives.WriteUInt32LittleEndian(destination[4..], MemoryMarshal.Read<uint>(bytes[4..]));
+            BinaryPrimitives.WriteUInt64LittleEndian(destination[8..], MemoryMarshal.Read<ulong>(bytes[8..]));
+            return;
+        }
         Span<int> bits = stackalloc int[4];
         decimal.GetBits(value, bits); // lo, mid, hi, flags
         BinaryPrimitives.WriteInt32LittleEndian(destination, bits[3]);

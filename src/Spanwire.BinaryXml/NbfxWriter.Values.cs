@@ -110,6 +110,7 @@ public sealed partial class NbfxWriter
     }
 
     /// <summary>Writes a Decimal record.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void WriteValue(decimal value)
     {
         Ensure(17);
