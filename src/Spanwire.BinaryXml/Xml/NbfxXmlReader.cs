@@ -103,12 +103,13 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
 
     public override int Depth => _attributeIndex < 0 ? _depth : _onAttributeValue ? _depth + 2 : _depth + 1;
 
-    public override string Prefix => Atomized(_attributeIndex < 0 ? _prefix : _onAttributeValue ? "" : _attributes[_attributeIndex].Prefix);
+    // On an attribute's value (ReadAttributeValue), the in-box reader still gives the attribute's names: so do these.
+    public override string Prefix => Atomized(_attributeIndex < 0 ? _prefix : _attributes[_attributeIndex].Prefix);
 
-    public override string LocalName => _attributeIndex >= 0 ? _onAttributeValue ? "" : Atomized(_attributes[_attributeIndex].LocalName)
+    public override string LocalName => _attributeIndex >= 0 ? Atomized(_attributes[_attributeIndex].LocalName)
         : _nameFrame < 0 ? "" : FrameLocalName(ref _frames[_nameFrame]);
 
-    public override string NamespaceURI => _attributeIndex >= 0 ? _onAttributeValue ? "" : _attributes[_attributeIndex].Namespace
+    public override string NamespaceURI => _attributeIndex >= 0 ? _attributes[_attributeIndex].Namespace
         : _nameFrame < 0 ? "" : BindingUri(_frames[_nameFrame].Binding);
 
     public override int AttributeCount => _nodeType == XmlNodeType.Element ? _attributeCount : 0;

@@ -1,0 +1,71 @@
+using System.Xml;
+using Spanwire.BinaryXml.Reading;
+
+namespace Spanwire.BinaryXml.Xml;
+
+// MoveToContent as the in-box binary reader has it, which differs from XmlReader's: whitespace-only text is skipped
+// like a comment, not returned as content. Checked on the record's bytes, so no string is made for it.
+internal sealed partial class NbfxXmlReader
+{
+    public override XmlNodeType MoveToContent()
+    {
+        do
+        {
+            if (_attributeIndex >= 0)
+            {
+                if (_onAttributeValue && !IsWhitespace(AttributeValue(_attributeIndex)))
+                {
+                    return XmlNodeType.Text;
+                }
+                if (!_onAttributeValue)
+                {
+                    MoveToElement();
+                    return XmlNodeType.Element;
+                }
+            }
+            else if (_nodeType is XmlNodeType.Element or XmlNodeType.EndElement
+                || _nodeType == XmlNodeType.Text && !IsWhitespaceText())
+            {
+                return _nodeType;
+            }
+        }
+        while (Read());
+        return _nodeType;
+    }
+
+    /// <summary>True when the current text node's value is empty or only XML whitespace.</summary>
+    private bool IsWhitespaceText()
+    {
+        if (_value is not null)
+        {
+            return IsWhitespace(_value);
+        }
+        if (_valueFromItem)
+        {
+            return false; // array items are numbers, dates, Guids and the like
+        }
+        NbfxValue value = CurrentValue;
+        switch (value.Type)
+        {
+            case NbfxValueType.Empty:
+                return true;
+            case NbfxValueType.Chars:
+                return value.Payload.IndexOfAnyExcept(" \t\r\n"u8) < 0; // UTF-8: whitespace is ASCII, no other byte is
+            case NbfxValueType.UnicodeChars:
+                for (int i = 0; i + 1 < value.Payload.Length; i += 2)
+                {
+                    if (value.Payload[i + 1] != 0 || value.Payload[i] is not ((byte)' ' or (byte)'\t' or (byte)'\r' or (byte)'\n'))
+                    {
+                        return false;
+                    }
+                }
+                return true;
+            case NbfxValueType.Dictionary:
+                return IsWhitespace(value.DictionaryString!.Value);
+            case NbfxValueType.Bytes:
+                return value.Payload.IsEmpty; // base64 of no bytes is ""
+            default:
+                return false;
+        }
+    }
+}
