@@ -99,6 +99,41 @@ public class ContentNavigationTests
         Assert.True(Same(expected, actual), $"{why}, MoveToContent on the value: in-box {Describe(expected)}, ours {Describe(actual)}");
     }
 
+    /// <summary>
+    /// As in-box: on an attribute's value whose Value was read, ReadContentAsString hands the value over once and the
+    /// node is empty after; read first with ReadContentAsString, the value stays.
+    /// </summary>
+    [Theory]
+    [InlineData(true)]
+    [InlineData(false)]
+    public void ReadContentAsStringOnAnAttributesValue(bool valueReadFirst)
+    {
+        byte[] bytes = Write(w =>
+        {
+            w.WriteStartElement("a");
+            w.WriteAttributeString("x", "v\u00e9");
+            w.WriteEndElement();
+        });
+        using XmlDictionaryReader expected = XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max);
+        using XmlDictionaryReader actual = BinaryXml.CreateReader(bytes);
+        var seen = new List<string>[] { [], [] };
+        foreach ((XmlDictionaryReader r, List<string> log) in new[] { (expected, seen[0]), (actual, seen[1]) })
+        {
+            r.Read();
+            r.MoveToFirstAttribute();
+            r.ReadAttributeValue();
+            if (valueReadFirst)
+            {
+                log.Add(r.Value);
+            }
+            log.Add(r.ReadContentAsString());
+            log.Add(r.Value);
+            log.Add(r.ReadContentAsString());
+            log.Add(Describe(r));
+        }
+        Assert.Equal(seen[0], seen[1]);
+    }
+
     private static bool Same(XmlReader a, XmlReader b) => Describe(a) == Describe(b);
 
     private static string Describe(XmlReader r) =>

@@ -36,6 +36,8 @@ internal sealed partial class NbfxXmlReader
         }
         _attributeIndex = i;
         _onAttributeValue = false;
+        _attributeValueSeen = _attributeValueHandedOver = false;
+        _base64 = null;
     }
 
     public override bool MoveToAttribute(string name) => MoveTo(FindAttribute(name));
@@ -58,6 +60,8 @@ internal sealed partial class NbfxXmlReader
         }
         _attributeIndex = -1;
         _onAttributeValue = false;
+        _attributeValueSeen = _attributeValueHandedOver = false;
+        _base64 = null;
         return true;
     }
 
@@ -68,6 +72,7 @@ internal sealed partial class NbfxXmlReader
             return false;
         }
         _onAttributeValue = true;
+        _attributeValueSeen = _attributeValueHandedOver = false;
         return true;
     }
 
@@ -79,6 +84,8 @@ internal sealed partial class NbfxXmlReader
         }
         _attributeIndex = i;
         _onAttributeValue = false;
+        _attributeValueSeen = _attributeValueHandedOver = false;
+        _base64 = null;
         return true;
     }
 

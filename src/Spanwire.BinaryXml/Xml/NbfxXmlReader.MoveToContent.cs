@@ -3,8 +3,9 @@ using Spanwire.BinaryXml.Reading;
 
 namespace Spanwire.BinaryXml.Xml;
 
-// MoveToContent as the in-box binary reader has it, which differs from XmlReader's: whitespace-only text is skipped
-// like a comment, not returned as content. Checked on the record's bytes, so no string is made for it.
+// MoveToContent and ReadEndElement as the in-box binary reader has them, which differ from XmlReader's: whitespace-only
+// text is skipped like a comment, not returned as content (checked on the record's bytes, so no string is made for
+// it), and ending an element when none is open is an InvalidOperationException.
 internal sealed partial class NbfxXmlReader
 {
     public override XmlNodeType MoveToContent()
@@ -31,6 +32,19 @@ internal sealed partial class NbfxXmlReader
         }
         while (Read());
         return _nodeType;
+    }
+
+    /// <summary>
+    /// As in-box: with no element open to end (at the top level, or nothing read yet), an InvalidOperationException;
+    /// otherwise XmlReader's own check and read.
+    /// </summary>
+    public override void ReadEndElement()
+    {
+        if (MoveToContent() != XmlNodeType.EndElement && Depth == 0)
+        {
+            throw new InvalidOperationException("No corresponding start element is open.");
+        }
+        base.ReadEndElement();
     }
 
     /// <summary>True when the current text node's value is empty or only XML whitespace.</summary>

@@ -37,12 +37,26 @@ internal sealed partial class NbfxXmlReader
     {
         if (_attributeIndex >= 0)
         {
+            if (_onAttributeValue && _attributeValueSeen)
+            {
+                string value = _attributeValueHandedOver ? "" : AttributeValue(_attributeIndex);
+                _attributeValueHandedOver = true;
+                return value;
+            }
             return AttributeValue(_attributeIndex);
         }
         if (OnAtomicText)
         {
             string value = CurrentValue.ToText(); // within the string quota: the cursor checked the record
             Read();
+            return value;
+        }
+        if (_atomic && _value is not null && _attributeIndex < 0)
+        {
+            // As in-box: once the value has been made a string, reading it as content hands it over and leaves an
+            // empty text node where it was, without moving on.
+            string value = _value;
+            _value = "";
             return value;
         }
         return ReadContentAsString(_quotas.MaxStringContentLength);

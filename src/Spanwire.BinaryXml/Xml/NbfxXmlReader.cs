@@ -46,6 +46,9 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
     private int _attributeCount;
     private int _attributeIndex = -1;
     private bool _onAttributeValue;
+    // As in-box, an attribute's value node whose Value was asked for gives that value up to ReadContentAsString once,
+    // and is empty after.
+    private bool _attributeValueSeen, _attributeValueHandedOver;
 
     private ArrayStep _arrayStep;
     private int _arrayLeft;
@@ -120,6 +123,14 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
         {
             if (_attributeIndex >= 0)
             {
+                if (_onAttributeValue)
+                {
+                    if (_attributeValueHandedOver)
+                    {
+                        return "";
+                    }
+                    _attributeValueSeen = true;
+                }
                 return AttributeValue(_attributeIndex);
             }
             if (_value is not null || _nodeType is not (XmlNodeType.Text or XmlNodeType.Comment))
@@ -144,10 +155,12 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
         _state = ReadState.Interactive;
         _attributeIndex = -1;
         _onAttributeValue = false;
+        _attributeValueSeen = _attributeValueHandedOver = false;
         _value = null;
         _valueFromItem = false;
         _atomic = false;
         _base64 = null;
+        _base64Carry = null;
         try
         {
             return ReadNode();

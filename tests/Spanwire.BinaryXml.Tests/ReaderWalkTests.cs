@@ -1,0 +1,150 @@
+using System.Xml;
+
+namespace Spanwire.BinaryXml.Tests;
+
+/// <summary>
+/// The drop-in reader driven the way a caller drives an XmlReader, not only by Read: over random in-box documents,
+/// a seeded walk applies the same random call (Read, MoveToContent, Skip, the content and attribute moves, inner and
+/// outer XML, base64 content drained, the start and end element reads) to the in-box reader and to ours, and after every
+/// call compares the result and the whole visible state. A call that throws must throw on both (an XmlException on
+/// both, or the same exception type); after an XmlException the walk of that document stops, after another it goes on
+/// while both readers are on the same node.
+/// </summary>
+public class ReaderWalkTests
+{
+    private const int Seed = 20261122;
+
+    [Fact]
+    public void RandomCallSequencesGiveTheInBoxResults()
+    {
+        var random = new Random(Seed);
+        int walks = 0, calls = 0;
+        var divergences = new SortedDictionary<string, (int Count, string First)>();
+        void Diverged(string op, string message)
+        {
+            divergences[op] = divergences.TryGetValue(op, out var d) ? (d.Count + 1, d.First) : (1, message);
+        }
+        foreach ((int i, byte[] bytes, IXmlDictionary? dictionary, XmlBinaryReaderSession? session) in ReaderHarness.InBoxDocuments(Seed, 4_000))
+        {
+            using XmlDictionaryReader expected = XmlDictionaryReader.CreateBinaryReader(bytes, 0, bytes.Length, dictionary, XmlDictionaryReaderQuotas.Max, session);
+            using XmlDictionaryReader actual = i % 4 == 0
+                ? BinaryXml.CreateReader(ReaderHarness.Split(bytes, 1), dictionary, XmlDictionaryReaderQuotas.Max, session)
+                : BinaryXml.CreateReader(bytes, dictionary, XmlDictionaryReaderQuotas.Max, session);
+            var trail = new List<string>();
+            for (int step = 0; step < 400 && !expected.EOF; step++)
+            {
+                int op = random.Next(Operations.Length);
+                (string name, Func<XmlDictionaryReader, string> call) = Operations[op];
+                trail.Add(name);
+                string at = $"seed {Seed}, document {i}, after {string.Join(", ", trail.TakeLast(8))}";
+                bool onElementWithAttributes = expected.NodeType == XmlNodeType.Element && expected.AttributeCount > 0;
+                (string? expectedResult, Exception? expectedError) = Try(() => call(expected));
+                (string? actualResult, Exception? actualError) = Try(() => call(actual));
+                calls++;
+                if (expectedError is OutOfMemoryException or NullReferenceException or IndexOutOfRangeException
+                    || name == "MoveToNextAttribute" && onElementWithAttributes && expectedResult == "False")
+                {
+                    // The in-box reader's own failures, which it has in a few odd states (one of them: after some calls,
+                    // refusing to move to the attribute of an element that has one): nothing to compare against.
+                    break;
+                }
+                if (expectedError is not null || actualError is not null)
+                {
+                    if (!SameFailure(expectedError, actualError))
+                    {
+                        Diverged(name, $"{at}: in-box {Describe(expectedResult, expectedError)}, ours {Describe(actualResult, actualError)}");
+                        break;
+                    }
+                    // Where a failed call leaves a reader is not part of its contract: walk on only while both agree.
+                    if (expectedError is XmlException || State(expected) != State(actual))
+                    {
+                        break;
+                    }
+                    continue;
+                }
+                string expectedState = State(expected), actualState = State(actual);
+                if (expectedResult != actualResult || expectedState != actualState)
+                {
+                    Diverged(name, $"{at}: in-box returned '{expectedResult}' and is on {expectedState}; ours returned '{actualResult}' and is on {actualState}");
+                    break;
+                }
+            }
+            walks++;
+        }
+        Assert.True(divergences.Count == 0, string.Join("\n", divergences.Select(d => $"{d.Key} ({d.Value.Count}): {d.Value.First}")));
+        Assert.True(walks > 3_000 && calls > 20_000, $"only {walks} walks, {calls} calls");
+    }
+
+    private static readonly (string Name, Func<XmlDictionaryReader, string> Call)[] Operations =
+    [
+        ("Read", r => r.Read().ToString()),
+        ("Read", r => r.Read().ToString()),
+        ("Read", r => r.Read().ToString()),
+        ("Read", r => r.Read().ToString()),
+        ("Read", r => r.Read().ToString()),
+        ("Read", r => r.Read().ToString()),
+        ("MoveToContent", r => r.MoveToContent().ToString()),
+        ("IsStartElement", r => r.IsStartElement().ToString()),
+        ("Skip", r => { r.Skip(); return ""; }),
+        // Not on an attribute or its value: in some of those states the in-box reader appends the value to itself until
+        // it runs out of memory (ContentNavigationTests covers the states where it answers).
+        ("ReadContentAsString", r => r.NodeType == XmlNodeType.Attribute || OnAttributeValue(r) ? "on an attribute" : r.ReadContentAsString()),
+        ("ReadElementContentAsString", r => r.ReadElementContentAsString()),
+        ("ReadString", r => r.ReadString()),
+        ("MoveToFirstAttribute", r => r.MoveToFirstAttribute().ToString()),
+        ("MoveToNextAttribute", r => r.MoveToNextAttribute().ToString()),
+        ("MoveToElement", r => r.MoveToElement().ToString()),
+        ("ReadAttributeValue", r => r.ReadAttributeValue().ToString()),
+        ("GetAttribute(0)", r => r.AttributeCount > 0 ? r.GetAttribute(0) ?? "null" : "none"),
+        ("ReadInnerXml", r => r.ReadInnerXml()),
+        ("ReadOuterXml", r => r.ReadOuterXml()),
+        // Drained as the XmlReader contract has callers do (until it returns 0), in 7-byte calls: how the bytes are cut
+        // into calls differs (from text the in-box reader hands out multiples of 3 and stops on the emptied node until
+        // the next call), the bytes and where the reader ends up do not. Not on attributes: there the in-box result
+        // depends on the value's record kind (a bool reads as nothing, a double's text is decoded).
+        ("ReadContentAsBase64 (drained)", r =>
+        {
+            if (r.NodeType is XmlNodeType.Attribute || OnAttributeValue(r))
+            {
+                return "on an attribute";
+            }
+            var all = new List<byte>();
+            var buffer = new byte[7];
+            for (int n; (n = r.ReadContentAsBase64(buffer, 0, 7)) > 0;)
+            {
+                all.AddRange(buffer.AsSpan(0, n));
+            }
+            return Convert.ToHexString(all.ToArray());
+        }),
+        ("ReadStartElement", r => { r.ReadStartElement(); return ""; }),
+        ("ReadEndElement", r => { r.ReadEndElement(); return ""; }),
+        ("IsEmptyElement", r => r.IsEmptyElement.ToString()),
+    ];
+
+    /// <summary>On an attribute's value (after ReadAttributeValue): a text node that, as in-box, has its attribute's name.</summary>
+    private static bool OnAttributeValue(XmlReader r) => r.NodeType == XmlNodeType.Text && r.LocalName.Length > 0;
+
+    /// <summary>Everything a caller can see of the current node.</summary>
+    private static string State(XmlReader r) =>
+        $"{r.NodeType} '{r.Prefix}':'{r.LocalName}' ns '{r.NamespaceURI}' name '{r.Name}' depth {r.Depth} attributes {r.AttributeCount} "
+        + $"hasValue {r.HasValue} value '{(r.HasValue ? r.Value : "")}' eof {r.EOF} state {r.ReadState}";
+
+    private static (string? Result, Exception? Error) Try(Func<string> call)
+    {
+        try
+        {
+            return (call(), null);
+        }
+        catch (Exception ex)
+        {
+            return (null, ex);
+        }
+    }
+
+    private static bool SameFailure(Exception? expected, Exception? actual) =>
+        expected is not null && actual is not null
+        && (expected is XmlException && actual is XmlException || expected.GetType() == actual.GetType());
+
+    private static string Describe(string? result, Exception? error) =>
+        error is null ? $"returned '{result}'" : $"threw {error.GetType().Name}: {error.Message}";
+}
