@@ -185,6 +185,43 @@ internal readonly ref struct NbfxValue
         _ => "",
     };
 
+    /// <summary>The CLR type the in-box reader gives this kind of value (its ValueType and ReadContentAsObject).</summary>
+    public Type ClrType => Type switch
+    {
+        NbfxValueType.False or NbfxValueType.True or NbfxValueType.Bool => typeof(bool),
+        NbfxValueType.Zero or NbfxValueType.One or NbfxValueType.Int8 or NbfxValueType.Int16 or NbfxValueType.Int32 => typeof(int),
+        NbfxValueType.Int64 => typeof(long),
+        NbfxValueType.UInt64 => typeof(ulong),
+        NbfxValueType.Float => typeof(float),
+        NbfxValueType.Double => typeof(double),
+        NbfxValueType.Decimal => typeof(decimal),
+        NbfxValueType.DateTime => typeof(DateTime),
+        NbfxValueType.TimeSpan => typeof(TimeSpan),
+        NbfxValueType.Guid => typeof(Guid),
+        NbfxValueType.UniqueId => typeof(UniqueId),
+        NbfxValueType.Bytes => typeof(byte[]),
+        NbfxValueType.StartList => typeof(object[]),
+        _ => typeof(string),
+    };
+
+    /// <summary>The value as an object of <see cref="ClrType"/>.</summary>
+    public object ToObject() => Type switch
+    {
+        NbfxValueType.False or NbfxValueType.True or NbfxValueType.Bool => ToBoolean(),
+        NbfxValueType.Zero or NbfxValueType.One or NbfxValueType.Int8 or NbfxValueType.Int16 or NbfxValueType.Int32 => ToInt32(),
+        NbfxValueType.Int64 => ToInt64(),
+        NbfxValueType.UInt64 => ToUInt64(),
+        NbfxValueType.Float => ToSingle(),
+        NbfxValueType.Double => ToDouble(),
+        NbfxValueType.Decimal => ToDecimal(),
+        NbfxValueType.DateTime => ToDateTime(),
+        NbfxValueType.TimeSpan => ToTimeSpan(),
+        NbfxValueType.Guid => ToGuid(),
+        NbfxValueType.UniqueId => ToUniqueId(),
+        NbfxValueType.Bytes => Payload.ToArray(),
+        _ => ToText(),
+    };
+
     private static readonly UTF8Encoding StrictUtf8 = new(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: true);
 
     /// <summary>The text, checked and decoded in one pass.</summary>

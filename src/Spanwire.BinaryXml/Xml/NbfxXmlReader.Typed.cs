@@ -62,6 +62,38 @@ internal sealed partial class NbfxXmlReader
         return ReadContentAsString(_quotas.MaxStringContentLength);
     }
 
+    /// <summary>
+    /// As in-box: an attribute's value, or a text that is its element's whole content, not yet asked for as a string,
+    /// is of its record's type; other text is a string unless it is bytes.
+    /// </summary>
+    public override Type ValueType
+    {
+        get
+        {
+            if (_attributeIndex >= 0)
+            {
+                AttributeNode a = _attributes[_attributeIndex];
+                return a.Binding < 0 && !_attributeValueSeen
+                    ? new NbfxValue(a.ValueType, default, a.ValueString, a.QNamePrefixLetter, a.ValueOffset).ClrType
+                    : typeof(string);
+            }
+            return _value is null && _nodeType == XmlNodeType.Text && CurrentValue.ClrType is var type && (_atomic || type == typeof(byte[]))
+                ? type
+                : typeof(string);
+        }
+    }
+
+    public override object ReadContentAsObject()
+    {
+        if (OnAtomicText)
+        {
+            object value = CurrentValue.ToObject();
+            Read();
+            return value;
+        }
+        return ReadContentAsString();
+    }
+
     public override string ReadElementContentAsString()
     {
         if (OnElementWithAtomicText)

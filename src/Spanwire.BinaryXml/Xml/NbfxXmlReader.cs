@@ -46,8 +46,8 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
     private int _attributeCount;
     private int _attributeIndex = -1;
     private bool _onAttributeValue;
-    // As in-box, an attribute's value node whose Value was asked for gives that value up to ReadContentAsString once,
-    // and is empty after.
+    // As in-box, an attribute (or its value node) whose Value was asked for since the reader moved there has a string
+    // ValueType, and its value node gives the value up to ReadContentAsString once and is empty after.
     private bool _attributeValueSeen, _attributeValueHandedOver;
 
     private ArrayStep _arrayStep;
@@ -123,14 +123,11 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
         {
             if (_attributeIndex >= 0)
             {
-                if (_onAttributeValue)
+                if (_onAttributeValue && _attributeValueHandedOver)
                 {
-                    if (_attributeValueHandedOver)
-                    {
-                        return "";
-                    }
-                    _attributeValueSeen = true;
+                    return "";
                 }
+                _attributeValueSeen = true;
                 return AttributeValue(_attributeIndex);
             }
             if (_value is not null || _nodeType is not (XmlNodeType.Text or XmlNodeType.Comment))
