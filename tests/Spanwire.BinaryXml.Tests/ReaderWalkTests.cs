@@ -5,10 +5,10 @@ namespace Spanwire.BinaryXml.Tests;
 /// <summary>
 /// The drop-in reader driven the way a caller drives an XmlReader, not only by Read: over random in-box documents,
 /// a seeded walk applies the same random call (Read, MoveToContent, Skip, the content and attribute moves, inner and
-/// outer XML, base64 content drained, the start and end element reads) to the in-box reader and to ours, and after every
-/// call compares the result and the whole visible state. A call that throws must throw on both (an XmlException on
-/// both, or the same exception type); after an XmlException the walk of that document stops, after another it goes on
-/// while both readers are on the same node.
+/// outer XML, base64 content drained, the start and end element reads, typed content, arrays) to the in-box reader
+/// and to ours, and after every call compares the result and the whole visible state. A call that throws must throw
+/// on both (an XmlException on both, or the same exception type); after an XmlException the walk of that document
+/// stops, after another it goes on while both readers are on the same node.
 /// </summary>
 public class ReaderWalkTests
 {
@@ -137,7 +137,20 @@ public class ReaderWalkTests
         ("GetAttribute(name)", r => r.AttributeCount > 0 && r.NodeType == XmlNodeType.Element ? r.GetAttribute(Name0(r)) ?? "null" : "none"),
         ("MoveToAttribute(name)", r => r.AttributeCount > 0 && r.NodeType == XmlNodeType.Element ? r.MoveToAttribute(Name0(r)).ToString() : "none"),
         ("ValueType", r => r.ValueType.Name),
+        ("ReadArray(int)", r => ReadArray<int>(r, (n, ns, a) => r.ReadArray(n, ns, a, 0, a.Length))),
+        ("ReadArray(long)", r => ReadArray<long>(r, (n, ns, a) => r.ReadArray(n, ns, a, 0, a.Length))),
+        ("ReadArray(double)", r => ReadArray<double>(r, (n, ns, a) => r.ReadArray(n, ns, a, 0, a.Length))),
+        ("ReadArray(DateTime)", r => ReadArray<DateTime>(r, (n, ns, a) => r.ReadArray(n, ns, a, 0, a.Length))),
+        ("ReadArray(Guid)", r => ReadArray<Guid>(r, (n, ns, a) => r.ReadArray(n, ns, a, 0, a.Length))),
     ];
+
+    /// <summary>Up to 5 items of the array of elements named as the current one (ReadArray moves to content first).</summary>
+    private static string ReadArray<T>(XmlDictionaryReader r, Func<string, string, T[], int> read)
+    {
+        var items = new T[5];
+        int n = read(r.LocalName, r.NamespaceURI, items);
+        return n + ": " + string.Join(" ", items.Take(n));
+    }
 
     /// <summary>The qualified name of the element's first attribute (the reader stays on the element).</summary>
     private static string Name0(XmlReader r)
