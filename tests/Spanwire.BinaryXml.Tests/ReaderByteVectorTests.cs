@@ -84,6 +84,7 @@ public class ReaderByteVectorTests
         { "a 5-byte name ending in a cut-off UTF-8 sequence, followed by more records", "40 05 61 61 61 61 C3 40 01 61 01 01", 1, "not valid UTF-8" },
         { "a list in a list", "40 01 61 A4 A4", 4, "not a valid list item" },
         { "a QName prefix letter past z", "40 01 61 BD 1A 02", 4, "past 'z'" },
+        { "a prefix declared with the empty namespace (xmlns:p=\"\", as in-box)", "40 01 61 09 01 70 00 01", 3, "empty namespace" },
         { "text with end element outside any element", "81", 0, "outside any element" },
     };
 
@@ -109,6 +110,109 @@ public class ReaderByteVectorTests
             Assert.True(e.Offset == offset, $"{why}{(split ? " (1-byte segments)" : "")}: offset {e.Offset}, expected {offset}: {e.Message}");
             Assert.Contains(message, e.Message);
             Assert.Contains($"byte offset {offset}", e.Message);
+        }
+    }
+
+    /// <summary>
+    /// Text that is not UTF-8 is counted without the decoder's replacement (which allocates for every bad sequence):
+    /// over the string quota it is refused with only the exception allocated, and GetCharCount refuses it as
+    /// GetString does.
+    /// </summary>
+    [Fact]
+    public void TextThatIsNotUtf8IsCountedWithoutAllocating()
+    {
+        byte[] Text(int length, byte record, int lengthSize)
+        {
+            var bytes = new List<byte> { 0x40, 0x01, 0x61, record };
+            for (int i = 0; i < lengthSize; i++) bytes.Add((byte)(length >> (8 * i)));
+            bytes.AddRange(Enumerable.Repeat((byte)0xFF, length));
+            bytes.Add(0x01);
+            return bytes.ToArray();
+        }
+
+        // 10,000 bad bytes in a Chars16 record: over the default MaxStringContentLength (8,192 chars).
+        byte[] overQuota = Text(10_000, 0x9A, 2);
+        for (int round = 0; round < 2; round++) // the second round counts: the first pays for first use
+        {
+            long before = GC.GetAllocatedBytesForCurrentThread();
+            var e = Assert.Throws<NbfxFormatException>(() =>
+            {
+                var reader = new NbfxReader(overQuota, null, null, new XmlDictionaryReaderQuotas());
+                try { while (reader.Read()) { } } finally { reader.Dispose(); }
+            });
+            long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+            Assert.Contains("MaxStringContentLength", e.Message);
+            Assert.True(round == 0 || allocated < 8_192, $"refusing the text allocated {allocated} bytes");
+        }
+
+        byte[] small = Text(200, 0x98, 1);
+        for (int round = 0; round < 2; round++)
+        {
+            long before = GC.GetAllocatedBytesForCurrentThread();
+            var e = Assert.Throws<NbfxFormatException>(() =>
+            {
+                var reader = new NbfxReader(small);
+                try { while (reader.Read()) { if (reader.TokenType == NbfxTokenType.Text) reader.GetCharCount(); } } finally { reader.Dispose(); }
+            });
+            long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+            Assert.Contains("not valid UTF-8", e.Message);
+            Assert.True(round == 0 || allocated < 8_192, $"counting the text allocated {allocated} bytes");
+        }
+    }
+
+    /// <summary>
+    /// UTF-16 text (UnicodeChars) with a lone surrogate is malformed when its value is read, as the in-box reader has
+    /// it; a whole pair is text. Checked through NbfxReader.GetString and through the drop-in, against the in-box reader.
+    /// </summary>
+    [Theory]
+    [InlineData("a lone low surrogate as element text", "40 01 61 B7 02 00 DE", 5, false)]
+    [InlineData("a lone high surrogate ending element text", "40 01 61 B7 04 41 00 00 D8", 5, false)]
+    [InlineData("a low surrogate before a high one", "40 01 61 B7 04 00 DC 00 D8", 5, false)]
+    [InlineData("a lone low surrogate as an attribute value", "40 01 61 04 01 78 B6 02 00 DE 01", 8, false)]
+    [InlineData("a whole pair (U+1F600)", "40 01 61 B7 04 3D D8 00 DE", 5, true)]
+    public void Utf16TextWithALoneSurrogateIsRejectedWhenRead(string why, string hex, long payloadOffset, bool valid)
+    {
+        byte[] bytes = Convert.FromHexString(hex.Replace(" ", ""));
+        string? Records()
+        {
+            var reader = new NbfxReader(bytes);
+            try
+            {
+                string? text = null;
+                while (reader.Read())
+                {
+                    if (reader.TokenType is NbfxTokenType.Text or NbfxTokenType.Attribute) text = reader.GetString();
+                }
+                return text;
+            }
+            finally
+            {
+                reader.Dispose();
+            }
+        }
+        static string ReadAll(XmlReader reader)
+        {
+            var text = new System.Text.StringBuilder();
+            while (reader.Read())
+            {
+                text.Append(reader.Value);
+                for (int i = 0; i < reader.AttributeCount; i++) text.Append(reader.GetAttribute(i));
+            }
+            return text.ToString();
+        }
+        using XmlDictionaryReader inBox = XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max);
+        using XmlDictionaryReader dropIn = BinaryXml.CreateReader(bytes);
+        if (valid)
+        {
+            Assert.Equal("\U0001F600", Records());
+            Assert.Equal(ReadAll(inBox), ReadAll(dropIn));
+            return;
+        }
+        Assert.Throws<XmlException>(() => ReadAll(inBox));
+        foreach (Func<object?> read in new Func<object?>[] { Records, () => ReadAll(dropIn) })
+        {
+            var e = Assert.Throws<NbfxFormatException>(read);
+            Assert.True(e.Offset == payloadOffset && e.Message.Contains("lone surrogate"), $"{why}: {e.Message}");
         }
     }
 

@@ -53,15 +53,21 @@ public class ReaderFuzzTests
             try
             {
                 using XmlDictionaryReader reader = BinaryXml.CreateReader(input, dictionary, quotas, session);
-                if (i % 2 == 0) Walk(reader);
-                else WalkTyped(reader, i);
+                switch (i % 3)
+                {
+                    case 0: Walk(reader); break;
+                    case 1: WalkTyped(reader, i); break;
+                    default: WalkRandomCalls(reader, random); break;
+                }
             }
             catch (XmlException) { }
             // XmlReader's own refusal of a content read on the wrong node (an element with child elements, say).
-            catch (InvalidOperationException e) when (i % 2 == 1 && e.TargetSite?.Module.Assembly.GetName().Name == "System.Private.Xml") { }
+            catch (InvalidOperationException e) when (i % 3 == 1 && e.TargetSite?.Module.Assembly.GetName().Name == "System.Private.Xml") { }
+            // A call made where it does not belong (ending an element when none is open, say), in the random walk.
+            catch (InvalidOperationException) when (i % 3 == 2) { }
             catch (Exception e)
             {
-                Assert.Fail($"{what}: the drop-in threw {e.GetType().Name}: {e.Message}");
+                Assert.Fail($"{what}: the drop-in threw {e.GetType().Name}: {e.Message} {e.StackTrace}");
             }
             long dropInAllocated = GC.GetAllocatedBytesForCurrentThread() - before;
             // Strings for every name and value (UTF-16 doubles text, base64 and number text grow it) plus fixed overheads.
@@ -80,6 +86,16 @@ public class ReaderFuzzTests
             {
                 _ = reader.GetAttribute(a);
             }
+        }
+    }
+
+    /// <summary>Up to 200 of the calls <see cref="ReaderWalkTests"/> makes, in a random order, and the state after each.</summary>
+    private static void WalkRandomCalls(XmlDictionaryReader reader, Random random)
+    {
+        for (int step = 0; step < 200 && !reader.EOF; step++)
+        {
+            _ = ReaderWalkTests.Operations[random.Next(ReaderWalkTests.Operations.Length)].Call(reader);
+            _ = reader.NodeType == XmlNodeType.None ? "" : $"{reader.Name} {reader.Depth} {reader.ValueType} {(reader.HasValue ? reader.Value : "")}";
         }
     }
 

@@ -76,7 +76,8 @@ public class ReaderWalkTests
         Assert.True(walks > 8_000 && calls > 20_000, $"only {walks} walks, {calls} calls");
     }
 
-    private static readonly (string Name, Func<XmlDictionaryReader, string> Call)[] Operations =
+    /// <summary>The calls the walk makes; the fuzz test makes them on mutated documents too.</summary>
+    internal static readonly (string Name, Func<XmlDictionaryReader, string> Call)[] Operations =
     [
         ("Read", r => r.Read().ToString()),
         ("Read", r => r.Read().ToString()),

@@ -299,6 +299,11 @@ internal partial struct NbfxCursor
         {
             return 0;
         }
+        if (prefixLength > 0 && (ns is null ? valueLength == 0 : ns.Value.Length == 0))
+        {
+            // xmlns:p="" undeclares nothing in XML 1.0: the in-box reader rejects it too.
+            ThrowFormat("a prefix declared with the empty namespace", _windowOffset + p);
+        }
         SetToken(NbfxTokenType.NamespaceDeclaration, record, _windowOffset + p, _depth);
         PrefixLetter = -1;
         PrefixStart = prefixStart;
@@ -652,7 +657,7 @@ internal partial struct NbfxCursor
     [MethodImpl(MethodImplOptions.NoInlining)]
     private readonly void CheckNameQuota(ReadOnlySpan<byte> w, int s, int length, long at)
     {
-        if (Encoding.UTF8.GetCharCount(w.Slice(s, Math.Min(length, w.Length - s))) > _maxNameLength)
+        if (Utf16Length(w.Slice(s, Math.Min(length, w.Length - s))) > _maxNameLength)
         {
             ThrowFormat("a name longer than the MaxNameTableCharCount quota ({0})", _maxNameLength, at);
         }
@@ -702,10 +707,28 @@ internal partial struct NbfxCursor
     private readonly void CheckLongStringQuota(ReadOnlySpan<byte> text, bool utf16, long at)
     {
         int max = _maxStringContentLength;
-        int chars = utf16 ? text.Length / 2 : Encoding.UTF8.GetCharCount(text);
+        int chars = utf16 ? text.Length / 2 : Utf16Length(text);
         if (chars > max)
         {
             ThrowFormat("a string of {0} chars exceeds the MaxStringContentLength quota ({1})", chars, max, at);
         }
+    }
+
+    /// <summary>
+    /// The UTF-16 length of UTF-8 bytes, for quotas. Bytes that are not UTF-8 (refused when they are made a string)
+    /// are counted a char each, not through the decoder's replacement, which allocates for every bad sequence.
+    /// </summary>
+    private static int Utf16Length(ReadOnlySpan<byte> utf8)
+    {
+        if (Utf8.IsValid(utf8))
+        {
+            return Encoding.UTF8.GetCharCount(utf8);
+        }
+        int chars = 0;
+        foreach (byte b in utf8)
+        {
+            chars += (b & 0xC0) != 0x80 ? (b >= 0xF0 ? 2 : 1) : 0;
+        }
+        return chars;
     }
 }

@@ -118,7 +118,8 @@ internal readonly ref struct NbfxValue
     /// <summary>The number of UTF-16 chars of a characters value (Chars, UnicodeChars, Empty, Dictionary).</summary>
     public int GetCharCount() => Type switch
     {
-        NbfxValueType.Chars => Encoding.UTF8.GetCharCount(Payload),
+        // Checked first: counting text that is not UTF-8 would allocate for every bad sequence, and its string is refused anyway.
+        NbfxValueType.Chars => Utf8.IsValid(Payload) ? Encoding.UTF8.GetCharCount(Payload) : ThrowInvalidUtf8Count(),
         NbfxValueType.UnicodeChars => Payload.Length / 2,
         NbfxValueType.Dictionary => DictionaryString!.Value.Length,
         NbfxValueType.Empty => 0,
@@ -146,6 +147,7 @@ internal readonly ref struct NbfxValue
                 {
                     destination[i] = (char)BinaryPrimitives.ReadUInt16LittleEndian(bytes[(2 * i)..]);
                 }
+                CheckUtf16(destination[..(bytes.Length / 2)]);
                 return bytes.Length / 2;
             case NbfxValueType.Dictionary:
                 DictionaryString!.Value.CopyTo(destination);
@@ -162,7 +164,7 @@ internal readonly ref struct NbfxValue
     {
         NbfxValueType.Chars => Utf8ToString(),
         NbfxValueType.UnicodeChars => BitConverter.IsLittleEndian
-            ? new string(MemoryMarshal.Cast<byte, char>(Payload))
+            ? CheckUtf16(new string(MemoryMarshal.Cast<byte, char>(Payload)))
             : string.Create(Payload.Length / 2, this.Payload.ToArray(), static (d, b) => new NbfxValue(NbfxValueType.UnicodeChars, b, null, 0, 0).CopyChars(d)),
         NbfxValueType.Empty or NbfxValueType.StartList or NbfxValueType.EndList => "",
         NbfxValueType.Dictionary => DictionaryString!.Value,
@@ -222,6 +224,40 @@ internal readonly ref struct NbfxValue
         _ => ToText(),
     };
 
+    /// <summary>
+    /// Rejects UTF-16 text with a lone surrogate, as the in-box reader does (it reads such a record as malformed); the
+    /// common text, with no surrogates at all, is one vectorized search.
+    /// </summary>
+    private string CheckUtf16(string text)
+    {
+        CheckUtf16(text.AsSpan());
+        return text;
+    }
+
+    private void CheckUtf16(ReadOnlySpan<char> text)
+    {
+        int i = text.IndexOfAnyInRange('\uD800', '\uDFFF');
+        if (i < 0)
+        {
+            return;
+        }
+        for (; i < text.Length; i++)
+        {
+            if (char.IsHighSurrogate(text[i]) && i + 1 < text.Length && char.IsLowSurrogate(text[i + 1]))
+            {
+                i++;
+            }
+            else if (char.IsSurrogate(text[i]))
+            {
+                ThrowLoneSurrogate();
+            }
+        }
+    }
+
+    [DoesNotReturn]
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ThrowLoneSurrogate() => throw new NbfxFormatException("UTF-16 text with a lone surrogate", Offset);
+
     private static readonly UTF8Encoding StrictUtf8 = new(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: true);
 
     /// <summary>The text, checked and decoded in one pass.</summary>
@@ -236,6 +272,12 @@ internal readonly ref struct NbfxValue
             ThrowInvalidUtf8();
             return "";
         }
+    }
+
+    private int ThrowInvalidUtf8Count()
+    {
+        ThrowInvalidUtf8();
+        return 0;
     }
 
     [DoesNotReturn]
