@@ -68,18 +68,17 @@ internal sealed partial class NbfxXmlReader
             {
                 // The node is used up: move on, as XmlReader's content methods do. From an attribute that is the node
                 // after its element's start, as in-box: its content, if text, is read on.
-                string? carry = _base64Carry;
                 MoveToElement();
-                ReadKeepingCarry(carry);
+                ReadKeepingCarry();
             }
         }
         return total;
     }
 
     /// <summary>Read, keeping the characters carried from the text before (Read forgets them, for any other caller).</summary>
-    private bool ReadKeepingCarry(string? carry = null)
+    private bool ReadKeepingCarry()
     {
-        carry ??= _base64Carry;
+        string? carry = _base64Carry;
         bool more = Read();
         _base64Carry = carry;
         return more;
