@@ -187,8 +187,8 @@ internal readonly ref struct NbfxValue
         _ => "",
     };
 
-    /// <summary>The CLR type the in-box reader gives this kind of value (its ValueType and ReadContentAsObject).</summary>
-    public Type ClrType => Type switch
+    /// <summary>The CLR type the in-box reader gives a kind of value (its ValueType and ReadContentAsObject).</summary>
+    public static Type ClrTypeOf(NbfxValueType type) => type switch
     {
         NbfxValueType.False or NbfxValueType.True or NbfxValueType.Bool => typeof(bool),
         NbfxValueType.Zero or NbfxValueType.One or NbfxValueType.Int8 or NbfxValueType.Int16 or NbfxValueType.Int32 => typeof(int),
@@ -206,7 +206,7 @@ internal readonly ref struct NbfxValue
         _ => typeof(string),
     };
 
-    /// <summary>The value as an object of <see cref="ClrType"/>.</summary>
+    /// <summary>The value as an object of its <see cref="ClrTypeOf"/> type.</summary>
     public object ToObject() => Type switch
     {
         NbfxValueType.False or NbfxValueType.True or NbfxValueType.Bool => ToBoolean(),

@@ -34,10 +34,7 @@ internal sealed partial class NbfxXmlReader
         {
             throw new ArgumentOutOfRangeException(nameof(i));
         }
-        _attributeIndex = i;
-        _onAttributeValue = false;
-        _attributeValueSeen = _attributeValueHandedOver = false;
-        _base64 = null;
+        SetAttributePosition(i);
     }
 
     public override bool MoveToAttribute(string name) => MoveTo(FindAttribute(name));
@@ -58,10 +55,7 @@ internal sealed partial class NbfxXmlReader
         {
             return false;
         }
-        _attributeIndex = -1;
-        _onAttributeValue = false;
-        _attributeValueSeen = _attributeValueHandedOver = false;
-        _base64 = null;
+        SetAttributePosition(-1);
         return true;
     }
 
@@ -82,11 +76,17 @@ internal sealed partial class NbfxXmlReader
         {
             return false;
         }
+        SetAttributePosition(i);
+        return true;
+    }
+
+    /// <summary>On attribute <paramref name="i"/> (−1: the element), not on its value, with nothing read from it yet.</summary>
+    private void SetAttributePosition(int i)
+    {
         _attributeIndex = i;
         _onAttributeValue = false;
         _attributeValueSeen = _attributeValueHandedOver = false;
         _base64 = null;
-        return true;
     }
 
     private int FindAttribute(string name)

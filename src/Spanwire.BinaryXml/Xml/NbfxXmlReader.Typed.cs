@@ -74,10 +74,10 @@ internal sealed partial class NbfxXmlReader
             {
                 AttributeNode a = _attributes[_attributeIndex];
                 return a.Binding < 0 && !_attributeValueSeen
-                    ? new NbfxValue(a.ValueType, default, a.ValueString, a.QNamePrefixLetter, a.ValueOffset).ClrType
+                    ? NbfxValue.ClrTypeOf(a.ValueType)
                     : typeof(string);
             }
-            return _value is null && _nodeType == XmlNodeType.Text && CurrentValue.ClrType is var type && (_atomic || type == typeof(byte[]))
+            return _value is null && _nodeType == XmlNodeType.Text && NbfxValue.ClrTypeOf(CurrentValueType) is var type && (_atomic || type == typeof(byte[]))
                 ? type
                 : typeof(string);
         }
