@@ -1,4 +1,5 @@
 using System.Buffers.Text;
+using System.Runtime.CompilerServices;
 using System.Text.Json;
 
 namespace Spanwire.Json;
@@ -20,7 +21,13 @@ public sealed partial class JsonWriter
     {
         CheckTokenSize(value.Length);
         int valueFirst = _escaping.StartOfEscaping(value);
-        int p = BeginNamed(name, nameFirst, MaxQuotedLength(value.Length, valueFirst, 3));
+        if (valueFirst >= 0 && _end - _pos < NamedRoom(MaxNameCost(name, nameFirst), TextCost(value.Length, valueFirst, 3) + 2))
+        {
+            WriteStringExact(name, nameFirst, value, valueFirst);
+            return;
+        }
+
+        int p = BeginNamed(name, nameFirst, TextCost(value.Length, valueFirst, 3) + 2);
         EndValue(WriteQuoted(_buffer, p, value, valueFirst), JsonTokenType.String);
     }
 
@@ -29,9 +36,31 @@ public sealed partial class JsonWriter
     {
         CheckTokenSize(utf8Value.Length);
         int valueFirst = _escaping.StartOfEscaping(utf8Value);
-        int p = BeginNamed(name, nameFirst, MaxQuotedLength(utf8Value.Length, valueFirst, 1));
+        if (valueFirst >= 0 && _end - _pos < NamedRoom(MaxNameCost(name, nameFirst), TextCost(utf8Value.Length, valueFirst, 1) + 2))
+        {
+            WriteStringExact(name, nameFirst, utf8Value, valueFirst);
+            return;
+        }
+
+        int p = BeginNamed(name, nameFirst, TextCost(utf8Value.Length, valueFirst, 1) + 2);
         EndValue(WriteQuoted(_buffer, p, utf8Value, valueFirst), JsonTokenType.String);
     }
+
+    /// <summary>A name and a string value that may need escaping where the room left is short: see WriteStringValueExact.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void WriteStringExact<TName, TUnit>(ReadOnlySpan<TName> name, int nameFirst, ReadOnlySpan<TUnit> value, int valueFirst)
+        where TName : unmanaged
+        where TUnit : unmanaged
+    {
+        using EscapedText escaped = Escape(value, valueFirst);
+        int p = BeginNamed(name, nameFirst, escaped.Cost + 2);
+        EndValue(WriteQuoted(_buffer, p, escaped.Utf8, -1), JsonTokenType.String);
+    }
+
+    /// <summary>The most a property name may cost in Utf8JsonWriter's room rule.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static long MaxNameCost<TName>(ReadOnlySpan<TName> name, int nameFirst)
+        where TName : unmanaged => MaxTextCost(name.Length, nameFirst, typeof(TName) == typeof(char) ? 3 : 1);
 
     private void WriteStringCore<TName>(ReadOnlySpan<TName> name, int nameFirst, DateTime value)
         where TName : unmanaged
@@ -94,7 +123,7 @@ public sealed partial class JsonWriter
     private void WriteBooleanCore<TName>(ReadOnlySpan<TName> name, int nameFirst, bool value)
         where TName : unmanaged
     {
-        int p = BeginNamed(name, nameFirst, 5);
+        int p = BeginNamed(name, nameFirst, value ? 4 : 5);
         EndValue(BooleanAt(_buffer, p, value), value ? JsonTokenType.True : JsonTokenType.False);
     }
 
@@ -121,16 +150,12 @@ public sealed partial class JsonWriter
             ThrowDepthTooLarge();
         }
 
-        WritePropertyNameCore(name, nameFirst);
-
-        if (isObject)
-        {
-            WriteStartObject();
-        }
-        else
-        {
-            WriteStartArray();
-        }
+        // One room request for "name": and the token, as Utf8JsonWriter makes.
+        int p = BeginNamed(name, nameFirst, 1);
+        byte token = isObject ? (byte)'{' : (byte)'[';
+        _buffer[p++] = token;
+        _pos = p;
+        Opened(token, isObject ? JsonTokenType.StartObject : JsonTokenType.StartArray);
     }
 
     /// <summary>Writes a pre-encoded property name and a pre-encoded string value.</summary>

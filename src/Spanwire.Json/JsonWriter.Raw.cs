@@ -58,7 +58,7 @@ public sealed partial class JsonWriter
     private int BeginComment(int maxLength)
     {
         int indent = _indented ? Indentation : 0;
-        Reserve(maxLength + indent + 6);
+        Reserve(_indented ? indent + maxLength + 4 + NewLineLength : maxLength + 4);
         byte[] buffer = _buffer;
         int p = _pos;
         if (_indented && (_tokenType != JsonTokenType.None || _commentAfterNoneOrPropertyName))

@@ -31,9 +31,47 @@ public sealed partial class JsonWriter
             ThrowDepthTooLarge();
         }
 
-        int p = BeginValue(1);
+        if (_validate)
+        {
+            ValidateWritingValue();
+        }
+
+        int p;
+        if (_indented)
+        {
+            // Utf8JsonWriter asks for the token, a separator and up to 2 bytes of new line whatever the new line is.
+            int indent = Indentation;
+            Reserve(indent + 4);
+            p = _pos;
+            if (_needsComma)
+            {
+                _buffer[p++] = (byte)',';
+            }
+
+            if (_tokenType is not (JsonTokenType.PropertyName or JsonTokenType.None) || _commentAfterNoneOrPropertyName)
+            {
+                p = WriteNewLine(_buffer, p);
+                p = WriteIndentation(_buffer, p, indent);
+            }
+        }
+        else
+        {
+            Reserve(2);
+            p = _pos;
+            if (_needsComma)
+            {
+                _buffer[p++] = (byte)',';
+            }
+        }
+
         _buffer[p++] = token;
         _pos = p;
+        Opened(token, tokenType);
+    }
+
+    /// <summary>Records a container opened with <paramref name="token"/>.</summary>
+    private void Opened(byte token, JsonTokenType tokenType)
+    {
         if (_validate)
         {
             bool isObject = token == (byte)'{';
@@ -95,6 +133,8 @@ public sealed partial class JsonWriter
     /// <summary>
     /// Validates that a value may come next, reserves room for the separator, new line and indentation plus
     /// <paramref name="maxValueLength"/> bytes, writes what goes before the value, and returns where the value goes.
+    /// The room asked for is Utf8JsonWriter's for the same call (see <see cref="ValueRoom"/>), so both writers ask
+    /// their output for memory and commit at the same moments.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private int BeginValue(int maxValueLength)
@@ -119,10 +159,22 @@ public sealed partial class JsonWriter
         return p;
     }
 
+    /// <summary>
+    /// The room Utf8JsonWriter asks for before a value of at most <paramref name="maxValueLength"/> bytes without a
+    /// property name: the value and a separator, and when indented the indentation and a new line.
+    /// </summary>
+    private int ValueRoom(int maxValueLength) => _indented ? Indentation + maxValueLength + 1 + NewLineLength : maxValueLength + 1;
+
+    /// <summary>As <see cref="ValueRoom"/>, after a property name costing <paramref name="nameCost"/>: quotes, colon (and a space when indented).</summary>
+    private long NamedRoom(long nameCost, int maxValueLength) =>
+        _indented ? Indentation + nameCost + maxValueLength + 5 + NewLineLength : nameCost + maxValueLength + 4;
+
+    private int NewLineLength => _crlf ? 2 : 1;
+
     private int BeginValueIndented(int maxValueLength)
     {
         int indent = Indentation;
-        Reserve(maxValueLength + indent + 3);
+        Reserve(indent + maxValueLength + 1 + NewLineLength);
         byte[] buffer = _buffer;
         int p = _pos;
         if (_needsComma)
@@ -212,18 +264,34 @@ public sealed partial class JsonWriter
         if (typeof(TName) == typeof(char))
         {
             ReadOnlySpan<char> utf16 = MemoryMarshal.Cast<TName, char>(name);
-            p = BeginPropertyName(MaxQuotedLength(utf16.Length, nameFirst, 3) + maxValueLength);
+            if (nameFirst >= 0 && _end - _pos < NamedRoom(MaxTextCost(utf16.Length, nameFirst, 3), maxValueLength))
+            {
+                return BeginNamedExact(utf16, nameFirst, maxValueLength);
+            }
+
+            p = BeginPropertyName(TextCost(utf16.Length, nameFirst, 3), maxValueLength);
             buffer = _buffer;
             p = WriteQuoted(buffer, p, utf16, nameFirst);
         }
         else
         {
             ReadOnlySpan<byte> utf8 = MemoryMarshal.Cast<TName, byte>(name);
-            p = BeginPropertyName(MaxQuotedLength(utf8.Length, nameFirst, 1) + maxValueLength);
+            if (nameFirst >= 0 && _end - _pos < NamedRoom(MaxTextCost(utf8.Length, nameFirst, 1), maxValueLength))
+            {
+                return BeginNamedExact(utf8, nameFirst, maxValueLength);
+            }
+
+            p = BeginPropertyName(TextCost(utf8.Length, nameFirst, 1), maxValueLength);
             buffer = _buffer;
             p = WriteQuoted(buffer, p, utf8, nameFirst);
         }
 
+        return EndPropertyName(buffer, p);
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private int EndPropertyName(byte[] buffer, int p)
+    {
         buffer[p++] = (byte)':';
         if (_indented)
         {
@@ -232,6 +300,89 @@ public sealed partial class JsonWriter
 
         return p;
     }
+
+    /// <summary>
+    /// A property name that may need escaping, where the room left is less than the most it could take: Utf8JsonWriter
+    /// escapes the name first and asks for room by its escaped length, so that length is found first here too.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private int BeginNamedExact<TName>(ReadOnlySpan<TName> name, int nameFirst, int maxValueLength)
+        where TName : unmanaged
+    {
+        using EscapedText escaped = Escape(name, nameFirst);
+        int p = BeginPropertyName(escaped.Cost, maxValueLength);
+        p = WriteQuoted(_buffer, p, escaped.Utf8, -1);
+        return EndPropertyName(_buffer, p);
+    }
+
+    /// <summary>
+    /// Text as it will be written (UTF-8, escaped, without quotes) and its cost in Utf8JsonWriter's room rule: escaped
+    /// UTF-16 units times 3, or escaped UTF-8 bytes. Held in a pooled array when it had to be escaped.
+    /// </summary>
+    private readonly ref struct EscapedText(ReadOnlySpan<byte> utf8, int cost, byte[]? rented)
+    {
+        public ReadOnlySpan<byte> Utf8 { get; } = utf8;
+
+        public int Cost { get; } = cost;
+
+        public void Dispose()
+        {
+            if (rented is not null)
+            {
+                ArrayPool<byte>.Shared.Return(rented);
+            }
+        }
+    }
+
+    /// <summary>
+    /// Escapes <paramref name="text"/> from <paramref name="first"/> on (0: not scanned yet) into a pooled array, or,
+    /// when nothing needs escaping, returns UTF-8 text as it is.
+    /// </summary>
+    private EscapedText Escape<TUnit>(ReadOnlySpan<TUnit> text, int first)
+        where TUnit : unmanaged
+    {
+        if (typeof(TUnit) == typeof(byte))
+        {
+            ReadOnlySpan<byte> utf8 = MemoryMarshal.Cast<TUnit, byte>(text);
+            if (first == 0)
+            {
+                first = _escaping.FirstToEscape(utf8);
+            }
+
+            if (first < 0)
+            {
+                return new EscapedText(utf8, utf8.Length, null);
+            }
+
+            byte[] rented = ArrayPool<byte>.Shared.Rent(MaxQuotedLength(utf8.Length, first, 1));
+            int end = WriteQuoted(rented, 0, utf8, first);
+            return new EscapedText(rented.AsSpan(1, end - 2), end - 2, rented);
+        }
+        else
+        {
+            ReadOnlySpan<char> utf16 = MemoryMarshal.Cast<TUnit, char>(text);
+            if (first == 0)
+            {
+                first = _escaping.FirstToEscape(utf16);
+            }
+
+            byte[] rented = ArrayPool<byte>.Shared.Rent(MaxQuotedLength(utf16.Length, first, 3));
+            int end = WriteQuoted(rented, 0, utf16, first);
+            ReadOnlySpan<byte> written = rented.AsSpan(1, end - 2);
+            int units = first < 0 ? utf16.Length : Encoding.UTF8.GetCharCount(written);
+            return new EscapedText(written, units * 3, rented);
+        }
+    }
+
+    /// <summary>Text's cost in Utf8JsonWriter's room rule when it needs no escaping (<paramref name="first"/> &lt; 0), else at most.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int TextCost(int length, int first, int bytesPerUnit) =>
+        first < 0 ? length * bytesPerUnit : (int)Math.Min(MaxTextCost(length, first, bytesPerUnit), int.MaxValue - 64);
+
+    /// <summary>The most text may cost: every unit from <paramref name="first"/> on escaped as \uXXXX.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static long MaxTextCost(int length, int first, int bytesPerUnit) =>
+        first < 0 ? (long)length * bytesPerUnit : ((long)first + (long)JsonEscaping.MaxExpansion * (length - first)) * bytesPerUnit;
 
     // Reading a name: the checks Utf8JsonWriter makes on it, and where escaping starts (-1: nowhere; see
     // JsonEscaping.StartOfEscaping). A pre-encoded name is written as it is.
@@ -320,20 +471,21 @@ public sealed partial class JsonWriter
         return p;
     }
 
+    /// <summary>Reserves <see cref="NamedRoom"/> and writes what goes before a property name; returns where the name goes.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private int BeginPropertyName(int maxQuotedLength)
+    private int BeginPropertyName(int nameCost, int maxValueLength)
     {
         if (_indented)
         {
             int indent = Indentation;
-            Reserve(maxQuotedLength + indent + 5);
+            Reserve(indent + nameCost + maxValueLength + 5 + NewLineLength);
             int i = _pos;
             if (_needsComma)
             {
                 _buffer[i++] = (byte)',';
             }
 
-            if (_tokenType != JsonTokenType.None || _commentAfterNoneOrPropertyName)
+            if (_tokenType != JsonTokenType.None)
             {
                 i = WriteNewLine(_buffer, i);
             }
@@ -341,7 +493,7 @@ public sealed partial class JsonWriter
             return WriteIndentation(_buffer, i, indent);
         }
 
-        Reserve(maxQuotedLength + 2);
+        Reserve(nameCost + maxValueLength + 4);
         int p = _pos;
         if (_needsComma)
         {

@@ -27,7 +27,13 @@ public sealed partial class JsonWriter
     {
         CheckTokenSize(value.Length);
         int first = _escaping.StartOfEscaping(value);
-        int p = BeginValue(MaxQuotedLength(value.Length, first, 3));
+        if (first >= 0 && _end - _pos < ValueRoom(TextCost(value.Length, first, 3) + 2))
+        {
+            WriteStringValueExact(value, first);
+            return;
+        }
+
+        int p = BeginValue(TextCost(value.Length, first, 3) + 2);
         EndValue(WriteQuoted(_buffer, p, value, first), JsonTokenType.String);
     }
 
@@ -36,8 +42,27 @@ public sealed partial class JsonWriter
     {
         CheckTokenSize(utf8Value.Length);
         int first = _escaping.StartOfEscaping(utf8Value);
-        int p = BeginValue(MaxQuotedLength(utf8Value.Length, first, 1));
+        if (first >= 0 && _end - _pos < ValueRoom(TextCost(utf8Value.Length, first, 1) + 2))
+        {
+            WriteStringValueExact(utf8Value, first);
+            return;
+        }
+
+        int p = BeginValue(TextCost(utf8Value.Length, first, 1) + 2);
         EndValue(WriteQuoted(_buffer, p, utf8Value, first), JsonTokenType.String);
+    }
+
+    /// <summary>
+    /// A string value that may need escaping, where the room left is less than the most it could take: Utf8JsonWriter
+    /// escapes the value first and asks for room by its escaped length, so that length is found first here too.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void WriteStringValueExact<TUnit>(ReadOnlySpan<TUnit> value, int first)
+        where TUnit : unmanaged
+    {
+        using EscapedText escaped = Escape(value, first);
+        int p = BeginValue(escaped.Cost + 2);
+        EndValue(WriteQuoted(_buffer, p, escaped.Utf8, -1), JsonTokenType.String);
     }
 
     /// <summary>Writes a pre-encoded string value as it is.</summary>
@@ -96,7 +121,7 @@ public sealed partial class JsonWriter
     /// <summary>Writes true or false.</summary>
     public void WriteBooleanValue(bool value)
     {
-        int p = BeginValue(5);
+        int p = BeginValue(value ? 4 : 5);
         EndValue(BooleanAt(_buffer, p, value), value ? JsonTokenType.True : JsonTokenType.False);
     }
 

@@ -12,6 +12,9 @@ public sealed class JsonWriterDifferentialTests
 {
     private const int Documents = 10_000;
 
+    /// <summary>Total sizes of the fixed outputs: none, tiny, the writer's first request and either side of it, roomy.</summary>
+    private static readonly int[] s_capacities = [0, 1, 16, 255, 256, 257, 300, 1000, 5000, 70_000];
+
     /// <summary>
     /// Every combination that changes output: encoder (none, Default, relaxed) × validation on/off × formatting
     /// (minimized, or indented with each indent character, size 0/1/2/4 and new line); MaxDepth default and 5 when minimized.
@@ -59,12 +62,15 @@ public sealed class JsonWriterDifferentialTests
         Parallel.For(0, Documents, new ParallelOptions { MaxDegreeOfParallelism = Environment.ProcessorCount }, seed =>
         {
             List<JsonOp> ops = RandomJson.Document(seed);
+            var kind = (OutputKind)(seed % 4);
+            int capacity = s_capacities[seed / 4 % s_capacities.Length];
             for (int c = 0; c < combinations.Count; c++)
             {
-                string? difference = Compare(ops, combinations[c]);
+                string? difference = Compare(ops, combinations[c], kind, capacity);
                 if (difference is not null && Interlocked.Increment(ref failures) == 1)
                 {
-                    first = $"seed {seed}, options #{c} ({Describe(combinations[c])}): {difference}";
+                    first = $"seed {seed}, options #{c} ({Describe(combinations[c])}), output {kind}" +
+                        (kind == OutputKind.Fixed ? $" of {capacity} bytes" : "") + $": {difference}";
                 }
             }
         });
@@ -77,20 +83,33 @@ public sealed class JsonWriterDifferentialTests
         $"skip {o.SkipValidation}, maxDepth {o.MaxDepth}, indented {o.Indented}" +
         (o.Indented ? $" '{(o.IndentCharacter == '\t' ? "\\t" : " ")}'x{o.IndentSize} {(o.NewLine == "\n" ? "LF" : "CRLF")}" : "");
 
-    /// <summary>Runs the calls on both writers; null when they agree, else what differs.</summary>
-    internal static string? Compare(List<JsonOp> ops, JsonWriterOptions options)
+    /// <summary>Runs the calls on both writers into growing outputs; null when they agree, else what differs.</summary>
+    internal static string? Compare(List<JsonOp> ops, JsonWriterOptions options) => Compare(ops, options, OutputKind.Growing);
+
+    /// <summary>
+    /// Runs the calls on both writers, each into its own <see cref="RecordingOutput"/> of <paramref name="kind"/>; null
+    /// when they agree, else what differs. They agree when every call throws the same exception type or none, leaves
+    /// the same BytesPending, BytesCommitted and CurrentDepth, and the outputs saw the same GetMemory hints and Advance
+    /// counts in the same order and hold the same bytes.
+    /// </summary>
+    internal static string? Compare(List<JsonOp> ops, JsonWriterOptions options, OutputKind kind, int capacity = 256)
     {
-        var expectedOutput = new ArrayBufferWriter<byte>();
-        var actualOutput = new ArrayBufferWriter<byte>();
+        var expectedOutput = new RecordingOutput(kind, capacity);
+        var actualOutput = new RecordingOutput(kind, capacity);
         using var expected = new Utf8JsonWriter(expectedOutput, options);
         using var actual = new JsonWriter(actualOutput, options);
+        string Context(int i) =>
+            $"\n  Utf8JsonWriter: {Show(expectedOutput.WrittenSpan)}\n  JsonWriter:     {Show(actualOutput.WrittenSpan)}" +
+            $"\n  Utf8JsonWriter output calls: {expectedOutput.Log}\n  JsonWriter output calls:     {actualOutput.Log}" +
+            $"\n  calls: {string.Join(", ", ops.Take(i + 1))}";
+
         for (int i = 0; i < ops.Count; i++)
         {
             Exception? e = Run(() => ops[i].OnIncumbent(expected));
             Exception? a = Run(() => ops[i].OnSpanwire(actual));
             if (e?.GetType() != a?.GetType() && !IsKnownIncumbentDefect(ops[i], e, a))
             {
-                return $"call {i} {ops[i]}: Utf8JsonWriter {Name(e)}, JsonWriter {Name(a)}; calls: {string.Join(", ", ops.Take(i + 1))}";
+                return $"call {i} {ops[i]}: Utf8JsonWriter {Name(e)}, JsonWriter {Name(a)}" + Context(i);
             }
 
             if (e is not null)
@@ -98,22 +117,20 @@ public sealed class JsonWriterDifferentialTests
                 return null; // both refused the same call; what follows an exception is unspecified
             }
 
-            long e1 = expected.BytesCommitted + expected.BytesPending;
-            long a1 = actual.BytesCommitted + actual.BytesPending;
-            if (e1 != a1 || expected.CurrentDepth != actual.CurrentDepth)
+            if (expected.BytesPending != actual.BytesPending || expected.BytesCommitted != actual.BytesCommitted ||
+                expected.CurrentDepth != actual.CurrentDepth || expectedOutput.Log != actualOutput.Log)
             {
-                expected.Flush();
-                actual.Flush();
-                return $"after call {i} {ops[i]}: {e1} vs {a1} bytes, depth {expected.CurrentDepth} vs {actual.CurrentDepth}\n" +
-                    $"  Utf8JsonWriter: {Show(expectedOutput.WrittenSpan)}\n  JsonWriter:     {Show(actualOutput.WrittenSpan)}\n  calls: {string.Join(", ", ops.Take(i + 1))}";
+                return $"after call {i} {ops[i]}: pending {expected.BytesPending} vs {actual.BytesPending}, committed " +
+                    $"{expected.BytesCommitted} vs {actual.BytesCommitted}, depth {expected.CurrentDepth} vs {actual.CurrentDepth}" + Context(i);
             }
         }
 
-        expected.Flush();
-        actual.Flush();
-        if (!expectedOutput.WrittenSpan.SequenceEqual(actualOutput.WrittenSpan))
+        Exception? ef = Run(expected.Flush);
+        Exception? af = Run(actual.Flush);
+        if (ef?.GetType() != af?.GetType() || expectedOutput.Log != actualOutput.Log ||
+            !expectedOutput.WrittenSpan.SequenceEqual(actualOutput.WrittenSpan))
         {
-            return $"bytes differ\n  Utf8JsonWriter: {Show(expectedOutput.WrittenSpan)}\n  JsonWriter:     {Show(actualOutput.WrittenSpan)}\n  calls: {string.Join(", ", ops)}";
+            return $"after the final Flush ({Name(ef)} vs {Name(af)})" + Context(ops.Count - 1);
         }
 
         return null;
@@ -123,7 +140,7 @@ public sealed class JsonWriterDifferentialTests
     /// Utf8JsonWriter throws IndexOutOfRangeException for a UTF-16 comment with invalid UTF-16 (it indexes the
     /// chars with a byte count while building its ArgumentException). JsonWriter throws the ArgumentException.
     /// </summary>
-    private static bool IsKnownIncumbentDefect(JsonOp op, Exception? incumbent, Exception? spanwire) =>
+    internal static bool IsKnownIncumbentDefect(JsonOp op, Exception? incumbent, Exception? spanwire) =>
         op.Description.StartsWith("Comment(\"", StringComparison.Ordinal) &&
         incumbent is IndexOutOfRangeException && spanwire is ArgumentException;
 

@@ -367,65 +367,60 @@ public sealed class JsonWriterSpecificationTests
     }
 
     [Fact]
-    public void Output_across_segment_boundaries_and_tiny_memories_is_the_same()
+    public void Output_across_pooled_segment_boundaries_is_the_same()
     {
+        // Both writers into their own PooledBufferWriter of the same segment size: the incumbent is the control.
         for (int seed = 0; seed < 300; seed++)
         {
             List<JsonOp> ops = RandomJson.Document(seed);
-            // The incumbent's output up to the first call it refuses (what a writer leaves after an exception is unspecified).
-            var incumbentOutput = new ArrayBufferWriter<byte>();
-            int good = 0;
-            int goodLength = 0;
-            using (var writer = new Utf8JsonWriter(incumbentOutput, new JsonWriterOptions { SkipValidation = true }))
+            foreach (int segmentSize in new[] { 16, 300 })
             {
-                for (; good < ops.Count; good++)
+                using var expectedOutput = new PooledBufferWriter(SegmentPool.Create(new SegmentPoolOptions { SegmentSize = segmentSize }));
+                using var actualOutput = new PooledBufferWriter(SegmentPool.Create(new SegmentPoolOptions { SegmentSize = segmentSize }));
+                bool refused = false;
+                var options = new JsonWriterOptions { SkipValidation = true };
+                using (var expected = new Utf8JsonWriter(expectedOutput, options))
+                using (var actual = new JsonWriter(actualOutput, options))
                 {
-                    writer.Flush();
-                    goodLength = incumbentOutput.WrittenCount;
-                    try
+                    foreach (JsonOp op in ops)
                     {
-                        ops[good].OnIncumbent(writer);
-                    }
-                    catch (Exception ex) when (ex is ArgumentException or InvalidOperationException or JsonException or IndexOutOfRangeException)
-                    {
-                        break;
+                        Exception? e = Record(() => op.OnIncumbent(expected));
+                        Exception? a = Record(() => op.OnSpanwire(actual));
+                        Assert.True(e?.GetType() == a?.GetType() || JsonWriterDifferentialTests.IsKnownIncumbentDefect(op, e, a), $"seed {seed}, segments of {segmentSize}, {op}: {e?.GetType().Name} vs {a?.GetType().Name}");
+                        if (e is not null)
+                        {
+                            refused = true; // what a writer leaves behind after a refused call is unspecified
+                            break;
+                        }
+
+                        Assert.Equal(expected.BytesCommitted, actual.BytesCommitted);
+                        Assert.Equal(expected.BytesPending, actual.BytesPending);
                     }
                 }
 
-                writer.Flush();
-                if (good == ops.Count)
+                if (refused)
                 {
-                    goodLength = incumbentOutput.WrittenCount;
+                    continue;
                 }
+
+                byte[] want = expectedOutput.ToArray();
+                byte[] got = actualOutput.ToArray();
+                Assert.True(want.AsSpan().SequenceEqual(got),
+                    $"seed {seed}, segments of {segmentSize}:\n{Encoding.UTF8.GetString(want)}\n{Encoding.UTF8.GetString(got)}\n{string.Join(", ", ops)}");
             }
+        }
+    }
 
-            ReadOnlySpan<byte> expected = incumbentOutput.WrittenSpan[..goodLength];
-            foreach (Func<IBufferWriter<byte>> output in new Func<IBufferWriter<byte>>[]
-            {
-                () => new PooledBufferWriter(SegmentPool.Create(new SegmentPoolOptions { SegmentSize = 16 })),
-                () => new PooledBufferWriter(SegmentPool.Create(new SegmentPoolOptions { SegmentSize = 300 })),
-                () => new ExactSizeBufferWriter(asArray: true),
-                () => new ExactSizeBufferWriter(asArray: false),
-            })
-            {
-                IBufferWriter<byte> target = output();
-                using (var writer = new JsonWriter(target, new JsonWriterOptions { SkipValidation = true }))
-                {
-                    foreach (JsonOp op in ops.Take(good))
-                    {
-                        op.OnSpanwire(writer);
-                    }
-                }
-
-                byte[] actual = target switch
-                {
-                    PooledBufferWriter p => p.ToArray(),
-                    ExactSizeBufferWriter e => e.Written.ToArray(),
-                    _ => throw new InvalidOperationException(),
-                };
-                Assert.True(expected.SequenceEqual(actual),
-                    $"seed {seed} into {target.GetType().Name}:\n{Encoding.UTF8.GetString(expected)}\n{Encoding.UTF8.GetString(actual)}\n{string.Join(", ", ops)}");
-            }
+    private static Exception? Record(Action action)
+    {
+        try
+        {
+            action();
+            return null;
+        }
+        catch (Exception ex)
+        {
+            return ex;
         }
     }
 
@@ -526,46 +521,5 @@ public sealed class JsonWriterSpecificationTests
         }
 
         Assert.Equal(0, GC.GetAllocatedBytesForCurrentThread() - before);
-    }
-
-    /// <summary>An IBufferWriter that hands out exactly the size asked for, as an array or as memory that is not one.</summary>
-    private sealed class ExactSizeBufferWriter(bool asArray) : IBufferWriter<byte>
-    {
-        private readonly MemoryStream _written = new();
-        private byte[] _current = [];
-
-        public ReadOnlySpan<byte> Written => _written.GetBuffer().AsSpan(0, (int)_written.Length);
-
-        public void Advance(int count) => _written.Write(_current, 0, count);
-
-        public Memory<byte> GetMemory(int sizeHint = 0)
-        {
-            _current = new byte[Math.Max(sizeHint, 1)];
-            return asArray ? _current : new NotAnArray(_current).Memory;
-        }
-
-        public Span<byte> GetSpan(int sizeHint = 0) => GetMemory(sizeHint).Span;
-    }
-
-    /// <summary>Memory over an array that does not admit to being one, to force the writer's staging path.</summary>
-    private sealed class NotAnArray(byte[] array) : MemoryManager<byte>
-    {
-        public override Span<byte> GetSpan() => array;
-
-        public override MemoryHandle Pin(int elementIndex = 0) => throw new NotSupportedException();
-
-        public override void Unpin()
-        {
-        }
-
-        protected override bool TryGetArray(out ArraySegment<byte> segment)
-        {
-            segment = default;
-            return false;
-        }
-
-        protected override void Dispose(bool disposing)
-        {
-        }
     }
 }

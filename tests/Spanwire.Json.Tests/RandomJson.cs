@@ -16,9 +16,14 @@ internal sealed class RandomJson(int seed)
     private List<JsonOp> Build()
     {
         int budget = _random.Next(1, 40);
+        if (_random.Next(6) == 0)
+        {
+            AddComment(); // a comment before the root: the next token's new line depends on it
+        }
+
         if (_random.Next(8) == 0)
         {
-            AddValue(named: false); // a lone root value
+            AddValue(named: _random.Next(4) == 0); // a lone root value (named: valid only without validation)
         }
         else
         {
@@ -52,6 +57,11 @@ internal sealed class RandomJson(int seed)
             if (_random.Next(60) == 0)
             {
                 AddAnything();
+            }
+
+            if (_random.Next(50) == 0)
+            {
+                AddFlushOrReset();
             }
 
             bool child = _depth < 12 && _random.Next(4) == 0;
@@ -182,6 +192,19 @@ internal sealed class RandomJson(int seed)
                 }
 
                 break;
+        }
+    }
+
+    /// <summary>Flush, or Reset (which drops what is pending and starts a new document on the same output).</summary>
+    private void AddFlushOrReset()
+    {
+        if (_random.Next(3) == 0)
+        {
+            Add("Reset", w => w.Reset(), w => w.Reset());
+        }
+        else
+        {
+            Add("Flush", w => w.Flush(), w => w.Flush());
         }
     }
 
