@@ -29,6 +29,11 @@ public sealed partial class JsonWriter
             JsonThrow.Argument("Cannot write a comment value which contains the end of comment delimiter.");
         }
 
+        if (_validate && _segment != StringSegment.None)
+        {
+            ThrowWithinString(); // as Utf8JsonWriter, for UTF-16 comments only
+        }
+
         int p = BeginComment(value.Length * 3);
         byte[] buffer = _buffer;
         p += Transcode(value, buffer.AsSpan(p));

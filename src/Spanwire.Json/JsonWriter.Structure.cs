@@ -1,3 +1,4 @@
+using System.Diagnostics.CodeAnalysis;
 using System.Buffers;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
@@ -120,7 +121,7 @@ public sealed partial class JsonWriter
 
     private void ValidateEnd(byte token)
     {
-        if (_tokenType == JsonTokenType.PropertyName ||
+        if (_segment != StringSegment.None || _tokenType == JsonTokenType.PropertyName ||
             _container != (token == (byte)'}' ? Container.Object : Container.Array))
         {
             ThrowMismatched(token);
@@ -144,6 +145,13 @@ public sealed partial class JsonWriter
             ValidateWritingValue();
         }
 
+        return BeginValueUnchecked(maxValueLength);
+    }
+
+    /// <summary>BeginValue without the validation.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private int BeginValueUnchecked(int maxValueLength)
+    {
         if (_indented)
         {
             return BeginValueIndented(maxValueLength);
@@ -208,7 +216,7 @@ public sealed partial class JsonWriter
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void ValidateWritingValue()
     {
-        bool ok = _container switch
+        bool ok = _segment == StringSegment.None && _container switch
         {
             Container.Object => _tokenType == JsonTokenType.PropertyName,
             Container.Array => true,
@@ -222,6 +230,11 @@ public sealed partial class JsonWriter
 
     private void ValidateWritingProperty()
     {
+        if (_segment != StringSegment.None)
+        {
+            ThrowWithinString();
+        }
+
         if (_container != Container.Object || _tokenType == JsonTokenType.PropertyName)
         {
             JsonThrow.InvalidOperation(_tokenType == JsonTokenType.PropertyName
@@ -543,9 +556,9 @@ public sealed partial class JsonWriter
     private void ThrowMismatched(byte token) =>
         JsonThrow.InvalidOperation($"'{(char)token}' is invalid following {_tokenType}.");
 
-    [MethodImpl(MethodImplOptions.NoInlining)]
+    [DoesNotReturn, MethodImpl(MethodImplOptions.NoInlining)]
     private void ThrowCannotWriteValue() =>
-        JsonThrow.InvalidOperation(_container == Container.Object
+        JsonThrow.InvalidOperation(_segment != StringSegment.None ? WithinStringMessage : _container == Container.Object
             ? "Cannot write a JSON value within an object without a property name."
             : "Cannot write a JSON value after a single JSON value or outside of an existing closed object/array.");
 }

@@ -72,6 +72,11 @@ public sealed partial class JsonWriter : IDisposable, IAsyncDisposable
     private Container _container;
     private ContainerStack _stack;
 
+    // A string written in segments: which kind is open, and the bytes of a character (or Base64 group) not yet whole.
+    private StringSegment _segment;
+    private SegmentCarry _carry;
+    private byte _carryLength;
+
     /// <summary>A stream and the pooled segments holding the JSON until it is flushed to it.</summary>
     private sealed class StreamOutput(Stream stream)
     {
@@ -278,6 +283,8 @@ public sealed partial class JsonWriter : IDisposable, IAsyncDisposable
         _commentAfterNoneOrPropertyName = false;
         _container = Container.None;
         _stack.Clear();
+        _segment = StringSegment.None;
+        _carryLength = 0;
     }
 
     private void CheckNotDisposed()

@@ -118,4 +118,38 @@ public sealed class JsonWriterOutputTests
                 Op("EndArray", w => w.WriteEndArray(), w => w.WriteEndArray()));
         }
     }
+
+    public static TheoryData<string, JsonOp[]> Segments => new()
+    {
+        { "a surrogate pair split across UTF-16 segments", [Seg16("a\uD83D", false), Seg16("\uDE00b", true)] },
+        { "a lone high surrogate closing the string becomes U+FFFD", [Seg16("x\uD83D", false), Seg16("", true)] },
+        { "a UTF-8 character split after each of its bytes", [Seg8([0xF0], false), Seg8([0x9F], false), Seg8([0x98], false), Seg8([0x80, 0x41], true)] },
+        { "an incomplete UTF-8 character closing the string", [Seg8([0x41, 0xE2, 0x82], false), Seg8([], true)] },
+        { "escaped text across segments", [Seg16("<\n", false), Seg16("\"é", true)] },
+        { "Base64 groups completed by the next segment", [Base64([1], false), Base64([2, 3, 4, 5], false), Base64([6], true)] },
+        { "an empty final segment closes the string", [Seg16("", false), Seg16("", true)] },
+        { "mixing encodings is refused (when validating)", [Seg16("a", false), Seg8([0x41], true)] },
+        { "a value inside an open string is refused (when validating)", [Seg16("a", false), Op("Number(1)", w => w.WriteNumberValue(1), w => w.WriteNumberValue(1)), Seg16("b", true)] },
+        { "an end inside an open string is refused (when validating)", [Seg16("a", false), Op("EndArray", w => w.WriteEndArray(), w => w.WriteEndArray())] },
+        { "a UTF-16 comment inside an open string is refused (when validating)", [Seg16("a", false), Op("Comment(c)", w => w.WriteCommentValue("c"), w => w.WriteCommentValue("c")), Seg16("b", true)] },
+        { "a UTF-8 comment inside an open string is written", [Seg16("a", false), Op("Comment(utf8 c)", w => w.WriteCommentValue("c"u8), w => w.WriteCommentValue("c"u8)), Seg16("b", true)] },
+    };
+
+    [Theory]
+    [MemberData(nameof(Segments))]
+    public void Strings_written_in_segments_match_in_arrays_and_as_property_values(string why, JsonOp[] ops)
+    {
+        _ = why;
+        AssertSameOnEveryOutput([Op("StartArray", w => w.WriteStartArray(), w => w.WriteStartArray()), .. ops, .. ops, Op("EndArray", w => w.WriteEndArray(), w => w.WriteEndArray())]);
+        AssertSameOnEveryOutput([Op("StartObject", w => w.WriteStartObject(), w => w.WriteStartObject()), Op("PropertyName(p)", w => w.WritePropertyName("p"), w => w.WritePropertyName("p")), .. ops, Op("EndObject", w => w.WriteEndObject(), w => w.WriteEndObject())]);
+    }
+
+    private static JsonOp Seg16(string text, bool final) =>
+        Op($"Segment(\"{text}\", {final})", w => w.WriteStringValueSegment(text, final), w => w.WriteStringValueSegment(text, final));
+
+    private static JsonOp Seg8(byte[] bytes, bool final) =>
+        Op($"Segment(utf8 {Convert.ToHexString(bytes)}, {final})", w => w.WriteStringValueSegment(bytes, final), w => w.WriteStringValueSegment(bytes, final));
+
+    private static JsonOp Base64(byte[] bytes, bool final) =>
+        Op($"Base64Segment({Convert.ToHexString(bytes)}, {final})", w => w.WriteBase64StringSegment(bytes, final), w => w.WriteBase64StringSegment(bytes, final));
 }

@@ -276,6 +276,17 @@ internal sealed class RandomJson(int seed)
             }
         }
 
+        if (_random.Next(18) == 0)
+        {
+            if (named)
+            {
+                AddPropertyName();
+            }
+
+            AddSegments();
+            return;
+        }
+
         switch (_random.Next(17))
         {
             case 0:
@@ -494,6 +505,70 @@ internal sealed class RandomJson(int seed)
                 break;
             }
         }
+    }
+
+    /// <summary>
+    /// One string value in segments of random sizes (UTF-16, UTF-8 or Base64), splitting characters and Base64 groups
+    /// anywhere; now and then another call in the middle, or a segment of another kind.
+    /// </summary>
+    private void AddSegments()
+    {
+        int kind = _random.Next(3);
+        string text = Text();
+        byte[] bytes = kind == 2 ? new byte[_random.Next(0, 40)] : _random.Next(8) == 0 ? InvalidUtf8() : Utf8(text);
+        _random.NextBytes(kind == 2 ? bytes : []);
+        int length = kind == 0 ? text.Length : bytes.Length;
+        int at = 0;
+        do
+        {
+            int size = Math.Min(length - at, _random.Next(0, 6));
+            int from = at;
+            at += size;
+            bool final = at == length && _random.Next(4) != 0 || _random.Next(30) == 0;
+            switch (kind)
+            {
+                case 0:
+                {
+                    string piece = text.Substring(from, size);
+                    Add($"Segment(\"{piece}\", {final})", w => w.WriteStringValueSegment(piece, final), w => w.WriteStringValueSegment(piece, final));
+                    break;
+                }
+
+                case 1:
+                {
+                    byte[] piece = bytes[from..at];
+                    Add($"Segment(utf8 {Hex(piece)}, {final})", w => w.WriteStringValueSegment(piece, final), w => w.WriteStringValueSegment(piece, final));
+                    break;
+                }
+
+                default:
+                {
+                    byte[] piece = bytes[from..at];
+                    Add($"Base64Segment({Hex(piece)}, {final})", w => w.WriteBase64StringSegment(piece, final), w => w.WriteBase64StringSegment(piece, final));
+                    break;
+                }
+            }
+
+            if (final)
+            {
+                return;
+            }
+
+            if (_random.Next(25) == 0)
+            {
+                AddAnything(); // refused while the string is open, unless validation is off
+            }
+
+            if (_random.Next(25) == 0)
+            {
+                kind = _random.Next(3); // another kind of segment: refused, unless validation is off
+                length = kind == 0 ? text.Length : bytes.Length;
+                at = Math.Min(at, length);
+            }
+        }
+        while (at < length || _random.Next(3) != 0);
+
+        Add("Segment(\"\", True)", w => w.WriteStringValueSegment("", true), w => w.WriteStringValueSegment("", true));
     }
 
     // Characters from every class escaping treats differently.
