@@ -26,12 +26,13 @@ public sealed class GatherBufferWriter : IGatherBufferWriter, IDisposable
     private readonly PooledBufferWriter _owned;
 
     // Borrowed pieces in order, each with the count of owned bytes written before it.
-    private Borrowed[] _borrowed = [];
+    // Both tables are chunked, so that no array of theirs reaches the large object heap.
+    private ChunkedTable<Borrowed> _borrowed;
     private int _borrowedCount;
     private long _borrowedLength;
 
     // Sequence nodes, kept and relinked for every view, so views allocate nothing once the writer has warmed up.
-    private Node[] _nodes = [];
+    private ChunkedTable<Node> _nodes;
     private bool _disposed;
 
     /// <summary>A writer over <see cref="SegmentPool.Shared"/>.</summary>
@@ -90,9 +91,9 @@ public sealed class GatherBufferWriter : IGatherBufferWriter, IDisposable
             return;
         }
 
-        if (_borrowedCount == _borrowed.Length)
+        if (_borrowedCount == _borrowed.Capacity)
         {
-            Array.Resize(ref _borrowed, Math.Max(8, _borrowedCount * 2));
+            _borrowed.Grow();
         }
 
         _borrowed[_borrowedCount++] = new Borrowed(_owned.WrittenCount, memory);
@@ -144,12 +145,12 @@ public sealed class GatherBufferWriter : IGatherBufferWriter, IDisposable
     private void Forget()
     {
         // Drop the references, so borrowed memory is not kept alive by a writer that no longer needs it.
-        _borrowed.AsSpan(0, _borrowedCount).Clear();
+        _borrowed.Clear(_borrowedCount);
         _borrowedCount = 0;
         _borrowedLength = 0;
-        foreach (Node node in _nodes)
+        for (int i = 0; i < _nodes.Capacity; i++)
         {
-            node.Set(default, 0, null);
+            _nodes[i].Set(default, 0, null);
         }
     }
 
@@ -198,11 +199,11 @@ public sealed class GatherBufferWriter : IGatherBufferWriter, IDisposable
             return;
         }
 
-        if (used == _nodes.Length)
+        if (used == _nodes.Capacity)
         {
-            int oldLength = _nodes.Length;
-            Array.Resize(ref _nodes, Math.Max(8, oldLength * 2));
-            for (int i = oldLength; i < _nodes.Length; i++)
+            int oldLength = _nodes.Capacity;
+            _nodes.Grow();
+            for (int i = oldLength; i < _nodes.Capacity; i++)
             {
                 _nodes[i] = new Node();
             }

@@ -3,8 +3,10 @@ using System.Buffers;
 namespace Spanwire.Buffers;
 
 // IBufferWriter<byte> at Position. At the end of the content (the usual case) spans come straight from the
-// segments, as with PooledBufferWriter. Before the end, the bytes committed overwrite the content there, so the span
-// is a temporary buffer copied in on Advance: a contiguous span across a segment boundary cannot exist otherwise.
+// segments, as with PooledBufferWriter. Elsewhere the span is a temporary buffer written on Advance, as Write would
+// write it: before the end the bytes overwrite the content there (a contiguous span across a segment boundary cannot
+// exist otherwise); past the end the gap is zero-filled then, not when the span is handed out, so that asking for a
+// span changes nothing.
 public sealed partial class PooledStream
 {
     private byte[]? _overwriteBuffer;
@@ -18,14 +20,7 @@ public sealed partial class PooledStream
         EnsureNotDisposed();
         ArgumentOutOfRangeException.ThrowIfNegative(sizeHint);
         ReleaseOverwriteBuffer();
-        long length = _chain.Length;
-        if (_position > length)
-        {
-            _chain.AppendZeros(_position - length);
-            length = _position;
-        }
-
-        if (_position == length)
+        if (_position == _chain.Length)
         {
             return _chain.GetTailMemory(sizeHint);
         }

@@ -81,7 +81,23 @@ public sealed partial class PooledStream : Stream, IBufferWriter<byte>
         {
             ArgumentOutOfRangeException.ThrowIfNegative(value);
             EnsureNotDisposed();
+            ThrowIfPastMaxLength(value, nameof(value));
             _position = value;
+        }
+    }
+
+    /// <summary>
+    /// The longest the stream can be: as many segments as a table can count (<see cref="Array.MaxLength"/>) of the
+    /// pool's segment size. A length or position past it is refused with ArgumentOutOfRangeException, as MemoryStream
+    /// refuses one past its own limit, instead of renting segments until memory runs out.
+    /// </summary>
+    public long MaxLength => (long)_chain.Pool.SegmentSize * Array.MaxLength;
+
+    private void ThrowIfPastMaxLength(long value, string name)
+    {
+        if (value > MaxLength)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(name, $"{value} is past the longest a stream of {_chain.Pool.SegmentSize}-byte segments can be ({MaxLength} bytes).");
         }
     }
 
@@ -170,6 +186,8 @@ public sealed partial class PooledStream : Stream, IBufferWriter<byte>
             ThrowHelper.ThrowIO("An attempt was made to move the position before the beginning of the stream.");
         }
 
+        ThrowIfPastMaxLength(target, nameof(offset));
+
         _position = target;
         return target;
     }
@@ -180,6 +198,7 @@ public sealed partial class PooledStream : Stream, IBufferWriter<byte>
     {
         ArgumentOutOfRangeException.ThrowIfNegative(value);
         EnsureNotDisposed();
+        ThrowIfPastMaxLength(value, nameof(value));
         long length = _chain.Length;
         if (value < length)
         {

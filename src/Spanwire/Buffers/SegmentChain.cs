@@ -17,7 +17,7 @@ namespace Spanwire.Buffers;
 internal struct SegmentChain
 {
     private readonly SegmentPool _pool;
-    private Segment[] _segments;
+    private ChunkedTable<Segment> _segments; // chunked, so that no table of slots reaches the large object heap
     private int _count;
 
     // The tail: where appends go. _tail is the tail segment's array (an empty array while there is no segment),
@@ -33,7 +33,6 @@ internal struct SegmentChain
     public SegmentChain(SegmentPool pool)
     {
         _pool = pool;
-        _segments = [];
         _tail = [];
     }
 
@@ -166,8 +165,23 @@ internal struct SegmentChain
         AppendSlow(source);
     }
 
+    /// <remarks>All or nothing: if the pool fails to hand out a segment, what this call appended is taken back.</remarks>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void AppendSlow(ReadOnlySpan<byte> source)
+    {
+        long before = Length;
+        try
+        {
+            AppendAcrossSegments(source);
+        }
+        catch
+        {
+            Truncate(before);
+            throw;
+        }
+    }
+
+    private void AppendAcrossSegments(ReadOnlySpan<byte> source)
     {
         while (true)
         {
@@ -201,8 +215,22 @@ internal struct SegmentChain
         AppendSlow([value]);
     }
 
-    /// <summary>Appends <paramref name="count"/> zero bytes.</summary>
+    /// <summary>Appends <paramref name="count"/> zero bytes; all or nothing, as <see cref="Append"/>.</summary>
     public void AppendZeros(long count)
+    {
+        long before = Length;
+        try
+        {
+            AppendZerosAcrossSegments(count);
+        }
+        catch
+        {
+            Truncate(before);
+            throw;
+        }
+    }
+
+    private void AppendZerosAcrossSegments(long count)
     {
         while (count > 0)
         {
@@ -349,7 +377,7 @@ internal struct SegmentChain
     public readonly async Task CopyToAsync(Stream destination, long fromPosition, CancellationToken cancellationToken)
     {
         // A struct cannot be captured by an async method: work from a copy of the fields that matter.
-        Segment[] segments = _segments;
+        ChunkedTable<Segment> segments = _segments;
         int count = _count;
         int tailUsed = _tailUsed;
         if (fromPosition >= Length)
@@ -412,11 +440,12 @@ internal struct SegmentChain
     public void Release()
     {
         Clear();
-        if (_segments.Length > 0)
+        if (_segments.SingleChunk is { } table)
         {
-            SegmentTableCache.Return(_segments);
-            _segments = [];
+            SegmentTableCache.Return(table);
         }
+
+        _segments = default;
     }
 
     /// <summary>Returns every segment to the pool; the slots stay for reuse.</summary>
@@ -456,35 +485,39 @@ internal struct SegmentChain
         ArrayPool<byte>.Shared.Return(oversize);
     }
 
-    /// <summary>Seals the tail at its current length and makes a fresh segment the tail.</summary>
+    /// <summary>
+    /// Seals the tail at its current length and makes a fresh segment the tail. The array is rented (and checked)
+    /// before anything changes, so a pool that throws leaves the chain as it was.
+    /// </summary>
     private void AddSegment()
     {
+        if (_count == _segments.Capacity)
+        {
+            if (_segments.Capacity == 0)
+            {
+                _segments = new ChunkedTable<Segment>(SegmentTableCache.Rent());
+            }
+            else
+            {
+                _segments.Grow();
+            }
+        }
+
+        byte[] array = _pool.Rent();
+        if (array.Length != _pool.SegmentSize)
+        {
+            _pool.Return(array);
+            ThrowHelper.ThrowInvalidOperation(
+                $"The segment pool handed out {array.Length} bytes; its SegmentSize is {_pool.SegmentSize}.");
+        }
+
         if (_count > 0)
         {
             _segments[_count - 1].Length = _tailUsed;
             _tailStart += _tailUsed;
         }
 
-        if (_count == _segments.Length)
-        {
-            if (_segments.Length == 0)
-            {
-                _segments = SegmentTableCache.Rent();
-            }
-            else
-            {
-                Array.Resize(ref _segments, _segments.Length * 2);
-            }
-        }
-
         Segment s = _segments[_count] ??= new Segment();
-        byte[] array = _pool.Rent();
-        if (array.Length != _pool.SegmentSize)
-        {
-            ThrowHelper.ThrowInvalidOperation(
-                $"The segment pool handed out {array.Length} bytes; its SegmentSize is {_pool.SegmentSize}.");
-        }
-
         s.Array = array;
         s.Start = _tailStart;
         s.Length = 0;

@@ -26,7 +26,7 @@ internal static class SegmentTableCache
         return new Segment[InitialSlots];
     }
 
-    /// <summary>Takes back a table whose nodes hold no arrays any more.</summary>
+    /// <summary>Takes back a table (a chain's only chunk of slots) whose nodes hold no arrays any more.</summary>
     public static void Return(Segment[] table)
     {
         if (table.Length is > 0 and <= MaxCachedSlots && (t_table is null || t_table.Length < table.Length))

@@ -59,13 +59,32 @@ public sealed class SigningStream : Stream
     public override bool CanWrite => !_disposed;
 
     /// <inheritdoc />
-    public override long Length => throw new NotSupportedException("A signing stream cannot report a length.");
+    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
+    /// <exception cref="NotSupportedException">Always, while open: the stream cannot report a length.</exception>
+    public override long Length
+    {
+        get
+        {
+            EnsureNotDisposed();
+            throw new NotSupportedException("A signing stream cannot report a length.");
+        }
+    }
 
     /// <summary>Bytes written so far. Setting it is not supported.</summary>
+    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
     public override long Position
     {
-        get => Signer.BytesSigned;
-        set => throw new NotSupportedException("A signing stream cannot seek.");
+        get
+        {
+            EnsureNotDisposed();
+            return Signer.BytesSigned;
+        }
+
+        set
+        {
+            EnsureNotDisposed();
+            throw new NotSupportedException("A signing stream cannot seek.");
+        }
     }
 
     /// <inheritdoc />
@@ -107,19 +126,39 @@ public sealed class SigningStream : Stream
     }
 
     /// <inheritdoc />
-    public override void Flush() => _inner.Flush();
+    public override void Flush()
+    {
+        EnsureNotDisposed();
+        _inner.Flush();
+    }
 
     /// <inheritdoc />
-    public override Task FlushAsync(CancellationToken cancellationToken) => _inner.FlushAsync(cancellationToken);
+    public override Task FlushAsync(CancellationToken cancellationToken)
+    {
+        EnsureNotDisposed();
+        return _inner.FlushAsync(cancellationToken);
+    }
 
     /// <inheritdoc />
-    public override int Read(byte[] buffer, int offset, int count) => throw new NotSupportedException("A signing stream is write-only.");
+    public override int Read(byte[] buffer, int offset, int count)
+    {
+        EnsureNotDisposed();
+        throw new NotSupportedException("A signing stream is write-only.");
+    }
 
     /// <inheritdoc />
-    public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException("A signing stream cannot seek.");
+    public override long Seek(long offset, SeekOrigin origin)
+    {
+        EnsureNotDisposed();
+        throw new NotSupportedException("A signing stream cannot seek.");
+    }
 
     /// <inheritdoc />
-    public override void SetLength(long value) => throw new NotSupportedException("A signing stream cannot change length.");
+    public override void SetLength(long value)
+    {
+        EnsureNotDisposed();
+        throw new NotSupportedException("A signing stream cannot change length.");
+    }
 
     /// <inheritdoc />
     protected override void Dispose(bool disposing)

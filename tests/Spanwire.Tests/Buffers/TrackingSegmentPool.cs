@@ -29,8 +29,17 @@ internal sealed class TrackingSegmentPool(int segmentSize) : SegmentPool
 
     public int LargestRented { get; private set; }
 
+    /// <summary>When set, the rent with this number (1 for the first) throws OutOfMemoryException, as a real pool may.</summary>
+    public long? FailOnRent { get; set; }
+
     public override byte[] Rent()
     {
+        if (FailOnRent == TotalRented + 1)
+        {
+            FailOnRent = null;
+            throw new OutOfMemoryException("The test pool refused this segment.");
+        }
+
         var segment = new byte[SegmentSize];
         if (segment.Length >= 85_000 || GC.GetGeneration(segment) == GC.MaxGeneration)
         {
