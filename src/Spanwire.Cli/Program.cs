@@ -68,6 +68,12 @@ internal static class Program
         if (command is null)
         {
             string[] inGroup = s_commands.Where(c => c.Name.StartsWith(verb + " ", StringComparison.Ordinal)).Select(c => c.Name[(verb.Length + 1)..]).ToArray();
+            if (inGroup.Length > 0 && args.Length > 1 && args[1] is "--help" or "-h")
+            {
+                Console.Out.Write(Usage(verb));
+                return ExitCodes.Success;
+            }
+
             throw new CliException(verb.StartsWith('-') ? $"unknown option '{verb}' (see 'spanwire --help')"
                 : inGroup.Length > 0 ? $"'{verb}' needs one of: {string.Join(", ", inGroup)} (see 'spanwire --help')"
                 : $"unknown command '{verb}' (see 'spanwire --help')");
@@ -104,13 +110,14 @@ internal static class Program
         return $"spanwire {(plus > 0 ? version[..plus] : version)}";
     }
 
-    private static string Usage()
+    /// <summary>The tool's usage, or a group's (<paramref name="group"/>: "json", "amqp", ...).</summary>
+    private static string Usage(string? group = null)
     {
         var text = new System.Text.StringBuilder();
-        text.AppendLine("usage: spanwire <command> [options]");
+        text.AppendLine(group is null ? "usage: spanwire <command> [options]" : $"usage: spanwire {group} <command> [options]");
         text.AppendLine();
         text.AppendLine("commands:");
-        foreach (ICommand command in s_commands)
+        foreach (ICommand command in s_commands.Where(c => group is null || c.Name.StartsWith(group + " ", StringComparison.Ordinal)))
         {
             text.AppendLine($"  {command.Name,-12} {command.Summary}");
         }

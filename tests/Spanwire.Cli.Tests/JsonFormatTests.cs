@@ -85,4 +85,35 @@ public sealed class JsonFormatTests
         Assert.Equal(0, CliRunner.Run("json", "format", "--help").ExitCode);
         Assert.Equal(0, CliRunner.Run("json", "format", "--version").ExitCode);
     }
+
+    [Theory]
+    [InlineData("{\"a\":\"\\ud800\"}")]
+    [InlineData("[\"x\\udc00y\"]")]
+    [InlineData("{\"\\ud800\":1}")]
+    public void A_string_escaping_a_lone_surrogate_is_one_line_and_exit_2(string json)
+    {
+        // Well-formed JSON that Utf8JsonReader cannot hand over as text: a bad input, not a tool failure.
+        var result = CliRunner.Run(Encoding.UTF8.GetBytes(json), "json", "format");
+        Assert.Equal(2, result.ExitCode);
+        Assert.Empty(result.StdOut);
+        string line = Assert.Single(result.StdErr.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.StartsWith("spanwire json: error: -: invalid JSON:", line, StringComparison.Ordinal);
+        Assert.Contains("byte", line, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("json")]
+    [InlineData("amqp")]
+    [InlineData("nbfx")]
+    public void A_group_with_help_lists_its_commands(string group)
+    {
+        foreach (string help in new[] { "--help", "-h" })
+        {
+            var result = CliRunner.Run(group, help);
+            Assert.True(result.ExitCode == 0, result.StdErr);
+            Assert.Contains($"usage: spanwire {group} <command>", result.StdOut, StringComparison.Ordinal);
+            Assert.Contains($"  {group} ", result.StdOut, StringComparison.Ordinal);
+            Assert.Empty(result.StdErr);
+        }
+    }
 }

@@ -70,6 +70,10 @@ internal sealed class JsonFormatCommand : ICommand
         {
             Format(input.GetReadOnlySequence(), output, options);
         }
+        catch (JsonException ex) when (ex.LineNumber is null)
+        {
+            throw new CliException($"{inputName}: invalid JSON: {ex.Message}");
+        }
         catch (JsonException ex)
         {
             long line = (ex.LineNumber ?? 0) + 1;
@@ -125,8 +129,16 @@ internal sealed class JsonFormatCommand : ICommand
 
         int max = reader.HasValueSequence ? (int)reader.ValueSequence.Length : reader.ValueSpan.Length;
         Fit(ref scratch, max);
-        int n = reader.CopyString(scratch);
-        return scratch.AsSpan(0, n);
+        try
+        {
+            int n = reader.CopyString(scratch);
+            return scratch.AsSpan(0, n);
+        }
+        catch (InvalidOperationException ex)
+        {
+            // Well-formed JSON whose escapes are not text: a lone surrogate such as "\ud800".
+            throw new JsonException($"{FirstSentence(ex.Message)} (the string at byte {reader.TokenStartIndex + 1})", ex);
+        }
     }
 
     /// <summary>A token's text as it stands in the input.</summary>
