@@ -186,7 +186,7 @@ public sealed partial class NbfxWriter
     public void WriteArrayValues(ReadOnlySpan<Guid> values)
     {
         WriteArrayInfo(NbfxRecord.UuidText + 1, values.Length);
-        StageEach(values.Length, 16);
+        StageBlock(values.Length * 16); // on little-endian machines the in-box writer copies Guid items as one block
         if (BitConverter.IsLittleEndian)
         {
             WriteRawBytes(MemoryMarshal.AsBytes(values));
@@ -222,7 +222,7 @@ public sealed partial class NbfxWriter
     }
 
     /// <summary>
-    /// The in-box writer copies Guid, DateTime and TimeSpan items through its staging buffer one request each: the
+    /// The in-box writer copies DateTime and TimeSpan items through its staging buffer one request each: the
     /// items that fit go in; then the buffer is flushed each time it is full, and the last items start one of their
     /// own. Worked out in one step, not item by item (that loop cost more than copying the items).
     /// </summary>
@@ -242,11 +242,14 @@ public sealed partial class NbfxWriter
 
     private void WriteArrayInfo(int record, int count)
     {
-        if (_depth == 0)
+        if (_depth != 0)
+        {
+            _depth--;
+        }
+        else if (!_layered)
         {
             ThrowInvalidOperation("Array values must follow the array's element start.");
         }
-        _depth--;
         WriteNode(NbfxRecord.EndElement);
         WriteNode((byte)record);
         WriteMultiByteInt31(count);

@@ -63,11 +63,14 @@ public sealed partial class NbfxWriter
     /// </summary>
     public void WriteEndElement()
     {
-        if (_depth == 0)
+        if (_depth != 0)
+        {
+            _depth--;
+        }
+        else if (!_layered)
         {
             ThrowInvalidOperation("There is no open element to end.");
         }
-        _depth--;
         if (_textRecord >= 0)
         {
             _buffer[_textRecord]++;

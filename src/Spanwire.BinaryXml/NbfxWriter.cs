@@ -47,6 +47,10 @@ public sealed partial class NbfxWriter
     private int _stage;
     private int _textRecord = -1;
 
+    // Set when the drop-in XmlDictionaryWriter drives this writer: it keeps the element structure itself (and, as the
+    // in-box writer, may write an end after a start that threw), so the record layer does not check it again.
+    private bool _layered;
+
     private long _committed;
     private int _depth;
 
@@ -60,6 +64,13 @@ public sealed partial class NbfxWriter
         _output = output;
         _dictionary = dictionary;
         _session = session;
+    }
+
+    /// <summary>Whether the element structure is kept by the layer above (the drop-in writer), not checked here.</summary>
+    internal bool Layered
+    {
+        get => _layered;
+        set => _layered = value;
     }
 
     /// <summary>Bytes committed to the output so far.</summary>

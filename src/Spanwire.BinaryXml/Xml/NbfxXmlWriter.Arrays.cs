@@ -6,10 +6,14 @@ internal sealed partial class NbfxXmlWriter
 {
     private delegate void ArrayValues<T>(NbfxWriter writer, ReadOnlySpan<T> values);
 
-    // The in-box writer writes an array element's name and namespace as plain strings even when given dictionary strings.
+    // As the in-box writer: an array record, then the element (start and end, through the writer's own rules, so its
+    // namespaces are declared as for any element), then the values. The dictionary overloads pass the strings.
     private void WriteArrayCore<T>(string? prefix, string localName, XmlDictionaryString? dictionaryName, string? ns,
         XmlDictionaryString? dictionaryNs, T[] array, int offset, int count, ArrayValues<T> values)
     {
+        _ = dictionaryName;
+        _ = dictionaryNs;
+        ThrowIfClosed();
         ArgumentNullException.ThrowIfNull(array);
         ArgumentOutOfRangeException.ThrowIfNegative(offset);
         ArgumentOutOfRangeException.ThrowIfGreaterThan(offset, array.Length);
@@ -19,14 +23,27 @@ internal sealed partial class NbfxXmlWriter
         {
             return;
         }
-        BeforeContent();
+
+        FlushBase64();
+        if (_documentState == DocumentState.Epilog || (_documentState == DocumentState.Document && count > 1 && _depth == 0))
+        {
+            throw new InvalidOperationException("Only one root element is permitted per document.");
+        }
+
+        if (_writeState == WriteState.Attribute)
+        {
+            ThrowInvalidState(nameof(WriteStartElement));
+        }
+
+        AutoComplete(WriteState.Content);
         _writer.WriteStartArray();
-        StartElement(prefix, localName, dictionaryName, ns, dictionaryNs);
-        CloseStartTag();
+        WriteStartElement(prefix, localName, ns);
+
+        // WriteEndElement's steps for an element still open; the record layer writes the end with the values.
+        _namespaces.DeclareNamespaces(_writer);
         values(_writer, array.AsSpan(offset, count));
-        _namespaces.Exit(_depth);
-        _depth--;
-        _state = WriteState.Content;
+        ExitScope();
+        _writeState = WriteState.Content;
     }
 
     private static readonly ArrayValues<bool> s_bool = (w, v) => w.WriteArrayValues(v);
@@ -41,23 +58,23 @@ internal sealed partial class NbfxXmlWriter
     private static readonly ArrayValues<TimeSpan> s_timeSpan = (w, v) => w.WriteArrayValues(v);
 
     public override void WriteArray(string? prefix, string localName, string? namespaceUri, bool[] array, int offset, int count) => WriteArrayCore(prefix, localName, null, namespaceUri, null, array, offset, count, s_bool);
-    public override void WriteArray(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri, bool[] array, int offset, int count) => WriteArrayCore(prefix, localName.Value, null, namespaceUri?.Value, null, array, offset, count, s_bool);
+    public override void WriteArray(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri, bool[] array, int offset, int count) => WriteArrayCore(prefix, localName?.Value!, null, namespaceUri?.Value, null, array, offset, count, s_bool);
     public override void WriteArray(string? prefix, string localName, string? namespaceUri, short[] array, int offset, int count) => WriteArrayCore(prefix, localName, null, namespaceUri, null, array, offset, count, s_int16);
-    public override void WriteArray(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri, short[] array, int offset, int count) => WriteArrayCore(prefix, localName.Value, null, namespaceUri?.Value, null, array, offset, count, s_int16);
+    public override void WriteArray(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri, short[] array, int offset, int count) => WriteArrayCore(prefix, localName?.Value!, null, namespaceUri?.Value, null, array, offset, count, s_int16);
     public override void WriteArray(string? prefix, string localName, string? namespaceUri, int[] array, int offset, int count) => WriteArrayCore(prefix, localName, null, namespaceUri, null, array, offset, count, s_int32);
-    public override void WriteArray(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri, int[] array, int offset, int count) => WriteArrayCore(prefix, localName.Value, null, namespaceUri?.Value, null, array, offset, count, s_int32);
+    public override void WriteArray(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri, int[] array, int offset, int count) => WriteArrayCore(prefix, localName?.Value!, null, namespaceUri?.Value, null, array, offset, count, s_int32);
     public override void WriteArray(string? prefix, string localName, string? namespaceUri, long[] array, int offset, int count) => WriteArrayCore(prefix, localName, null, namespaceUri, null, array, offset, count, s_int64);
-    public override void WriteArray(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri, long[] array, int offset, int count) => WriteArrayCore(prefix, localName.Value, null, namespaceUri?.Value, null, array, offset, count, s_int64);
+    public override void WriteArray(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri, long[] array, int offset, int count) => WriteArrayCore(prefix, localName?.Value!, null, namespaceUri?.Value, null, array, offset, count, s_int64);
     public override void WriteArray(string? prefix, string localName, string? namespaceUri, float[] array, int offset, int count) => WriteArrayCore(prefix, localName, null, namespaceUri, null, array, offset, count, s_float);
-    public override void WriteArray(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri, float[] array, int offset, int count) => WriteArrayCore(prefix, localName.Value, null, namespaceUri?.Value, null, array, offset, count, s_float);
+    public override void WriteArray(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri, float[] array, int offset, int count) => WriteArrayCore(prefix, localName?.Value!, null, namespaceUri?.Value, null, array, offset, count, s_float);
     public override void WriteArray(string? prefix, string localName, string? namespaceUri, double[] array, int offset, int count) => WriteArrayCore(prefix, localName, null, namespaceUri, null, array, offset, count, s_double);
-    public override void WriteArray(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri, double[] array, int offset, int count) => WriteArrayCore(prefix, localName.Value, null, namespaceUri?.Value, null, array, offset, count, s_double);
+    public override void WriteArray(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri, double[] array, int offset, int count) => WriteArrayCore(prefix, localName?.Value!, null, namespaceUri?.Value, null, array, offset, count, s_double);
     public override void WriteArray(string? prefix, string localName, string? namespaceUri, decimal[] array, int offset, int count) => WriteArrayCore(prefix, localName, null, namespaceUri, null, array, offset, count, s_decimal);
-    public override void WriteArray(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri, decimal[] array, int offset, int count) => WriteArrayCore(prefix, localName.Value, null, namespaceUri?.Value, null, array, offset, count, s_decimal);
+    public override void WriteArray(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri, decimal[] array, int offset, int count) => WriteArrayCore(prefix, localName?.Value!, null, namespaceUri?.Value, null, array, offset, count, s_decimal);
     public override void WriteArray(string? prefix, string localName, string? namespaceUri, DateTime[] array, int offset, int count) => WriteArrayCore(prefix, localName, null, namespaceUri, null, array, offset, count, s_dateTime);
-    public override void WriteArray(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri, DateTime[] array, int offset, int count) => WriteArrayCore(prefix, localName.Value, null, namespaceUri?.Value, null, array, offset, count, s_dateTime);
+    public override void WriteArray(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri, DateTime[] array, int offset, int count) => WriteArrayCore(prefix, localName?.Value!, null, namespaceUri?.Value, null, array, offset, count, s_dateTime);
     public override void WriteArray(string? prefix, string localName, string? namespaceUri, Guid[] array, int offset, int count) => WriteArrayCore(prefix, localName, null, namespaceUri, null, array, offset, count, s_guid);
-    public override void WriteArray(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri, Guid[] array, int offset, int count) => WriteArrayCore(prefix, localName.Value, null, namespaceUri?.Value, null, array, offset, count, s_guid);
+    public override void WriteArray(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri, Guid[] array, int offset, int count) => WriteArrayCore(prefix, localName?.Value!, null, namespaceUri?.Value, null, array, offset, count, s_guid);
     public override void WriteArray(string? prefix, string localName, string? namespaceUri, TimeSpan[] array, int offset, int count) => WriteArrayCore(prefix, localName, null, namespaceUri, null, array, offset, count, s_timeSpan);
-    public override void WriteArray(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri, TimeSpan[] array, int offset, int count) => WriteArrayCore(prefix, localName.Value, null, namespaceUri?.Value, null, array, offset, count, s_timeSpan);
+    public override void WriteArray(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri, TimeSpan[] array, int offset, int count) => WriteArrayCore(prefix, localName?.Value!, null, namespaceUri?.Value, null, array, offset, count, s_timeSpan);
 }

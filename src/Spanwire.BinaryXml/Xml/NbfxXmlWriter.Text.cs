@@ -1,158 +1,246 @@
-using System.Buffers;
 using System.Globalization;
 using System.Xml;
 
 namespace Spanwire.BinaryXml.Xml;
 
+// Text, typed values, base64, comments and qualified names. Each follows the same steps as the in-box writer:
+// pending base64 first, the value kept when an xml: or xmlns attribute is open, then (unless it is an xmlns
+// attribute, which is not written) the content check and the record.
 internal sealed partial class NbfxXmlWriter
 {
     public override void WriteString(string? text)
     {
-        // Empty text never reaches the record layer, in content or in an attribute.
-        if (string.IsNullOrEmpty(text))
+        ThrowIfClosed();
+        text ??= "";
+        if (text.Length == 0 && !_inList)
         {
-            CheckOpen();
             return;
         }
-        if (_inAttribute)
+
+        FlushBase64();
+        if (_attributeValue is not null)
         {
-            FlushBase64();
-            CaptureText(text);
-            return;
+            WriteAttributeText(text);
         }
-        BeforeContent();
-        _writer.WriteString(text);
+
+        if (!_isXmlnsAttribute)
+        {
+            StartContent(text);
+            NodeText(text);
+        }
     }
 
     public override void WriteString(XmlDictionaryString? value)
     {
-        if (value is null)
+        ThrowIfClosed();
+        ArgumentNullException.ThrowIfNull(value);
+        if (value.Value.Length == 0)
         {
             return;
         }
-        if (_inAttribute)
-        {
-            FlushBase64();
-            if (_attributeIsXmlns || _captureText is not null || _capturingBytes)
-            {
-                CaptureText(value.Value);
-            }
-            else
-            {
-                _captureDictionary = value;
-            }
-            return;
-        }
-        BeforeContent();
-        _writer.WriteString(value);
-    }
 
-    /// <summary>Collects an attribute's text as the in-box writer does: pieces are joined, bytes become base64 text once text arrives.</summary>
-    private void CaptureText(string text)
-    {
-        if (_attributeIsXmlns)
+        FlushBase64();
+        if (_attributeValue is not null)
         {
-            _xmlnsValue += text;
-            return;
+            WriteAttributeText(value.Value);
         }
-        if (_capturingBytes)
+
+        if (!_isXmlnsAttribute)
         {
-            _captureText = Convert.ToBase64String(_captureBytes!.WrittenSpan);
-            _captureBytes.Clear();
-            _capturingBytes = false;
+            StartContent(value.Value);
+            NodeText(value);
         }
-        if (_captureDictionary is not null)
-        {
-            _captureText = _captureDictionary.Value;
-            _captureDictionary = null;
-        }
-        _captureText = string.IsNullOrEmpty(_captureText) ? text : _captureText + text;
     }
 
     public override void WriteChars(char[] buffer, int index, int count)
     {
-        ArgumentNullException.ThrowIfNull(buffer);
-        ArgumentOutOfRangeException.ThrowIfNegative(index);
-        ArgumentOutOfRangeException.ThrowIfNegative(count);
-        ArgumentOutOfRangeException.ThrowIfGreaterThan(count, buffer.Length - index);
-        if (count == 0)
+        ThrowIfClosed();
+        CheckRange(buffer, index, count);
+        if (count > 0)
         {
-            return;
+            WriteTextChars(buffer.AsSpan(index, count));
         }
-        if (_inAttribute)
-        {
-            FlushBase64();
-            CaptureText(new string(buffer, index, count));
-            return;
-        }
-        BeforeContent();
-        _writer.WriteString(buffer.AsSpan(index, count));
     }
 
-    public override void WriteRaw(char[] buffer, int index, int count) => WriteChars(buffer, index, count);
+    public override void WriteRaw(char[] buffer, int index, int count)
+    {
+        ThrowIfClosed();
+        CheckRange(buffer, index, count);
+        if (count > 0)
+        {
+            WriteTextChars(buffer.AsSpan(index, count));
+        }
+    }
 
-    public override void WriteRaw(string data) => WriteString(data);
+    public override void WriteRaw(string data)
+    {
+        ThrowIfClosed();
+        data ??= "";
+        if (data.Length > 0)
+        {
+            WriteTextChars(data);
+        }
+    }
 
-    public override void WriteCData(string? text) => WriteString(text);
+    private void WriteTextChars(ReadOnlySpan<char> text)
+    {
+        FlushBase64();
+        if (_attributeValue is not null)
+        {
+            WriteAttributeText(text.ToString());
+        }
 
-    public override void WriteWhitespace(string? ws) => WriteString(ws);
+        if (!_isXmlnsAttribute)
+        {
+            StartContent(text);
+            NodeText(text);
+        }
+    }
 
-    public override void WriteCharEntity(char ch) => WriteChars([ch], 0, 1);
+    public override void WriteCData(string? text)
+    {
+        ThrowIfClosed();
+        if (_writeState == WriteState.Attribute)
+        {
+            ThrowInvalidState(nameof(WriteCData));
+        }
 
-    public override void WriteSurrogateCharEntity(char lowChar, char highChar) => WriteChars([highChar, lowChar], 0, 2);
+        text ??= "";
+        if (text.Length > 0)
+        {
+            StartContent();
+            FlushBase64();
+            NodeText(text);
+        }
+    }
+
+    public override void WriteWhitespace(string? ws)
+    {
+        ThrowIfClosed();
+        ArgumentNullException.ThrowIfNull(ws);
+        if (ws.AsSpan().ContainsAnyExcept(" \t\r\n"))
+        {
+            throw new ArgumentException("Only white space characters should be used.", nameof(ws));
+        }
+
+        WriteString(ws);
+    }
+
+    public override void WriteCharEntity(char ch)
+    {
+        ThrowIfClosed();
+        if (char.IsSurrogate(ch))
+        {
+            throw new ArgumentException("The surrogate pair is invalid. Missing a low surrogate character.", nameof(ch));
+        }
+
+        if (_attributeValue is not null)
+        {
+            WriteAttributeText(ch.ToString());
+        }
+
+        if (!_isXmlnsAttribute)
+        {
+            StartContent([ch]);
+            FlushBase64();
+            NodeText([ch]);
+        }
+    }
+
+    public override void WriteSurrogateCharEntity(char lowChar, char highChar)
+    {
+        ThrowIfClosed();
+        if (!char.IsSurrogatePair(highChar, lowChar))
+        {
+            throw new ArgumentException("The surrogate pair is invalid.", nameof(lowChar));
+        }
+
+        ReadOnlySpan<char> pair = [highChar, lowChar];
+        if (_attributeValue is not null)
+        {
+            WriteAttributeText(pair.ToString());
+        }
+
+        if (!_isXmlnsAttribute)
+        {
+            StartContent();
+            FlushBase64();
+            NodeText(pair);
+        }
+    }
 
     public override void WriteComment(string? text)
     {
-        BeforeContent();
-        _writer.WriteComment(text ?? "");
+        ThrowIfClosed();
+        if (_writeState == WriteState.Attribute)
+        {
+            ThrowInvalidState(nameof(WriteComment));
+        }
+
+        text ??= "";
+        if (text.Contains("--", StringComparison.Ordinal) || text.EndsWith('-'))
+        {
+            throw new ArgumentException("An XML comment cannot contain '--', and '-' cannot be the last character.", nameof(text));
+        }
+
+        FlushElement();
+        FlushBase64();
+        _writer.WriteComment(text);
     }
 
     public override void WriteQualifiedName(string localName, string? ns)
     {
+        ThrowIfClosed();
         ArgumentException.ThrowIfNullOrEmpty(localName);
-        string prefix = ResolveQualifiedNamePrefix(ns);
-        if (prefix.Length > 0)
+        string prefix = QualifiedNamePrefix(ns ?? "", null);
+        if (prefix.Length != 0)
         {
             WriteString(prefix);
             WriteString(":");
         }
+
         WriteString(localName);
     }
 
     public override void WriteQualifiedName(XmlDictionaryString localName, XmlDictionaryString? namespaceUri)
     {
+        ThrowIfClosed();
         ArgumentNullException.ThrowIfNull(localName);
-        string prefix = ResolveQualifiedNamePrefix(namespaceUri?.Value);
-        if (_inAttribute)
+        if (localName.Value.Length == 0)
         {
-            FlushBase64();
-            if (prefix.Length == 1 && prefix[0] is >= 'a' and <= 'z' && _writer.TryGetKey(localName, out _))
-            {
-                MarkTyped();
-                _writer.WriteQualifiedName(prefix, localName);
-                return;
-            }
-            if (prefix.Length > 0)
-            {
-                CaptureText(prefix);
-                CaptureText(":");
-            }
-            WriteString(localName);
-            return;
+            throw new ArgumentException("The empty string is not a valid local name.", nameof(localName));
         }
-        BeforeContent();
-        _writer.WriteQualifiedName(prefix, localName);
+
+        namespaceUri ??= XmlDictionaryString.Empty;
+        string prefix = QualifiedNamePrefix(namespaceUri.Value, namespaceUri);
+        FlushBase64();
+        if (_attributeValue is not null)
+        {
+            // The in-box writer keeps "prefix:namespace" here (not the local name); kept as it does.
+            WriteAttributeText(prefix + ":" + namespaceUri.Value);
+        }
+
+        if (!_isXmlnsAttribute)
+        {
+            StartContent();
+            NodeQualifiedName(prefix, localName);
+        }
     }
 
-    private string ResolveQualifiedNamePrefix(string? ns)
+    /// <summary>The prefix bound to <paramref name="ns"/>; inside an attribute one is declared if none is.</summary>
+    private string QualifiedNamePrefix(string ns, XmlDictionaryString? dictionaryNs)
     {
-        CheckOpen();
-        ns ??= "";
         string? prefix = _namespaces.LookupPrefix(ns);
         if (prefix is null)
         {
-            throw new ArgumentException($"The namespace '{ns}' is not defined.", "namespaceUri");
+            if (_writeState != WriteState.Attribute)
+            {
+                throw new ArgumentException($"The namespace '{ns}' is not defined.", "namespaceUri");
+            }
+
+            prefix = GeneratePrefix(ns, dictionaryNs);
         }
+
         return prefix;
     }
 
@@ -160,40 +248,40 @@ internal sealed partial class NbfxXmlWriter
 
     public override void WriteBase64(byte[] buffer, int index, int count)
     {
-        ArgumentNullException.ThrowIfNull(buffer);
-        ArgumentOutOfRangeException.ThrowIfNegative(index);
-        ArgumentOutOfRangeException.ThrowIfNegative(count);
-        ArgumentOutOfRangeException.ThrowIfGreaterThan(count, buffer.Length - index);
-        if (_inAttribute)
+        ThrowIfClosed();
+        CheckRange(buffer, index, count);
+        if (count <= 0)
         {
-            if (_captureText is not null || _captureDictionary is not null)
-            {
-                CaptureText(Convert.ToBase64String(buffer, index, count));
-            }
-            else
-            {
-                _captureBytes ??= new ArrayBufferWriter<byte>();
-                _captureBytes.Write(buffer.AsSpan(index, count));
-                _capturingBytes = true;
-            }
             return;
         }
-        if (_trailCount == 0)
-        {
-            BeforeContent();
-        }
+
         ReadOnlySpan<byte> data = buffer.AsSpan(index, count);
-        while (_trailCount > 0 && _trailCount < 3 && data.Length > 0)
+        if (_trailCount > 0)
         {
-            _trail[_trailCount++] = data[0];
-            data = data[1..];
+            while (_trailCount < 3 && !data.IsEmpty)
+            {
+                _trail[_trailCount++] = data[0];
+                data = data[1..];
+            }
         }
+
         int total = _trailCount + data.Length;
-        int whole = total - total % 3;
+        int whole = total - (total % 3);
         if (whole >= 3)
         {
             int fromData = whole - _trailCount;
-            _writer.WriteBase64(_trail.AsSpan(0, _trailCount), data[..fromData]);
+            if (_attributeValue is not null)
+            {
+                WriteAttributeText(Convert.ToBase64String(_trail, 0, _trailCount));
+                WriteAttributeText(Convert.ToBase64String(data[..fromData]));
+            }
+
+            if (!_isXmlnsAttribute)
+            {
+                StartContent();
+                NodeBase64(_trail.AsSpan(0, _trailCount), data[..fromData]);
+            }
+
             data = data[fromData..];
             data.CopyTo(_trail);
             _trailCount = data.Length;
@@ -205,101 +293,253 @@ internal sealed partial class NbfxXmlWriter
         }
     }
 
+    public override void WriteBinHex(byte[] buffer, int index, int count)
+    {
+        ThrowIfClosed();
+        CheckRange(buffer, index, count);
+        WriteRaw(Convert.ToHexString(buffer, index, count));
+    }
+
     /// <summary>Writes base64 bytes still carried, before anything else is written.</summary>
     private void FlushBase64()
     {
         if (_trailCount > 0)
         {
-            int count = _trailCount;
+            if (_attributeValue is not null)
+            {
+                WriteAttributeText(Convert.ToBase64String(_trail, 0, _trailCount));
+            }
+
+            if (!_isXmlnsAttribute)
+            {
+                StartContent();
+                NodeBase64(_trail.AsSpan(0, _trailCount), default);
+            }
+
             _trailCount = 0;
-            _writer.WriteBase64(_trail.AsSpan(0, count), ReadOnlySpan<byte>.Empty);
         }
     }
 
     // ---- typed values ----
 
-    /// <summary>A typed value inside an attribute is written at once, and only one is allowed.</summary>
-    private void MarkTyped()
+    /// <summary>The steps before a typed value; false when it is not to be written (an xmlns attribute).</summary>
+    private bool BeforeValue(string text)
     {
-        if (_attributeTyped)
+        ThrowIfClosed();
+        FlushBase64();
+        if (_attributeValue is not null)
         {
-            throw new InvalidOperationException("Only a single typed value may be written inside an attribute or content.");
+            WriteAttributeText(text);
         }
-        _attributeTyped = true;
+
+        if (_isXmlnsAttribute)
+        {
+            return false;
+        }
+
+        StartContent();
+        NodeWroteTypedValue();
+        return true;
     }
 
-    private void BeforeValue()
+    public override void WriteValue(int value)
     {
-        if (_inAttribute)
+        if (BeforeValue(XmlConvert.ToString(value)))
         {
-            FlushBase64();
-            MarkTyped();
-        }
-        else
-        {
-            BeforeContent();
+            _writer.WriteValue(value);
         }
     }
 
-    public override void WriteValue(int value) { BeforeValue(); _writer.WriteValue(value); }
+    public override void WriteValue(long value)
+    {
+        if (BeforeValue(XmlConvert.ToString(value)))
+        {
+            _writer.WriteValue(value);
+        }
+    }
 
-    public override void WriteValue(long value) { BeforeValue(); _writer.WriteValue(value); }
+    private void WriteValue(ulong value)
+    {
+        if (BeforeValue(XmlConvert.ToString(value)))
+        {
+            _writer.WriteValue(value);
+        }
+    }
 
-    public override void WriteValue(bool value) { BeforeValue(); _writer.WriteValue(value); }
+    public override void WriteValue(bool value)
+    {
+        if (BeforeValue(XmlConvert.ToString(value)))
+        {
+            _writer.WriteValue(value);
+        }
+    }
 
-    public override void WriteValue(float value) { BeforeValue(); _writer.WriteValue(value); }
+    public override void WriteValue(decimal value)
+    {
+        if (BeforeValue(XmlConvert.ToString(value)))
+        {
+            _writer.WriteValue(value);
+        }
+    }
 
-    public override void WriteValue(double value) { BeforeValue(); _writer.WriteValue(value); }
+    public override void WriteValue(float value)
+    {
+        if (BeforeValue(XmlConvert.ToString(value)))
+        {
+            _writer.WriteValue(value);
+        }
+    }
 
-    public override void WriteValue(decimal value) { BeforeValue(); _writer.WriteValue(value); }
+    public override void WriteValue(double value)
+    {
+        if (BeforeValue(XmlConvert.ToString(value)))
+        {
+            _writer.WriteValue(value);
+        }
+    }
 
-    public override void WriteValue(DateTime value) { BeforeValue(); _writer.WriteValue(value); }
+    public override void WriteValue(DateTime value)
+    {
+        if (BeforeValue(XmlConvert.ToString(value, XmlDateTimeSerializationMode.RoundtripKind)))
+        {
+            _writer.WriteValue(value);
+        }
+    }
 
     public override void WriteValue(DateTimeOffset value) =>
-        WriteValue(value.Offset == TimeSpan.Zero ? value.UtcDateTime : value.LocalDateTime);
+        WriteValue(value.Offset != TimeSpan.Zero ? value.LocalDateTime : value.UtcDateTime);
 
-    public override void WriteValue(Guid value) { BeforeValue(); _writer.WriteValue(value); }
+    public override void WriteValue(Guid value)
+    {
+        if (BeforeValue(value.ToString()))
+        {
+            _writer.WriteValue(value);
+        }
+    }
 
-    public override void WriteValue(TimeSpan value) { BeforeValue(); _writer.WriteValue(value); }
+    public override void WriteValue(TimeSpan value)
+    {
+        if (BeforeValue(XmlConvert.ToString(value)))
+        {
+            _writer.WriteValue(value);
+        }
+    }
 
     public override void WriteValue(UniqueId value)
     {
+        ThrowIfClosed();
         ArgumentNullException.ThrowIfNull(value);
         if (!value.IsGuid)
         {
-            WriteString(value.ToString());
+            // Not a typed record: written as text (in an attribute, captured as text).
+            FlushBase64();
+            if (_attributeValue is not null)
+            {
+                WriteAttributeText(value.ToString());
+            }
+
+            if (!_isXmlnsAttribute)
+            {
+                StartContent();
+                NodeText(value.ToString());
+            }
+
             return;
         }
-        BeforeValue();
-        _writer.WriteValue(value);
+
+        if (BeforeValue(value.ToString()))
+        {
+            _writer.WriteValue(value);
+        }
     }
 
-    public override void WriteValue(string? value) => WriteString(value);
+    public override void WriteValue(string? value)
+    {
+        ThrowIfClosed();
+        WriteString(value);
+    }
 
     public override void WriteValue(XmlDictionaryString? value) => WriteString(value);
 
+    /// <summary>
+    /// As the in-box writer: an array (of any element type) is a list of its items, each written as a value; a nested
+    /// array is an ArgumentException; anything else is the value of its own type, or its XSD text.
+    /// </summary>
     public override void WriteValue(object value)
     {
+        ThrowIfClosed();
+        ArgumentNullException.ThrowIfNull(value);
+        if (value is Array array)
+        {
+            FlushBase64();
+            StartContent();
+            NodeStartList();
+            _inList = true;
+            for (int i = 0; i < array.Length; i++)
+            {
+                WritePrimitiveValue(array.GetValue(i)!);
+            }
+
+            _inList = false;
+            NodeEndList();
+            return;
+        }
+
+        WritePrimitiveValue(value);
+    }
+
+    private void WritePrimitiveValue(object value)
+    {
+        ThrowIfClosed();
         ArgumentNullException.ThrowIfNull(value);
         switch (value)
         {
+            case ulong v: WriteValue(v); break;
+            case string v: WriteValue(v); break;
             case int v: WriteValue(v); break;
             case long v: WriteValue(v); break;
-            case ulong v: BeforeValue(); _writer.WriteValue(v); break;
             case bool v: WriteValue(v); break;
-            case float v: WriteValue(v); break;
             case double v: WriteValue(v); break;
-            case decimal v: WriteValue(v); break;
             case DateTime v: WriteValue(v); break;
-            case DateTimeOffset v: WriteValue(v); break;
+            case float v: WriteValue(v); break;
+            case decimal v: WriteValue(v); break;
+            case XmlDictionaryString v: WriteValue(v); break;
+            case UniqueId v: WriteValue(v); break;
             case Guid v: WriteValue(v); break;
             case TimeSpan v: WriteValue(v); break;
-            case UniqueId v: WriteValue(v); break;
-            case XmlDictionaryString v: WriteString(v); break;
-            case string v: WriteString(v); break;
-            case byte[] v: WriteBase64(v, 0, v.Length); break;
-            case IFormattable v: WriteString(v.ToString(null, CultureInfo.InvariantCulture)); break;
-            default: WriteString(value.ToString()); break;
+            default:
+                if (value.GetType().IsArray)
+                {
+                    throw new ArgumentException("Nested arrays are not supported.", nameof(value));
+                }
+
+                WriteString(UntypedText(value));
+                break;
+        }
+    }
+
+    /// <summary>The XSD text XmlWriter.WriteValue(object) writes for a type the binary writer has no record for.</summary>
+    private static string UntypedText(object value) => value switch
+    {
+        byte v => XmlConvert.ToString(v),
+        sbyte v => XmlConvert.ToString(v),
+        short v => XmlConvert.ToString(v),
+        ushort v => XmlConvert.ToString(v),
+        uint v => XmlConvert.ToString(v),
+        DateTimeOffset v => XmlConvert.ToString(v),
+        Uri v => v.OriginalString,
+        _ => throw new InvalidCastException(
+            $"Xml type 'xdt:untypedAtomic' does not support a conversion from Clr type '{value.GetType().Name}' to Clr type 'String'."),
+    };
+
+    private static void CheckRange<T>(T[] buffer, int index, int count)
+    {
+        ArgumentNullException.ThrowIfNull(buffer);
+        ArgumentOutOfRangeException.ThrowIfNegative(index);
+        ArgumentOutOfRangeException.ThrowIfNegative(count);
+        if (count > buffer.Length - index)
+        {
+            throw new ArgumentOutOfRangeException(nameof(count), string.Create(CultureInfo.InvariantCulture, $"The specified size exceeds the remaining buffer space ({buffer.Length - index} bytes)."));
         }
     }
 }

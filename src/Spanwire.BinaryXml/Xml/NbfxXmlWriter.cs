@@ -1,59 +1,150 @@
 using System.Buffers;
-using System.Text;
+using System.Globalization;
 using System.Xml;
 
 namespace Spanwire.BinaryXml.Xml;
 
 /// <summary>
-/// An <see cref="XmlDictionaryWriter"/> on <see cref="NbfxWriter"/>: the namespace bookkeeping, attribute capture and
-/// base64 carrying of the in-box binary writer, so the same calls give the same bytes.
+/// An <see cref="XmlDictionaryWriter"/> on <see cref="NbfxWriter"/> with the in-box binary writer's rules: its write
+/// states and document states (what may come where, and which exception says it may not), its namespace bookkeeping,
+/// xml:lang and xml:space, the deferred values of attributes, lists and base64 carrying, so the same calls give the
+/// same bytes or the same exception. <see cref="IXmlBinaryWriterInitializer"/> points it at a new output, for pooled
+/// reuse as WCF does.
 /// </summary>
-internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter
+internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWriterInitializer
 {
-    private readonly NbfxWriter _writer;
-    private readonly NamespaceScope _namespaces = new();
-    private readonly Action? _flushOutput;
-    private readonly Action? _closeOutput;
-    private WriteState _state = WriteState.Start;
-    private bool _startTagOpen;
-    private int _depth;
-    private int[] _prefixCounters = new int[8];
+    private NbfxWriter _writer;
+    private readonly WriterNamespaces _namespaces = new();
+    private Action? _flushOutput;
+    private Action? _closeOutput;
 
-    // The attribute being written.
-    private bool _inAttribute;
-    private bool _attributeIsXmlns;
-    private string? _xmlnsPrefix;
-    private bool _attributeTyped;
-    private string? _captureText;
-    private XmlDictionaryString? _captureDictionary;
-    private ArrayBufferWriter<byte>? _captureBytes;
-    private bool _capturingBytes;
-    private string? _xmlnsValue;
+    private WriteState _writeState = WriteState.Start;
+    private DocumentState _documentState;
+    private int _depth;
+    private OpenElement[] _elements = new OpenElement[4];
+
+    // An xml: or xmlns attribute being written: its local name and value are kept (an xmlns one is not written).
+    private string? _attributeLocalName;
+    private string? _attributeValue;
+    private bool _isXmlAttribute;
+    private bool _isXmlnsAttribute;
 
     // base64 bytes carried between WriteBase64 calls so each record holds a multiple of three bytes.
     private readonly byte[] _trail = new byte[3];
     private int _trailCount;
+    private bool _inList;
+
+    private enum DocumentState : byte
+    {
+        None,
+        Document,
+        Epilog,
+        End,
+    }
+
+    private struct OpenElement
+    {
+        public int PrefixId;
+    }
 
     public NbfxXmlWriter(NbfxWriter writer, Action? flushOutput, Action? closeOutput)
     {
         _writer = writer;
+        _writer.Layered = true;
         _flushOutput = flushOutput;
         _closeOutput = closeOutput;
     }
 
-    public override WriteState WriteState => _state;
+    public override WriteState WriteState => _writeState;
 
+    public override string? XmlLang => _namespaces.XmlLang;
+
+    public override XmlSpace XmlSpace => _namespaces.XmlSpace;
+
+    /// <summary>Canonicalization (StartCanonicalization) is not supported.</summary>
     public override bool CanCanonicalize => false;
+
+    private bool IsClosed => _writeState == WriteState.Closed;
+
+    /// <summary>Points the writer at <paramref name="stream"/>, as the in-box writer's SetOutput: a new document; bytes not yet flushed to the old output are dropped.</summary>
+    public void SetOutput(Stream stream, IXmlDictionary? dictionary, XmlBinaryWriterSession? session, bool ownsStream)
+    {
+        ArgumentNullException.ThrowIfNull(stream);
+        var output = new StreamBufferWriter(stream);
+        _writer.Reset(output, dictionary, session);
+        _flushOutput = output.Flush;
+        _closeOutput = () =>
+        {
+            output.Dispose();
+            if (ownsStream)
+            {
+                stream.Dispose();
+            }
+        };
+        ResetDocument();
+    }
+
+    /// <summary>Points the writer at <paramref name="output"/>, as the stream form does, for an <see cref="IBufferWriter{T}"/>.</summary>
+    internal void SetOutput(IBufferWriter<byte> output, IXmlDictionary? dictionary, XmlBinaryWriterSession? session)
+    {
+        _writer.Reset(output, dictionary, session);
+        _flushOutput = null;
+        _closeOutput = null;
+        ResetDocument();
+    }
+
+    private void ResetDocument()
+    {
+        _inList = false;
+        _writeState = WriteState.Start;
+        _documentState = DocumentState.None;
+        _namespaces.Clear();
+        _depth = 0;
+        _attributeLocalName = null;
+        _attributeValue = null;
+        ResetNode();
+    }
 
     // ---- Document ----
 
-    public override void WriteStartDocument() => CheckOpen();
+    public override void WriteStartDocument()
+    {
+        ThrowIfClosed();
+        if (_writeState != WriteState.Start)
+        {
+            ThrowInvalidState(nameof(WriteStartDocument));
+        }
 
-    public override void WriteStartDocument(bool standalone) => CheckOpen();
+        _writeState = WriteState.Prolog;
+        _documentState = DocumentState.Document;
+    }
+
+    public override void WriteStartDocument(bool standalone)
+    {
+        ThrowIfClosed();
+        WriteStartDocument();
+    }
 
     public override void WriteEndDocument()
     {
-        CheckOpen();
+        ThrowIfClosed();
+        if (_writeState is WriteState.Start or WriteState.Prolog)
+        {
+            throw new InvalidOperationException("The document does not have a root element.");
+        }
+
+        FinishDocument();
+        _writeState = WriteState.Start;
+        _documentState = DocumentState.End;
+    }
+
+    private void FinishDocument()
+    {
+        if (_writeState == WriteState.Attribute)
+        {
+            WriteEndAttribute();
+        }
+
         while (_depth > 0)
         {
             WriteEndElement();
@@ -61,48 +152,77 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter
     }
 
     public override void WriteDocType(string name, string? pubid, string? sysid, string? subset) =>
-        throw new NotSupportedException("Binary XML has no document type declaration.");
+        throw new NotSupportedException("This XmlWriter implementation does not support the 'WriteDocType' method.");
 
     public override void WriteProcessingInstruction(string name, string? text)
     {
-        if (name == "xml")
+        ThrowIfClosed();
+        if (name != "xml")
         {
-            CheckOpen(); // the XML declaration has no binary form
-            return;
+            throw new ArgumentException("Processing instructions (other than the XML declaration) and DTDs are not supported.", nameof(name));
         }
-        throw new NotSupportedException("Binary XML has no processing instructions.");
+
+        if (_writeState != WriteState.Start)
+        {
+            throw new InvalidOperationException("The XML declaration can only be written at the start of the document.");
+        }
+
+        // The XML declaration has no binary form.
     }
 
     public override void WriteEntityRef(string name) =>
         throw new NotSupportedException("This XmlWriter implementation does not support the 'WriteEntityRef' method.");
 
+    public override void WriteNmToken(string name) =>
+        throw new NotSupportedException("This XmlWriter implementation does not support the 'WriteNmToken' method.");
+
+    public override void WriteName(string name)
+    {
+        ThrowIfClosed();
+        WriteString(name);
+    }
+
     // ---- Elements ----
 
-    public override void WriteStartElement(string? prefix, string localName, string? ns) =>
-        StartElement(prefix, localName, null, ns, null);
+    public override void WriteStartElement(string? prefix, string localName, string? ns)
+    {
+        StartElement(ref prefix, localName, ns, null);
+        NodeStartElement(prefix, localName);
+    }
 
     public override void WriteStartElement(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri)
     {
-        ArgumentNullException.ThrowIfNull(localName);
-        StartElement(prefix, localName.Value, localName, namespaceUri?.Value, namespaceUri);
+        StartElement(ref prefix, localName.Value, namespaceUri?.Value, namespaceUri);
+        NodeStartElement(prefix, localName);
     }
 
-    private void StartElement(string? prefix, string localName, XmlDictionaryString? dictionaryName, string? ns, XmlDictionaryString? dictionaryNs)
+    private void StartElement([System.Diagnostics.CodeAnalysis.NotNull] ref string? prefix, string localName, string? ns, XmlDictionaryString? dictionaryNs)
     {
-        ArgumentException.ThrowIfNullOrEmpty(localName);
-        BeforeContent();
-        int depth = ++_depth;
-        if (depth >= _prefixCounters.Length)
+        ThrowIfClosed();
+        if (_documentState == DocumentState.Epilog)
         {
-            Array.Resize(ref _prefixCounters, depth * 2);
+            throw new InvalidOperationException("Only one root element is permitted per document.");
         }
-        _prefixCounters[depth] = 0;
+
+        ArgumentNullException.ThrowIfNull(localName);
+        if (localName.Length == 0)
+        {
+            throw new ArgumentException("The empty string is not a valid local name.", nameof(localName));
+        }
+
+        if (_writeState == WriteState.Attribute)
+        {
+            ThrowInvalidState(nameof(WriteStartElement));
+        }
+
+        FlushBase64();
+        AutoComplete(WriteState.Element);
+        EnterScope();
         if (ns is null)
         {
             prefix ??= "";
             if (_namespaces.LookupNamespace(prefix) is null)
             {
-                _depth--;
                 throw new ArgumentException($"The prefix '{prefix}' is not defined.", nameof(prefix));
             }
         }
@@ -112,267 +232,392 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter
             if (prefix is null)
             {
                 prefix = "";
-                _namespaces.Declare("", ns, dictionaryNs, depth);
+                _namespaces.AddNamespace("", ns, dictionaryNs);
             }
         }
         else
         {
-            _namespaces.DeclareIfNeeded(prefix, ns, dictionaryNs, depth);
+            _namespaces.AddNamespaceIfNotDeclared(prefix, ns, dictionaryNs);
         }
-        if (dictionaryName is not null)
-        {
-            _writer.WriteStartElement(prefix, dictionaryName);
-        }
-        else
-        {
-            _writer.WriteStartElement(prefix, localName);
-        }
-        _startTagOpen = true;
-        _state = WriteState.Element;
     }
 
     public override void WriteEndElement()
     {
-        CheckOpen();
-        if (_inAttribute)
+        ThrowIfClosed();
+        if (_depth == 0)
+        {
+            throw new InvalidOperationException($"WriteEndElement cannot be called at depth {_depth.ToString(CultureInfo.InvariantCulture)}.");
+        }
+
+        if (_writeState == WriteState.Attribute)
         {
             WriteEndAttribute();
         }
-        if (_depth == 0)
-        {
-            throw new InvalidOperationException("There was no XML start tag open.");
-        }
+
         FlushBase64();
-        CloseStartTag();
+        if (_writeState == WriteState.Element)
+        {
+            _namespaces.DeclareNamespaces(_writer);
+        }
+
         _writer.WriteEndElement();
-        _namespaces.Exit(_depth);
-        _depth--;
-        _state = WriteState.Content;
+        ExitScope();
+        _writeState = WriteState.Content;
     }
 
-    public override void WriteFullEndElement() => WriteEndElement();
+    public override void WriteFullEndElement()
+    {
+        ThrowIfClosed();
+        if (_writeState == WriteState.Attribute)
+        {
+            WriteEndAttribute();
+        }
+
+        if (_writeState is not (WriteState.Element or WriteState.Content))
+        {
+            ThrowInvalidState(nameof(WriteFullEndElement));
+        }
+
+        AutoComplete(WriteState.Content);
+        WriteEndElement();
+    }
+
+    private void EnterScope()
+    {
+        _namespaces.EnterScope();
+        _depth++;
+        if (_depth == _elements.Length)
+        {
+            Array.Resize(ref _elements, _depth * 2);
+        }
+
+        _elements[_depth] = default;
+    }
+
+    private void ExitScope()
+    {
+        _elements[_depth] = default;
+        _depth--;
+        if (_depth == 0 && _documentState == DocumentState.Document)
+        {
+            _documentState = DocumentState.Epilog;
+        }
+
+        _namespaces.ExitScope();
+    }
+
+    /// <summary>Leaves an open start tag (its namespace declarations go out now) and moves to <paramref name="state"/>.</summary>
+    private void AutoComplete(WriteState state)
+    {
+        if (_writeState == WriteState.Element)
+        {
+            _namespaces.DeclareNamespaces(_writer);
+        }
+
+        _writeState = state;
+    }
+
+    private void FlushElement()
+    {
+        if (_writeState == WriteState.Element)
+        {
+            AutoComplete(WriteState.Content);
+        }
+    }
+
+    /// <summary>Before typed content: the start tag ends, and there must be an element to hold it.</summary>
+    private void StartContent()
+    {
+        FlushElement();
+        if (_depth == 0)
+        {
+            ThrowOutsideRoot();
+        }
+    }
+
+    /// <summary>Before text: the start tag ends; outside the root only whitespace may be written.</summary>
+    private void StartContent(ReadOnlySpan<char> text)
+    {
+        FlushElement();
+        if (_depth == 0 && text.ContainsAnyExcept(" \t\r\n"))
+        {
+            ThrowOutsideRoot();
+        }
+    }
 
     // ---- Attributes ----
 
-    public override void WriteStartAttribute(string? prefix, string localName, string? ns) =>
-        StartAttribute(prefix, localName, null, ns, null);
+    public override void WriteStartAttribute(string? prefix, string localName, string? ns)
+    {
+        StartAttribute(ref prefix, localName, ns, null);
+        if (!_isXmlnsAttribute)
+        {
+            NodeStartAttribute(prefix, localName);
+        }
+    }
 
     public override void WriteStartAttribute(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri)
     {
-        ArgumentNullException.ThrowIfNull(localName);
-        StartAttribute(prefix, localName.Value, localName, namespaceUri?.Value, namespaceUri);
+        StartAttribute(ref prefix, localName?.Value!, namespaceUri?.Value, namespaceUri);
+        if (!_isXmlnsAttribute)
+        {
+            NodeStartAttribute(prefix, localName!);
+        }
     }
 
-    private void StartAttribute(string? prefix, string localName, XmlDictionaryString? dictionaryName, string? ns, XmlDictionaryString? dictionaryNs)
+    private void StartAttribute([System.Diagnostics.CodeAnalysis.NotNull] ref string? prefix, string localName, string? ns, XmlDictionaryString? dictionaryNs)
     {
-        CheckOpen();
-        ArgumentNullException.ThrowIfNull(localName);
-        if (_inAttribute)
+        ThrowIfClosed();
+        if (_writeState == WriteState.Attribute)
         {
             WriteEndAttribute();
         }
-        if (!_startTagOpen)
-        {
-            throw new InvalidOperationException("Attributes can only be written right after an element's start.");
-        }
-        FlushBase64();
-        // The in-box writer keeps text captured under an attribute that then got a typed value, and writes it as the
-        // value of the next attribute that gets none; so the capture is not cleared here.
-        _attributeTyped = false;
-        _xmlnsValue = null;
-        _inAttribute = true;
-        _state = WriteState.Attribute;
 
-        if (prefix == "xmlns" || (string.IsNullOrEmpty(prefix) && localName == "xmlns"))
+        if (localName is null || (localName.Length == 0 && prefix != "xmlns"))
         {
-            _attributeIsXmlns = true;
-            _xmlnsPrefix = prefix == "xmlns" ? localName : "";
-            return;
+            throw new ArgumentNullException(nameof(localName));
         }
-        _attributeIsXmlns = false;
 
-        if (ns is null)
+        if (_writeState != WriteState.Element)
         {
-            prefix ??= "";
-            if (prefix.Length > 0 && _namespaces.LookupNamespace(prefix) is null)
+            ThrowInvalidState(nameof(WriteStartAttribute));
+        }
+
+        if (prefix is null)
+        {
+            prefix = ns == WriterNamespaces.XmlnsNamespace && localName != "xmlns" ? "xmlns"
+                : ns == WriterNamespaces.XmlNamespace ? "xml"
+                : "";
+        }
+
+        if (prefix.Length == 0 && localName == "xmlns")
+        {
+            prefix = "xmlns";
+            localName = "";
+        }
+
+        _isXmlnsAttribute = false;
+        _isXmlAttribute = false;
+        if (prefix == "xml")
+        {
+            if (ns is not null && ns != WriterNamespaces.XmlNamespace)
+            {
+                throw new ArgumentException($"The prefix 'xml' is bound to the namespace '{WriterNamespaces.XmlNamespace}' and cannot be changed to '{ns}'.", nameof(ns));
+            }
+
+            _isXmlAttribute = true;
+            _attributeValue = "";
+            _attributeLocalName = localName;
+        }
+        else if (prefix == "xmlns")
+        {
+            if (ns is not null && ns != WriterNamespaces.XmlnsNamespace)
+            {
+                throw new ArgumentException($"The prefix 'xmlns' is bound to the namespace '{WriterNamespaces.XmlnsNamespace}' and cannot be changed to '{ns}'.", nameof(ns));
+            }
+
+            _isXmlnsAttribute = true;
+            _attributeValue = "";
+            _attributeLocalName = localName;
+        }
+        else if (ns is null)
+        {
+            if (prefix.Length != 0 && _namespaces.LookupNamespace(prefix) is null)
             {
                 throw new ArgumentException($"The prefix '{prefix}' is not defined.", nameof(prefix));
             }
         }
         else if (ns.Length == 0)
         {
-            if (!string.IsNullOrEmpty(prefix))
+            if (prefix.Length != 0)
             {
-                throw new ArgumentException("An attribute with a prefix must have a namespace.", nameof(prefix));
+                throw new ArgumentException("The empty namespace requires a null or empty prefix.", nameof(prefix));
             }
-            prefix = "";
         }
-        else if (prefix is null)
+        else if (prefix.Length == 0)
         {
-            prefix = _namespaces.LookupPrefix(ns, allowDefault: false)
-                ?? _namespaces.Generate(ns, dictionaryNs, _depth, ref _prefixCounters[_depth]);
-        }
-        else if (prefix != "xml")
-        {
-            _namespaces.DeclareIfNeeded(prefix, ns, dictionaryNs, _depth);
-        }
+            string? found = _namespaces.LookupAttributePrefix(ns);
+            if (found is null)
+            {
+                if (ns == WriterNamespaces.XmlnsNamespace)
+                {
+                    throw new ArgumentException($"The namespace '{ns}' can only be bound to the prefix 'xmlns'.");
+                }
 
-        if (dictionaryName is not null)
-        {
-            _writer.WriteStartAttribute(prefix, dictionaryName);
+                if (ns == WriterNamespaces.XmlNamespace)
+                {
+                    throw new ArgumentException($"The namespace '{ns}' can only be bound to the prefix 'xml'.");
+                }
+
+                found = GeneratePrefix(ns, dictionaryNs);
+            }
+
+            prefix = found;
         }
         else
         {
-            _writer.WriteStartAttribute(prefix, localName);
+            _namespaces.AddNamespaceIfNotDeclared(prefix, ns, dictionaryNs);
         }
+
+        _writeState = WriteState.Attribute;
     }
 
     public override void WriteEndAttribute()
     {
-        CheckOpen();
-        if (!_inAttribute)
+        ThrowIfClosed();
+        if (_writeState != WriteState.Attribute)
         {
-            throw new InvalidOperationException("No attribute is open.");
+            ThrowInvalidState(nameof(WriteEndAttribute));
         }
+
         FlushBase64();
-        _inAttribute = false;
-        _state = WriteState.Element;
-        if (_attributeIsXmlns)
+        try
         {
-            _namespaces.DeclareIfNeeded(_xmlnsPrefix!, _xmlnsValue ?? "", null, _depth);
-            _xmlnsValue = null;
-            return;
-        }
-        if (!_attributeTyped)
-        {
-            if (_captureText is not null)
+            if (_isXmlAttribute)
             {
-                _writer.WriteString(_captureText);
+                if (_attributeLocalName == "lang")
+                {
+                    _namespaces.AddLangAttribute(_attributeValue!);
+                }
+                else if (_attributeLocalName == "space")
+                {
+                    if (_attributeValue == "preserve")
+                    {
+                        _namespaces.AddSpaceAttribute(XmlSpace.Preserve);
+                    }
+                    else if (_attributeValue == "default")
+                    {
+                        _namespaces.AddSpaceAttribute(XmlSpace.Default);
+                    }
+                    else
+                    {
+                        throw new ArgumentException($"'{_attributeValue}' is not a valid xml:space value. Valid values are 'default' and 'preserve'.");
+                    }
+                }
+
+                _isXmlAttribute = false;
+                _attributeLocalName = null;
+                _attributeValue = null;
             }
-            else if (_captureDictionary is not null)
+
+            if (_isXmlnsAttribute)
             {
-                _writer.WriteString(_captureDictionary);
-            }
-            else if (_capturingBytes)
-            {
-                _writer.WriteBase64(_captureBytes!.WrittenSpan);
-                _captureBytes.Clear();
+                _namespaces.AddNamespaceIfNotDeclared(_attributeLocalName!, _attributeValue!, null);
+                _isXmlnsAttribute = false;
+                _attributeLocalName = null;
+                _attributeValue = null;
             }
             else
             {
-                _writer.WriteString(ReadOnlySpan<char>.Empty);
+                NodeEndAttribute();
             }
-            _captureText = null;
-            _captureDictionary = null;
-            _capturingBytes = false;
         }
-        _writer.WriteEndAttribute();
+        finally
+        {
+            _writeState = WriteState.Element;
+        }
     }
 
     public override void WriteXmlnsAttribute(string? prefix, string namespaceUri)
     {
-        CheckOpen();
+        ThrowIfClosed();
         ArgumentNullException.ThrowIfNull(namespaceUri);
         DeclareExplicit(prefix, namespaceUri, null);
     }
 
     public override void WriteXmlnsAttribute(string? prefix, XmlDictionaryString namespaceUri)
     {
-        CheckOpen();
+        ThrowIfClosed();
         ArgumentNullException.ThrowIfNull(namespaceUri);
         DeclareExplicit(prefix, namespaceUri.Value, namespaceUri);
     }
 
     private void DeclareExplicit(string? prefix, string ns, XmlDictionaryString? dictionaryNs)
     {
-        if (_inAttribute)
+        if (_writeState != WriteState.Element)
         {
-            WriteEndAttribute();
+            ThrowInvalidState(nameof(WriteXmlnsAttribute));
         }
-        if (!_startTagOpen)
-        {
-            throw new InvalidOperationException("Namespace declarations can only be written right after an element's start.");
-        }
+
         if (prefix is null)
         {
             if (_namespaces.LookupPrefix(ns) is null)
             {
-                _namespaces.Generate(ns, dictionaryNs, _depth, ref _prefixCounters[_depth]);
+                GeneratePrefix(ns, dictionaryNs);
             }
-            return;
         }
-        _namespaces.DeclareIfNeeded(prefix, ns, dictionaryNs, _depth);
+        else
+        {
+            _namespaces.AddNamespaceIfNotDeclared(prefix, ns, dictionaryNs);
+        }
+    }
+
+    /// <summary>Binds <paramref name="ns"/> to a new prefix: a..z first, then d{depth}p{n}.</summary>
+    private string GeneratePrefix(string ns, XmlDictionaryString? dictionaryNs)
+    {
+        if (_writeState is not (WriteState.Element or WriteState.Attribute))
+        {
+            throw new InvalidOperationException($"A prefix cannot be generated in the {_writeState} state.");
+        }
+
+        string? prefix = _namespaces.AddNamespace(ns, dictionaryNs);
+        if (prefix is not null)
+        {
+            return prefix;
+        }
+
+        do
+        {
+            prefix = string.Create(CultureInfo.InvariantCulture, $"d{_depth}p{_elements[_depth].PrefixId++}");
+        }
+        while (_namespaces.LookupNamespace(prefix) is not null);
+        _namespaces.AddNamespace(prefix, ns, dictionaryNs);
+        return prefix;
     }
 
     public override string? LookupPrefix(string ns)
     {
         ArgumentNullException.ThrowIfNull(ns);
+        ThrowIfClosed();
         return _namespaces.LookupPrefix(ns);
     }
 
+    /// <summary>Collects the value of an xml: or xmlns attribute.</summary>
+    private void WriteAttributeText(string value) => _attributeValue = _attributeValue!.Length == 0 ? value : _attributeValue + value;
+
     // ---- Plumbing ----
-
-    /// <summary>Before content: close a pending attribute's base64 and the open start tag (its declarations go out now).</summary>
-    private void BeforeContent()
-    {
-        CheckOpen();
-        if (_inAttribute)
-        {
-            WriteEndAttribute();
-        }
-        FlushBase64();
-        CloseStartTag();
-        _state = WriteState.Content;
-    }
-
-    /// <summary>Ends an open start tag: the namespaces it declared go out now, after its attributes.</summary>
-    private void CloseStartTag()
-    {
-        if (_startTagOpen)
-        {
-            _namespaces.WriteDeclarations(_writer, _depth);
-            _startTagOpen = false;
-        }
-    }
-
-    private void CheckOpen()
-    {
-        if (_state == WriteState.Closed)
-        {
-            throw new InvalidOperationException("The writer is closed.");
-        }
-    }
 
     public override void Flush()
     {
-        CheckOpen();
+        ThrowIfClosed();
         _writer.Flush();
         _flushOutput?.Invoke();
     }
 
     public override void Close()
     {
-        if (_state == WriteState.Closed)
+        if (IsClosed)
         {
             return;
         }
+
         try
         {
-            if (_inAttribute)
-            {
-                WriteEndAttribute();
-            }
-            while (_depth > 0)
-            {
-                WriteEndElement();
-            }
+            FinishDocument();
+            AutoComplete(WriteState.Closed);
             _writer.Flush();
             _flushOutput?.Invoke();
         }
         finally
         {
-            _state = WriteState.Closed;
+            _writeState = WriteState.Closed;
+            _depth = 0;
+            _attributeValue = null;
+            _attributeLocalName = null;
+            ResetNode();
             _closeOutput?.Invoke();
+            _closeOutput = null;
+            _flushOutput = null;
         }
     }
 
@@ -382,6 +627,23 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter
         {
             Close();
         }
+
         base.Dispose(disposing);
     }
+
+    private void ThrowIfClosed()
+    {
+        if (IsClosed)
+        {
+            throw new InvalidOperationException("The XmlWriter is closed.");
+        }
+    }
+
+    [System.Diagnostics.CodeAnalysis.DoesNotReturn]
+    private void ThrowInvalidState(string method) =>
+        throw new InvalidOperationException($"'{method}' cannot be called while WriteState is '{_writeState}'.");
+
+    [System.Diagnostics.CodeAnalysis.DoesNotReturn]
+    private static void ThrowOutsideRoot() =>
+        throw new InvalidOperationException("Text cannot be written outside the root element.");
 }

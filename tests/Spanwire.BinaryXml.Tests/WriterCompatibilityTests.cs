@@ -1,0 +1,94 @@
+using System.Xml;
+
+namespace Spanwire.BinaryXml.Tests;
+
+/// <summary>
+/// Named call sequences where the drop-in writer once differed from the in-box writer, each run on both (the in-box
+/// writer is the control): the same exception at the same call, or the same bytes after every Flush and at the end.
+/// </summary>
+public sealed class WriterCompatibilityTests
+{
+    private static readonly Guid[] s_guids = [.. Enumerable.Range(0, 57).Select(i => new Guid(i, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10))];
+    private static readonly byte[] s_data = [.. Enumerable.Range(0, 102).Select(i => (byte)i)];
+
+    private static (string What, Action<XmlDictionaryWriter> Call) Call(string what, Action<XmlDictionaryWriter> call) => (what, call);
+
+    public static TheoryData<string, (string What, Action<XmlDictionaryWriter> Call)[]> Cases => new()
+    {
+        { "a byte array as an object is a list of numbers", [Call("Start", w => w.WriteStartElement("c")), Call("Value(byte[])", w => w.WriteValue((object)new byte[] { 1, 200 }))] },
+        { "an object array is a list of typed values", [Call("Start", w => w.WriteStartElement("c")), Call("Value(object[])", w => w.WriteValue(new object[] { 1, "a", 2.5, true }))] },
+        { "a nested array is refused", [Call("Start", w => w.WriteStartElement("c")), Call("Value(object[] of arrays)", w => w.WriteValue(new object[] { new int[] { 1 } }))] },
+        { "a list in an attribute", [Call("Start", w => w.WriteStartElement("c")), Call("StartAttribute", w => w.WriteStartAttribute("a")), Call("Value(int[])", w => w.WriteValue(new[] { 1, 2 })), Call("EndAttribute", w => w.WriteEndAttribute())] },
+        { "an empty dictionary string writes nothing", [Call("Start", w => w.WriteStartElement("c")), Call("Value(Empty)", w => w.WriteValue(XmlDictionaryString.Empty))] },
+        { "an empty dictionary string after text folds the text into the end", [Call("Start", w => w.WriteStartElement("c")), Call("String(x)", w => w.WriteString("x")), Call("Value(Empty)", w => w.WriteValue(XmlDictionaryString.Empty))] },
+        { "the end after an array and a split base64 text", [
+            Call("Start r", w => w.WriteStartElement("r")), Call("Array", w => w.WriteArray(null, "g", null, s_guids, 0, 57)),
+            Call("Start Key", w => w.WriteStartElement("Key")), Call("Base64(2)", w => w.WriteBase64(s_data, 0, 2)), Call("Base64(100)", w => w.WriteBase64(s_data, 2, 100)),
+            Call("End", w => w.WriteEndElement()), Call("End", w => w.WriteEndElement())] },
+        { "Flush with base64 bytes pending", [Call("Start", w => w.WriteStartElement("c", "urn:c")), Call("Base64(1)", w => w.WriteBase64(s_data, 0, 1)), Call("Flush", w => w.Flush())] },
+        { "text before the root element", [Call("String(x)", w => w.WriteString("x"))] },
+        { "whitespace before the root element", [Call("String( )", w => w.WriteString(" ")), Call("Start", w => w.WriteStartElement("c"))] },
+        { "a second root element in a document", [Call("StartDocument", w => w.WriteStartDocument()), Call("Start", w => w.WriteStartElement("a")), Call("End", w => w.WriteEndElement()), Call("Start", w => w.WriteStartElement("b"))] },
+        { "StartDocument after an element", [Call("Start", w => w.WriteStartElement("a")), Call("StartDocument", w => w.WriteStartDocument())] },
+        { "an element inside an open attribute", [Call("Start", w => w.WriteStartElement("a")), Call("StartAttribute", w => w.WriteStartAttribute("x")), Call("Start", w => w.WriteStartElement("b"))] },
+        { "a comment with --", [Call("Start", w => w.WriteStartElement("a")), Call("Comment(a--b)", w => w.WriteComment("a--b"))] },
+        { "a comment ending in -", [Call("Start", w => w.WriteStartElement("a")), Call("Comment(ab-)", w => w.WriteComment("ab-"))] },
+        { "a prefix bound to the empty namespace", [Call("Start(p, c, '')", w => w.WriteStartElement("p", "c", ""))] },
+        { "an invalid xml:space value", [Call("Start", w => w.WriteStartElement("a")), Call("xml:space=bogus", w => w.WriteAttributeString("xml", "space", null, "bogus"))] },
+        { "xml:space and xml:lang are in scope", [Call("Start", w => w.WriteStartElement("a")), Call("xml:space=preserve", w => w.WriteAttributeString("xml", "space", null, "preserve")), Call("xml:lang=en", w => w.WriteAttributeString("xml", "lang", null, "en")), Call("String", w => w.WriteString("t"))] },
+        { "an empty local name through the dictionary QName", [Call("Start", w => w.WriteStartElement("a")), Call("QName(d:'')", w => w.WriteQualifiedName(XmlDictionaryString.Empty, XmlDictionaryString.Empty))] },
+        { "rebinding a prefix through a dictionary-string attribute", [
+            Call("Start", w => w.WriteStartElement("p", "a", "urn:a")),
+            Call("StartAttribute(p, d:x, d:urn:b)", w => { var d = new XmlDictionary(); w.WriteStartAttribute("p", d.Add("x"), d.Add("urn:b")); })] },
+        { "a qualified name in an attribute declares an undeclared namespace", [
+            Call("Start Key", w => w.WriteStartElement("Key", "urn:a")), Call("Start q:Body", w => w.WriteStartElement("q", "Body", "urn:u")),
+            Call("StartAttribute v1", w => w.WriteStartAttribute(null, "v1", "")), Call("QName(A.B, '')", w => w.WriteQualifiedName("A.B", "")),
+            Call("QName(C, urn:new)", w => w.WriteQualifiedName("C", "urn:new")), Call("EndAttribute", w => w.WriteEndAttribute())] },
+        { "a qualified name in content for an undeclared namespace is refused", [Call("Start", w => w.WriteStartElement("a")), Call("QName(C, urn:new)", w => w.WriteQualifiedName("C", "urn:new"))] },
+        { "a typed value twice in one attribute is refused", [Call("Start", w => w.WriteStartElement("a")), Call("StartAttribute", w => w.WriteStartAttribute("x")), Call("1", w => w.WriteValue(1)), Call("2", w => w.WriteValue(2))] },
+        { "EndDocument with no root", [Call("EndDocument", w => w.WriteEndDocument())] },
+        { "an array at the root of a document", [Call("StartDocument", w => w.WriteStartDocument()), Call("Array(2)", w => w.WriteArray(null, "g", null, new[] { 1, 2 }, 0, 2))] },
+    };
+
+    [Theory]
+    [MemberData(nameof(Cases))]
+    public void The_drop_in_writer_does_what_the_in_box_writer_does(string why, (string What, Action<XmlDictionaryWriter> Call)[] calls)
+    {
+        foreach (IXmlDictionary? dictionary in new IXmlDictionary?[] { null, BinaryXml.SoapDictionary })
+        {
+            string? difference = WriterWalkTests.Compare([.. calls], dictionary, out _);
+            Assert.True(difference is null, $"{why}: {difference}");
+        }
+    }
+
+    [Fact]
+    public void An_empty_dictionary_string_adds_nothing_to_the_session()
+    {
+        var inBoxSession = new XmlBinaryWriterSession();
+        var ourSession = new XmlBinaryWriterSession();
+        var inBox = new MemoryStream();
+        var ours = new MemoryStream();
+        var dictionary = new XmlDictionary();
+        XmlDictionaryString empty = dictionary.Add("");
+        XmlDictionaryString x = dictionary.Add("x");
+
+        // Had "" been added to the session, "x" would get the next session id: the bytes show it.
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(inBox, null, inBoxSession))
+        {
+            w.WriteStartElement("c");
+            w.WriteValue(empty);
+            w.WriteString(x);
+            w.WriteEndElement();
+        }
+
+        using (XmlDictionaryWriter w = BinaryXml.CreateWriter(ours, null, ourSession))
+        {
+            w.WriteStartElement("c");
+            w.WriteValue(empty);
+            w.WriteString(x);
+            w.WriteEndElement();
+        }
+
+        Assert.Equal(Convert.ToHexString(inBox.ToArray()), Convert.ToHexString(ours.ToArray()));
+    }
+}
