@@ -37,6 +37,13 @@ public static partial class BinaryXml
     public static XmlDictionaryReader CreateReader(Stream stream, IXmlDictionary? dictionary = null, XmlDictionaryReaderQuotas? quotas = null, XmlBinaryReaderSession? session = null)
     {
         ArgumentNullException.ThrowIfNull(stream);
+        PooledBufferWriter buffer = ReadToEnd(stream);
+        return new NbfxXmlReader(buffer.WrittenSequence, dictionary, quotas, session, buffer.Dispose);
+    }
+
+    /// <summary>The whole of <paramref name="stream"/> in pooled segments (the caller disposes them).</summary>
+    internal static PooledBufferWriter ReadToEnd(Stream stream)
+    {
         var buffer = new PooledBufferWriter();
         try
         {
@@ -46,8 +53,9 @@ public static partial class BinaryXml
                 int read = stream.Read(span);
                 if (read == 0)
                 {
-                    break;
+                    return buffer;
                 }
+
                 buffer.Advance(read);
             }
         }
@@ -56,6 +64,5 @@ public static partial class BinaryXml
             buffer.Dispose();
             throw;
         }
-        return new NbfxXmlReader(buffer.WrittenSequence, dictionary, quotas, session, buffer.Dispose);
     }
 }

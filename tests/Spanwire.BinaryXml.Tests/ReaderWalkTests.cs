@@ -143,6 +143,26 @@ public class ReaderWalkTests
         ("ReadArray(double)", r => ReadArray<double>(r, (n, ns, a) => r.ReadArray(n, ns, a, 0, a.Length))),
         ("ReadArray(DateTime)", r => ReadArray<DateTime>(r, (n, ns, a) => r.ReadArray(n, ns, a, 0, a.Length))),
         ("ReadArray(Guid)", r => ReadArray<Guid>(r, (n, ns, a) => r.ReadArray(n, ns, a, 0, a.Length))),
+        ("ReadContentAs(ulong)", r => OnAnyAttribute(r) ? "on an attribute" : Show(r.ReadContentAs(typeof(ulong), null))),
+        ("ReadContentAs(double)", r => OnAnyAttribute(r) ? "on an attribute" : Show(r.ReadContentAs(typeof(double), null))),
+        ("ReadContentAs(float)", r => OnAnyAttribute(r) ? "on an attribute" : Show(r.ReadContentAs(typeof(float), null))),
+        ("ReadContentAs(Guid)", r => OnAnyAttribute(r) ? "on an attribute" : Show(r.ReadContentAs(typeof(Guid), null))),
+        ("ReadContentAs(UniqueId)", r => OnAnyAttribute(r) ? "on an attribute" : Show(r.ReadContentAs(typeof(UniqueId), null))),
+        ("ReadContentAs(object)", r => OnAnyAttribute(r) ? "on an attribute" : Show(r.ReadContentAs(typeof(object), null))),
+        ("ReadContentAs(int)", r => OnAnyAttribute(r) ? "on an attribute" : Show(r.ReadContentAs(typeof(int), null))),
+        ("ReadContentAs(string)", r => OnAnyAttribute(r) ? "on an attribute" : Show(r.ReadContentAs(typeof(string), null))),
+        ("ReadValueChunk(5)", r =>
+        {
+            if (!r.CanReadValueChunk)
+            {
+                return "cannot";
+            }
+
+            var chars = new char[5];
+            int n = r.ReadValueChunk(chars, 0, 5);
+            return new string(chars, 0, n);
+        }),
+        ("ReadElementString", r => r.ReadElementString()),
     ];
 
     /// <summary>Up to 5 items of the array of elements named as the current one (ReadArray moves to content first).</summary>

@@ -67,6 +67,7 @@ internal sealed partial class NbfxXmlReader
         }
         _onAttributeValue = true;
         _attributeValueSeen = _attributeValueHandedOver = false;
+        _attributeValueOverride = null;
         return true;
     }
 
@@ -86,6 +87,7 @@ internal sealed partial class NbfxXmlReader
         _attributeIndex = i;
         _onAttributeValue = false;
         _attributeValueSeen = _attributeValueHandedOver = false;
+        _attributeValueOverride = null;
         _base64 = null;
     }
 

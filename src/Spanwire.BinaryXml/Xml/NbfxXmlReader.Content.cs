@@ -13,6 +13,102 @@ internal sealed partial class NbfxXmlReader
 
     public override bool CanReadBinaryContent => true;
 
+    public override bool CanReadValueChunk => true;
+
+    /// <summary>
+    /// As in-box: the next characters of the current node's value. A text record (UTF-8 or UTF-16) whose value has not
+    /// been read as a string is read in place (UTF-8 never splitting a surrogate pair), and what is left stays its
+    /// value; any other value is made a string first, and what is left is the value until the reader moves.
+    /// </summary>
+    public override int ReadValueChunk(char[] buffer, int index, int count)
+    {
+        ArgumentNullException.ThrowIfNull(buffer);
+        ArgumentOutOfRangeException.ThrowIfNegative(index);
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(index, buffer.Length);
+        ArgumentOutOfRangeException.ThrowIfNegative(count);
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(count, buffer.Length - index);
+        bool onAttribute = _attributeIndex >= 0;
+        bool asString = onAttribute ? _attributeValueSeen || _attributeValueOverride is not null : _value is not null;
+        NbfxValueType type = onAttribute ? _attributes[_attributeIndex].ValueType : _nodeType == XmlNodeType.Text ? CurrentValueType : NbfxValueType.None;
+        if (!asString && !(onAttribute && _onAttributeValue && _attributeValueHandedOver) && type is NbfxValueType.Chars or NbfxValueType.UnicodeChars)
+        {
+            string whole = onAttribute
+                ? _attributes[_attributeIndex].ChunkRest ?? AttributeValue(_attributeIndex)
+                : _textChunkRest ?? CurrentValue.ToText();
+            int take = Math.Min(count, whole.Length);
+            if (type == NbfxValueType.Chars && take < whole.Length && take > 0 && char.IsHighSurrogate(whole[take - 1]))
+            {
+                take--;
+            }
+
+            whole.CopyTo(0, buffer, index, take);
+            if (onAttribute)
+            {
+                _attributes[_attributeIndex].ChunkRest = whole[take..];
+            }
+            else
+            {
+                _textChunkRest = whole[take..];
+            }
+
+            return take;
+        }
+
+        string value = Value;
+        int n = Math.Min(count, value.Length);
+        value.CopyTo(0, buffer, index, n);
+        if (onAttribute)
+        {
+            _attributeValueOverride = value[n..];
+        }
+        else
+        {
+            _value = value[n..];
+        }
+
+        return n;
+    }
+
+    /// <summary>As in-box: the element's text (comments and other non-text nodes inside are passed over, not refused).</summary>
+    public override string ReadElementString()
+    {
+        if (MoveToContent() != XmlNodeType.Element)
+        {
+            throw new XmlException($"'{NodeType}' is an invalid XmlNodeType.");
+        }
+
+        if (IsEmptyElement)
+        {
+            Read();
+            return "";
+        }
+
+        Read();
+        string result = ReadString();
+        ReadEndElement();
+        return result;
+    }
+
+    public override string ReadElementString(string name)
+    {
+        if (MoveToContent() != XmlNodeType.Element || Name != name)
+        {
+            throw new XmlException($"Element '{name}' was not found.");
+        }
+
+        return ReadElementString();
+    }
+
+    public override string ReadElementString(string localname, string ns)
+    {
+        if (MoveToContent() != XmlNodeType.Element || LocalName != localname || NamespaceURI != ns)
+        {
+            throw new XmlException($"Element '{localname}' with namespace name '{ns}' was not found.");
+        }
+
+        return ReadElementString();
+    }
+
     public override int ReadContentAsBase64(byte[] buffer, int index, int count)
     {
         ArgumentNullException.ThrowIfNull(buffer);

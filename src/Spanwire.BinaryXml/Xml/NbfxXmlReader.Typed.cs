@@ -47,7 +47,7 @@ internal sealed partial class NbfxXmlReader
         }
         if (OnAtomicText)
         {
-            string value = CurrentValue.ToText(); // within the string quota: the cursor checked the record
+            string value = _textChunkRest ?? CurrentValue.ToText(); // within the string quota: the cursor checked the record
             Read();
             return value;
         }
@@ -80,6 +80,59 @@ internal sealed partial class NbfxXmlReader
             return _value is null && _nodeType == XmlNodeType.Text && NbfxValue.ClrTypeOf(CurrentValueType) is var type && (_atomic || type == typeof(byte[]))
                 ? type
                 : typeof(string);
+        }
+    }
+
+    /// <summary>As in-box: the types the binary reader reads itself go to their own typed read; others to XmlReader's.</summary>
+    public override object ReadContentAs(Type returnType, IXmlNamespaceResolver? namespaceResolver)
+    {
+        if (returnType == typeof(ulong))
+        {
+            if (OnAtomicText)
+            {
+                ulong value = ToUInt64(CurrentValue);
+                Read();
+                return value;
+            }
+
+            return ReadContentAs(text => XmlConvert.ToUInt64(text.Trim(XmlWhitespace)), "UInt64");
+        }
+
+        return returnType == typeof(bool) ? ReadContentAsBoolean()
+            : returnType == typeof(int) ? ReadContentAsInt()
+            : returnType == typeof(long) ? ReadContentAsLong()
+            : returnType == typeof(float) ? ReadContentAsFloat()
+            : returnType == typeof(double) ? ReadContentAsDouble()
+            : returnType == typeof(decimal) ? ReadContentAsDecimal()
+            : returnType == typeof(DateTime) ? ReadContentAsDateTime()
+            : returnType == typeof(UniqueId) ? ReadContentAsUniqueId()
+            : returnType == typeof(Guid) ? ReadContentAsGuid()
+            : returnType == typeof(TimeSpan) ? ReadContentAsTimeSpan()
+            : returnType == typeof(object) ? ReadContentAsObject()
+            : base.ReadContentAs(returnType, namespaceResolver);
+    }
+
+    /// <summary>The in-box reader's UInt64 of a record: integers that are not negative and UInt64 as they are, anything else through its text.</summary>
+    private static ulong ToUInt64(NbfxValue v)
+    {
+        if (v.Type == NbfxValueType.UInt64)
+        {
+            return BinaryPrimitives.ReadUInt64LittleEndian(v.Payload);
+        }
+
+        if (v.IsInteger && v.ToInt64() is var wide && wide >= 0)
+        {
+            return (ulong)wide;
+        }
+
+        string text = v.ToText();
+        try
+        {
+            return XmlConvert.ToUInt64(text.Trim(XmlWhitespace));
+        }
+        catch (Exception e) when (e is FormatException or OverflowException)
+        {
+            throw new XmlException($"The value '{text}' cannot be parsed as the type 'UInt64'.", e);
         }
     }
 

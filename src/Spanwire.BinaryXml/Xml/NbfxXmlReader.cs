@@ -13,7 +13,7 @@ namespace Spanwire.BinaryXml.Xml;
 /// <see cref="NbfxCursor"/>. Names and namespaces are atomized in the reader's name table; values become strings
 /// only when asked for.
 /// </summary>
-internal sealed partial class NbfxXmlReader : XmlDictionaryReader
+internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryReaderInitializer
 {
     private const string XmlNamespace = "http://www.w3.org/XML/1998/namespace";
     private const string XmlnsNamespace = "http://www.w3.org/2000/xmlns/";
@@ -21,8 +21,10 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
 
     private NbfxCursor _c;
     private ReaderNameTable? _nameTable;
-    private readonly XmlDictionaryReaderQuotas _quotas;
-    private readonly Action? _onClose;
+    private XmlDictionaryReaderQuotas _quotas;
+    private Action? _onClose;
+    private Action? _release; // gives back the pooled copy of a stream's bytes
+    private bool _rootSeen;
     private char[] _chars = new char[64];
     private int _nameTableChars;
 
@@ -38,6 +40,8 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
     private string? _value;
     private bool _valueFromItem;
     private bool _atomic;
+    private string? _textChunkRest; // what ReadValueChunk left of the current text record's value
+    private string? _attributeValueOverride; // what ReadValueChunk left of an attribute's value once read as a string
 
     private Frame[] _frames = new Frame[8];
     private int _frameCount;
@@ -69,6 +73,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
         public XmlDictionaryString? ValueString;
         public int QNamePrefixLetter;
         public long ValueOffset;
+        public string? ChunkRest; // what ReadValueChunk left of a text value, kept with the attribute as in-box
     }
 
     // The payloads of the current element's attribute values, copied as read (over a sequence the window moves on).
@@ -77,17 +82,78 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
 
     private enum ArrayStep : byte { None, Text, End, Element }
 
-    public NbfxXmlReader(ReadOnlySequence<byte> input, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas? quotas, XmlBinaryReaderSession? session, Action? onClose)
+    public NbfxXmlReader(ReadOnlySequence<byte> input, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas? quotas, XmlBinaryReaderSession? session, Action? release)
+    {
+        _quotas = null!;
+        Initialize(input, dictionary, quotas, session, release, null);
+    }
+
+    /// <summary>Starts the reader on <paramref name="input"/>: every state as a new reader's (the name table is kept).</summary>
+    [System.Diagnostics.CodeAnalysis.MemberNotNull(nameof(_quotas))]
+    private void Initialize(ReadOnlySequence<byte> input, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas? quotas, XmlBinaryReaderSession? session, Action? release, Action? onClose)
     {
         _quotas = quotas ?? NbfxCursor.DefaultQuotas;
+        _inputInPlace = false;
         // One array is read as a span (no segment to move to); anything else segment by segment.
         _c = UseInputInPlace(input)
             ? new NbfxCursor(input.Length, dictionary, session, _quotas)
             : new NbfxCursor(input, dictionary, session, _quotas);
+        _release = release;
         _onClose = onClose;
         _bindings[0] = new NamespaceBinding { Prefix = Xml, Name = new NameHandle { Atom = XmlNamespace } };
         _bindings[1] = new NamespaceBinding { Prefix = Xmlns, Name = new NameHandle { Atom = XmlnsNamespace } };
         _bindingCount = 2;
+        _state = ReadState.Initial;
+        _peeked = _peekedHas = _exitScope = false;
+        _nodeType = XmlNodeType.None;
+        _depth = 0;
+        _prefix = "";
+        _nameFrame = -1;
+        _value = null;
+        _valueFromItem = _atomic = false;
+        _frameCount = 0;
+        _attributeCount = 0;
+        _attributeIndex = -1;
+        _onAttributeValue = _attributeValueSeen = _attributeValueHandedOver = false;
+        _arrayStep = ArrayStep.None;
+        _arrayLeft = 0;
+        _base64 = null;
+        _base64Offset = 0;
+        _base64Carry = null;
+        _attributePayloadTop = 0;
+        _nameTop = 0;
+        _rootSeen = false;
+    }
+
+    /// <summary>Starts over on <paramref name="count"/> bytes of <paramref name="buffer"/>, as the in-box reader's SetInput (for pooled reuse).</summary>
+    public void SetInput(byte[] buffer, int offset, int count, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session, OnXmlDictionaryReaderClose? onClose)
+    {
+        ArgumentNullException.ThrowIfNull(buffer);
+        ArgumentOutOfRangeException.ThrowIfNegative(offset);
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(offset, buffer.Length);
+        ArgumentOutOfRangeException.ThrowIfNegative(count);
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(count, buffer.Length - offset);
+        Restart(new ReadOnlySequence<byte>(buffer, offset, count), dictionary, quotas, session, null, onClose);
+    }
+
+    /// <summary>Starts over on what <paramref name="stream"/> holds, as the in-box reader's SetInput (the stream is read to its end now).</summary>
+    public void SetInput(Stream stream, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session, OnXmlDictionaryReaderClose? onClose)
+    {
+        ArgumentNullException.ThrowIfNull(stream);
+        Spanwire.Buffers.PooledBufferWriter copy = BinaryXml.ReadToEnd(stream);
+        Restart(copy.WrittenSequence, dictionary, quotas, session, copy.Dispose, onClose);
+    }
+
+    private void Restart(ReadOnlySequence<byte> input, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas? quotas, XmlBinaryReaderSession? session, Action? release, OnXmlDictionaryReaderClose? onClose)
+    {
+        ArgumentNullException.ThrowIfNull(quotas);
+        if (_state != ReadState.Closed)
+        {
+            _c.Dispose();
+        }
+
+        _release?.Invoke();
+        Initialize(input, dictionary, quotas, session, release, onClose is null ? null : () => onClose(this));
     }
 
     public override XmlDictionaryReaderQuotas Quotas => _quotas;
@@ -128,13 +194,13 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
                     return "";
                 }
                 _attributeValueSeen = true;
-                return AttributeValue(_attributeIndex);
+                return _attributeValueOverride ?? _attributes[_attributeIndex].ChunkRest ?? AttributeValue(_attributeIndex);
             }
             if (_value is not null || _nodeType is not (XmlNodeType.Text or XmlNodeType.Comment))
             {
                 return _value ?? "";
             }
-            return _value = CurrentValue.ToText();
+            return _value = _textChunkRest ?? CurrentValue.ToText();
         }
     }
 
@@ -156,6 +222,8 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
         _value = null;
         _valueFromItem = false;
         _atomic = false;
+        _textChunkRest = null;
+        _attributeValueOverride = null;
         _base64 = null;
         _base64Carry = null;
         try
@@ -326,6 +394,16 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
         {
             CheckDuplicateAttributes();
         }
+        if (_frameCount == 0)
+        {
+            if (_rootSeen)
+            {
+                throw new NbfxFormatException("There are multiple root elements.", _c.TokenOffset);
+            }
+
+            _rootSeen = true;
+        }
+
         PushFrame(new Frame { Prefix = prefix, Name = name, Binding = binding, BindingCount = bindingsBefore, NameTop = nameTop });
         _nodeType = XmlNodeType.Element;
         _depth = _frameCount - 1;
@@ -445,8 +523,10 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
         attribute.Prefix = AtomPrefix(window);
         attribute.LocalName = AtomLocalName(window);
         attribute.Namespace = "";
+        attribute.ChunkRest = null;
         if (_c.ValueType == NbfxValueType.StartList)
         {
+            attribute.ValueType = NbfxValueType.StartList; // as in-box, a list's value is of type object[] until read as a string
             attribute.Value = ReadList(ref window);
         }
         else
@@ -486,6 +566,8 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
         attribute.LocalName = prefix.Length == 0 ? Xmlns : prefix;
         attribute.Namespace = XmlnsNamespace;
         attribute.Value = "";
+        attribute.ChunkRest = null;
+        attribute.ValueType = _c.ValueString is null ? NbfxValueType.Chars : NbfxValueType.Dictionary;
         attribute.Binding = _bindingCount;
         if (_bindingCount == _bindings.Length)
         {
@@ -555,6 +637,8 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader
         _nodeType = XmlNodeType.None;
         _nameFrame = -1;
         _c.Dispose();
+        _release?.Invoke();
+        _release = null;
         _onClose?.Invoke();
     }
 

@@ -1,0 +1,179 @@
+using System.Xml;
+
+namespace Spanwire.BinaryXml.Tests;
+
+/// <summary>
+/// Named reads where the drop-in reader once differed from the in-box reader, each run on both readers over the same
+/// bytes (the in-box reader is the control): the same result, or an exception of the same family.
+/// </summary>
+public sealed class ReaderCompatibilityTests
+{
+    /// <summary>A document of one element holding <paramref name="write"/>'s content, as the in-box writer writes it.</summary>
+    private static byte[] Element(Action<XmlDictionaryWriter> write)
+    {
+        var stream = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream))
+        {
+            w.WriteStartElement("c");
+            write(w);
+            w.WriteEndElement();
+        }
+
+        return stream.ToArray();
+    }
+
+    private static string Outcome(byte[] document, Func<XmlDictionaryReader, string> read, bool ours)
+    {
+        using XmlDictionaryReader reader = ours
+            ? BinaryXml.CreateReader(document, null, XmlDictionaryReaderQuotas.Max)
+            : XmlDictionaryReader.CreateBinaryReader(document, XmlDictionaryReaderQuotas.Max);
+        try
+        {
+            return read(reader);
+        }
+        catch (XmlException)
+        {
+            return "XmlException";
+        }
+        catch (Exception e)
+        {
+            return e.GetType().Name;
+        }
+    }
+
+    private static void AssertSame(byte[] document, Func<XmlDictionaryReader, string> read, string why)
+    {
+        string expected = Outcome(document, read, ours: false);
+        string actual = Outcome(document, read, ours: true);
+        Assert.True(expected == actual, $"{why} over {Convert.ToHexString(document)}: in-box '{expected}', ours '{actual}'");
+    }
+
+    private static string Show(object value) => $"{value.GetType().Name} {(value is IFormattable f ? f.ToString(null, System.Globalization.CultureInfo.InvariantCulture) : value)}";
+
+    public static TheoryData<string, byte[]> Records => new()
+    {
+        { "Guid", Element(w => w.WriteValue(new Guid(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11))) },
+        { "UniqueId", Element(w => w.WriteValue(new UniqueId(new Guid(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)))) },
+        { "Float 1.2345678806304932", [0x40, 0x01, 0x63, 0x91, 0x52, 0x06, 0x9E, 0x3F] }, // FloatText with end element, 1.2345679f
+        { "Double", Element(w => w.WriteValue(1.5)) },
+        { "Int64 past Int32", Element(w => w.WriteValue(1L << 40)) },
+        { "negative Int32", Element(w => w.WriteValue(-5)) },
+        { "UInt64 past Int64", Element(w => w.WriteValue((object)ulong.MaxValue)) },
+        { "Decimal", Element(w => w.WriteValue(12.5m)) },
+        { "DateTime", Element(w => w.WriteValue(new DateTime(2020, 1, 2, 3, 4, 5, DateTimeKind.Utc))) },
+        { "TimeSpan", Element(w => w.WriteValue(TimeSpan.FromMinutes(90))) },
+        { "Bool", Element(w => w.WriteValue(true)) },
+        { "Bytes", Element(w => w.WriteBase64([1, 2, 3], 0, 3)) },
+        { "text", Element(w => w.WriteString("12")) },
+        { "long text", Element(w => w.WriteString("abc😀def😀ghi")) },
+        { "list", Element(w => w.WriteValue(new object[] { 1, 2 })) },
+    };
+
+    private static readonly Type[] s_types =
+    [
+        typeof(Guid), typeof(UniqueId), typeof(object), typeof(double), typeof(float), typeof(ulong), typeof(int), typeof(long),
+        typeof(decimal), typeof(bool), typeof(DateTime), typeof(TimeSpan), typeof(string), typeof(byte[]),
+    ];
+
+    [Theory]
+    [MemberData(nameof(Records))]
+    public void ReadContentAs_every_type_on_every_record_kind(string why, byte[] document)
+    {
+        foreach (Type type in s_types)
+        {
+            AssertSame(document, r => { r.ReadStartElement(); return Show(r.ReadContentAs(type, null)); }, $"{why} as {type.Name}");
+            AssertSame(document, r => { r.ReadStartElement(); return r.ValueType.Name; }, $"{why}: ValueType");
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(Records))]
+    public void ReadValueChunk_in_small_pieces(string why, byte[] document)
+    {
+        AssertSame(document, r =>
+        {
+            r.Read();
+            r.Read();
+            var chars = new char[3];
+            string pieces = r.CanReadValueChunk.ToString();
+            for (int i = 0, n; i < 20 && (n = r.ReadValueChunk(chars, 0, chars.Length)) > 0; i++)
+            {
+                pieces += "|" + new string(chars, 0, n);
+            }
+
+            return pieces + "|rest " + r.Value;
+        }, why);
+    }
+
+    [Fact]
+    public void ReadElementString_passes_over_a_comment()
+    {
+        AssertSame(Element(w => w.WriteComment("only a comment")), r => r.ReadElementString(), "comment only");
+        AssertSame(Element(w => { w.WriteString("a"); w.WriteComment("x"); w.WriteString("b"); }), r => r.ReadElementString(), "text around a comment");
+    }
+
+    [Fact]
+    public void Two_root_elements_are_refused()
+    {
+        byte[] twoRoots = [0x40, 0x01, 0x63, 0x01, 0x40, 0x01, 0x63, 0x01];
+        AssertSame(twoRoots, r => { while (r.Read()) { } return "read to the end"; }, "two roots");
+    }
+
+    [Fact]
+    public void A_list_valued_attribute_is_an_object_array_until_read_as_text()
+    {
+        byte[] document = Element(w =>
+        {
+            w.WriteStartAttribute("a");
+            w.WriteValue(new object[] { 1, "x", 2.5 });
+            w.WriteEndAttribute();
+        });
+        AssertSame(document, r => { r.Read(); r.MoveToFirstAttribute(); return r.ValueType.Name; }, "ValueType");
+        AssertSame(document, r => { r.Read(); r.MoveToFirstAttribute(); return r.Value + " " + r.ValueType.Name; }, "after Value");
+    }
+
+    [Fact]
+    public void One_writer_and_one_reader_serve_many_documents_through_the_initializer_interfaces()
+    {
+        var inBoxWriter = (IXmlBinaryWriterInitializer)XmlDictionaryWriter.CreateBinaryWriter(Stream.Null);
+        var ourWriter = (IXmlBinaryWriterInitializer)BinaryXml.CreateWriter(Stream.Null);
+        var inBoxReader = (IXmlBinaryReaderInitializer)XmlDictionaryReader.CreateBinaryReader([0x40, 0x01, 0x63, 0x01], XmlDictionaryReaderQuotas.Max);
+        var ourReader = (IXmlBinaryReaderInitializer)BinaryXml.CreateReader([0x40, 0x01, 0x63, 0x01]);
+        for (int i = 0; i < 5; i++)
+        {
+            var expected = new MemoryStream();
+            var actual = new MemoryStream();
+            IXmlDictionary? dictionary = i % 2 == 0 ? BinaryXml.SoapDictionary : null;
+            inBoxWriter.SetOutput(expected, dictionary, null, ownsStream: false);
+            ourWriter.SetOutput(actual, dictionary, null, ownsStream: false);
+            foreach (var w in new[] { (XmlDictionaryWriter)inBoxWriter, (XmlDictionaryWriter)ourWriter })
+            {
+                w.WriteStartElement("Envelope", "http://www.w3.org/2003/05/soap-envelope");
+                w.WriteElementString("n", i.ToString(System.Globalization.CultureInfo.InvariantCulture));
+                w.WriteEndElement();
+                w.Flush();
+            }
+
+            Assert.Equal(Convert.ToHexString(expected.ToArray()), Convert.ToHexString(actual.ToArray()));
+
+            byte[] document = expected.ToArray();
+            int closed = 0;
+            inBoxReader.SetInput(document, 0, document.Length, dictionary, XmlDictionaryReaderQuotas.Max, null, _ => closed++);
+            ourReader.SetInput(new MemoryStream(document), dictionary, XmlDictionaryReaderQuotas.Max, null, _ => closed++);
+            string Walk(XmlDictionaryReader r)
+            {
+                var nodes = new List<string>();
+                while (r.Read())
+                {
+                    nodes.Add($"{r.NodeType}:{r.LocalName}:{r.NamespaceURI}:{r.Value}");
+                }
+
+                r.Close();
+                return string.Join(",", nodes);
+            }
+
+            Assert.Equal(Walk((XmlDictionaryReader)inBoxReader), Walk((XmlDictionaryReader)ourReader));
+            Assert.Equal(2, closed);
+        }
+    }
+}
