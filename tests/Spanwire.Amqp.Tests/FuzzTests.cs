@@ -4,14 +4,14 @@ namespace Spanwire.Amqp.Tests;
 
 /// <summary>
 /// Mutated frame streams: only <see cref="AmqpProtocolException"/> may escape, and allocation stays bounded.
-/// SPANWIRE_FUZZ_ITERATIONS sets the count (the normal suite runs 20,000; use 1000000 or more for the long mode).
+/// The normal suite runs 20,000; SPANWIRE_LONG_TESTS=N runs N times as many (the switch every test project shares).
 /// </summary>
 public class FuzzTests
 {
     private const int Seed = 9091;
 
     private static int Iterations =>
-        int.TryParse(Environment.GetEnvironmentVariable("SPANWIRE_FUZZ_ITERATIONS"), out int n) && n > 0 ? n : 20_000;
+        LongRuns.Scale(20_000);
 
     [Fact]
     public void Mutated_frames_raise_only_the_protocol_exception()

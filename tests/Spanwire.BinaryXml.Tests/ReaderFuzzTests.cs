@@ -4,7 +4,7 @@ namespace Spanwire.BinaryXml.Tests;
 
 /// <summary>
 /// Mutated documents: the readers raise only NbfxFormatException (XmlException from the drop-in), never hang, and
-/// allocate no more than the input's size accounts for. SPANWIRE_NBFX_FUZZ=N runs N inputs instead of 20,000.
+/// allocate no more than the input's size accounts for. SPANWIRE_LONG_TESTS=N runs N times 20,000 inputs.
 /// </summary>
 public class ReaderFuzzTests
 {
@@ -13,7 +13,7 @@ public class ReaderFuzzTests
     [Fact]
     public void MutatedInputsRaiseOnlyFormatExceptions()
     {
-        int count = int.TryParse(Environment.GetEnvironmentVariable("SPANWIRE_NBFX_FUZZ"), out int n) ? n : 20_000;
+        int count = LongRuns.Scale(20_000);
         var (corpus, dictionary, session) = Corpus();
         var random = new Random(Seed);
         int rejected = 0;

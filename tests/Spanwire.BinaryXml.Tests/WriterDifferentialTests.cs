@@ -98,7 +98,7 @@ public class WriterDifferentialTests
         var documents = new RandomDocuments(Seed);
         XmlBinaryWriterSession inBoxSession = new(), ourSession = new();
         int compared = 0;
-        for (int i = 0; i < 10_000; i++)
+        for (int i = 0; i < LongRuns.Scale(10_000); i++)
         {
             List<Action<XmlDictionaryWriter>> calls = documents.Next();
             IXmlDictionary? dictionary = i % 3 == 0 ? null : documents.Dictionary;

@@ -10,7 +10,7 @@ namespace Spanwire.Json.Tests;
 /// </summary>
 public sealed class JsonWriterDifferentialTests
 {
-    private const int Documents = 10_000;
+    private static readonly int Documents = LongRuns.Scale(10_000);
 
     /// <summary>Total sizes of the fixed outputs: none, tiny, the writer's first request and either side of it, roomy.</summary>
     private static readonly int[] s_capacities = [0, 1, 16, 255, 256, 257, 300, 1000, 5000, 70_000];
