@@ -49,14 +49,30 @@ public sealed class JsonWriterDifferentialTests
             }
         }
 
+        // Encoders of the caller's own: the writer escapes through the encoder itself, not a table of its own.
+        foreach (JavaScriptEncoder encoder in s_customEncoders)
+        {
+            foreach (bool skip in new[] { false, true })
+            {
+                all.Add(new JsonWriterOptions { Encoder = encoder, SkipValidation = skip });
+                all.Add(new JsonWriterOptions { Encoder = encoder, SkipValidation = skip, Indented = true });
+            }
+        }
+
         return all;
     }
+
+    private static readonly JavaScriptEncoder[] s_customEncoders =
+    [
+        JavaScriptEncoder.Create(System.Text.Unicode.UnicodeRanges.All),
+        JavaScriptEncoder.Create(System.Text.Unicode.UnicodeRanges.BasicLatin, System.Text.Unicode.UnicodeRanges.Cyrillic),
+    ];
 
     [Fact]
     public void Random_documents_under_every_option_combination_match_Utf8JsonWriter()
     {
         List<JsonWriterOptions> combinations = Combinations();
-        Assert.Equal(6 * 18, combinations.Count);
+        Assert.Equal((6 * 18) + 8, combinations.Count);
         int failures = 0;
         string? first = null;
         Parallel.For(0, Documents, new ParallelOptions { MaxDegreeOfParallelism = Environment.ProcessorCount }, seed =>
@@ -66,7 +82,8 @@ public sealed class JsonWriterDifferentialTests
             int capacity = s_capacities[seed / 4 % s_capacities.Length];
             for (int c = 0; c < combinations.Count; c++)
             {
-                string? difference = Compare(ops, combinations[c], kind, capacity);
+                string? difference = Compare(ops, combinations[c], kind, capacity) ??
+                    (c % 9 == seed % 9 ? CompareOnStreams(ops, combinations[c]) : null); // streams on a ninth of the combinations
                 if (difference is not null && Interlocked.Increment(ref failures) == 1)
                 {
                     first = $"seed {seed}, options #{c} ({Describe(combinations[c])}), output {kind}" +
@@ -79,7 +96,7 @@ public sealed class JsonWriterDifferentialTests
     }
 
     internal static string Describe(JsonWriterOptions o) =>
-        $"encoder {(o.Encoder is null ? "none" : o.Encoder == JavaScriptEncoder.UnsafeRelaxedJsonEscaping ? "relaxed" : "Default")}, " +
+        $"encoder {(o.Encoder is null ? "none" : o.Encoder == JavaScriptEncoder.UnsafeRelaxedJsonEscaping ? "relaxed" : o.Encoder == JavaScriptEncoder.Default ? "Default" : $"custom #{Array.IndexOf(s_customEncoders, o.Encoder)}")}, " +
         $"skip {o.SkipValidation}, maxDepth {o.MaxDepth}, indented {o.Indented}" +
         (o.Indented ? $" '{(o.IndentCharacter == '\t' ? "\\t" : " ")}'x{o.IndentSize} {(o.NewLine == "\n" ? "LF" : "CRLF")}" : "");
 
@@ -134,6 +151,47 @@ public sealed class JsonWriterDifferentialTests
         }
 
         return null;
+    }
+
+    /// <summary>
+    /// As <see cref="Compare(List{JsonOp}, JsonWriterOptions, OutputKind, int)"/> with both writers writing to a
+    /// stream: the same BytesPending and BytesCommitted after every call, and the same bytes in the streams after
+    /// every call (the stream sees bytes only on Flush) and at the end.
+    /// </summary>
+    internal static string? CompareOnStreams(List<JsonOp> ops, JsonWriterOptions options)
+    {
+        var expectedStream = new MemoryStream();
+        var actualStream = new MemoryStream();
+        using var expected = new Utf8JsonWriter(expectedStream, options);
+        using var actual = new JsonWriter(actualStream, options);
+        for (int i = 0; i < ops.Count; i++)
+        {
+            Exception? e = Run(() => ops[i].OnIncumbent(expected));
+            Exception? a = Run(() => ops[i].OnSpanwire(actual));
+            if (e?.GetType() != a?.GetType() && !IsKnownIncumbentDefect(ops[i], e, a))
+            {
+                return $"stream, call {i} {ops[i]}: Utf8JsonWriter {Name(e)}, JsonWriter {Name(a)}; calls: {string.Join(", ", ops.Take(i + 1))}";
+            }
+
+            if (e is not null)
+            {
+                return null;
+            }
+
+            if (expected.BytesPending != actual.BytesPending || expected.BytesCommitted != actual.BytesCommitted ||
+                !expectedStream.ToArray().AsSpan().SequenceEqual(actualStream.ToArray()))
+            {
+                return $"stream, after call {i} {ops[i]}: pending {expected.BytesPending} vs {actual.BytesPending}, committed " +
+                    $"{expected.BytesCommitted} vs {actual.BytesCommitted}\n  Utf8JsonWriter: {Show(expectedStream.ToArray())}\n  JsonWriter:     {Show(actualStream.ToArray())}" +
+                    $"\n  calls: {string.Join(", ", ops.Take(i + 1))}";
+            }
+        }
+
+        expected.Flush();
+        actual.Flush();
+        return expectedStream.ToArray().AsSpan().SequenceEqual(actualStream.ToArray())
+            ? null
+            : $"stream, after the final Flush\n  Utf8JsonWriter: {Show(expectedStream.ToArray())}\n  JsonWriter:     {Show(actualStream.ToArray())}";
     }
 
     /// <summary>
