@@ -31,6 +31,6 @@ public static partial class BinaryXml
         ArgumentNullException.ThrowIfNull(stream);
         var output = new StreamBufferWriter(stream);
         return new NbfxXmlWriter(new NbfxWriter(output, dictionary, session), output.Flush,
-            () => { output.Dispose(); if (ownsStream) stream.Dispose(); });
+            () => { output.Dispose(); if (ownsStream) stream.Dispose(); }, output.FlushAsync);
     }
 }

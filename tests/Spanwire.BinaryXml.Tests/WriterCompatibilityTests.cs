@@ -91,4 +91,34 @@ public sealed class WriterCompatibilityTests
 
         Assert.Equal(Convert.ToHexString(inBox.ToArray()), Convert.ToHexString(ours.ToArray()));
     }
+
+    [Fact]
+    public async Task The_asynchronous_members_write_what_the_synchronous_ones_of_the_in_box_writer_write()
+    {
+        // The in-box binary writer's node layer has no asynchronous element or base64 writes: it throws
+        // NotImplementedException. Ours does the same work as the synchronous members (a documented difference).
+        await Assert.ThrowsAsync<NotImplementedException>(() => XmlDictionaryWriter.CreateBinaryWriter(new MemoryStream()).WriteStartElementAsync(null, "root", null));
+
+        var inBoxStream = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(inBoxStream))
+        {
+            w.WriteStartElement(null, "root", "urn:a");
+            w.WriteBase64(s_data, 0, 50);
+            w.WriteStartElement("p", "child", "urn:p");
+            w.WriteEndElement();
+            w.WriteEndElement();
+            w.Flush();
+        }
+
+        var ourStream = new MemoryStream();
+        XmlDictionaryWriter ours = BinaryXml.CreateWriter(ourStream);
+        await ours.WriteStartElementAsync(null, "root", "urn:a");
+        await ours.WriteBase64Async(s_data, 0, 50);
+        await ours.WriteStartElementAsync("p", "child", "urn:p");
+        await ours.WriteEndElementAsync();
+        await ours.WriteEndElementAsync();
+        await ours.FlushAsync();
+        Assert.Equal(Convert.ToHexString(inBoxStream.ToArray()), Convert.ToHexString(ourStream.ToArray()));
+        ours.Dispose();
+    }
 }

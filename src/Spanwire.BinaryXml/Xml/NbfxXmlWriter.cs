@@ -16,6 +16,7 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWri
     private NbfxWriter _writer;
     private readonly WriterNamespaces _namespaces = new();
     private Action? _flushOutput;
+    private Func<Task>? _flushOutputAsync;
     private Action? _closeOutput;
 
     private WriteState _writeState = WriteState.Start;
@@ -47,9 +48,10 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWri
         public int PrefixId;
     }
 
-    public NbfxXmlWriter(NbfxWriter writer, Action? flushOutput, Action? closeOutput)
+    public NbfxXmlWriter(NbfxWriter writer, Action? flushOutput, Action? closeOutput, Func<Task>? flushOutputAsync = null)
     {
         _writer = writer;
+        _flushOutputAsync = flushOutputAsync;
         _writer.Layered = true;
         _flushOutput = flushOutput;
         _closeOutput = closeOutput;
@@ -73,6 +75,7 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWri
         var output = new StreamBufferWriter(stream);
         _writer.Reset(output, dictionary, session);
         _flushOutput = output.Flush;
+        _flushOutputAsync = output.FlushAsync;
         _closeOutput = () =>
         {
             output.Dispose();
@@ -89,6 +92,7 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWri
     {
         _writer.Reset(output, dictionary, session);
         _flushOutput = null;
+        _flushOutputAsync = null;
         _closeOutput = null;
         ResetDocument();
     }
@@ -594,6 +598,47 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWri
         _flushOutput?.Invoke();
     }
 
+    /// <summary>As <see cref="Flush"/>; a stream output is flushed asynchronously.</summary>
+    public override async Task FlushAsync()
+    {
+        ThrowIfClosed();
+        _writer.Flush();
+        if (_flushOutputAsync is { } flush)
+        {
+            await flush().ConfigureAwait(false);
+        }
+        else
+        {
+            _flushOutput?.Invoke();
+        }
+    }
+
+    // The in-box writer's asynchronous members: the work is the same (into the writer's buffer), done at once.
+
+    public override Task WriteStartElementAsync(string? prefix, string localName, string? ns)
+    {
+        WriteStartElement(prefix, localName, ns);
+        return Task.CompletedTask;
+    }
+
+    public override Task WriteEndElementAsync()
+    {
+        WriteEndElement();
+        return Task.CompletedTask;
+    }
+
+    protected override Task WriteEndAttributeAsync()
+    {
+        WriteEndAttribute();
+        return Task.CompletedTask;
+    }
+
+    public override Task WriteBase64Async(byte[] buffer, int index, int count)
+    {
+        WriteBase64(buffer, index, count);
+        return Task.CompletedTask;
+    }
+
     public override void Close()
     {
         if (IsClosed)
@@ -618,6 +663,7 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWri
             _closeOutput?.Invoke();
             _closeOutput = null;
             _flushOutput = null;
+            _flushOutputAsync = null;
         }
     }
 

@@ -51,6 +51,18 @@ internal sealed class StreamBufferWriter(Stream stream) : IBufferWriter<byte>, I
         stream.Flush();
     }
 
+    public async Task FlushAsync()
+    {
+        ObjectDisposedException.ThrowIf(_buffer is null, this);
+        if (_count > 0)
+        {
+            await stream.WriteAsync(_buffer.AsMemory(0, _count)).ConfigureAwait(false);
+            _count = 0;
+        }
+
+        await stream.FlushAsync().ConfigureAwait(false);
+    }
+
     public void Dispose()
     {
         if (_buffer is not null)
