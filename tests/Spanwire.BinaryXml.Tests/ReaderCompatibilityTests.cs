@@ -24,6 +24,7 @@ public sealed class ReaderCompatibilityTests
 
     private static string Outcome(byte[] document, Func<XmlDictionaryReader, string> read, bool ours)
     {
+
         using XmlDictionaryReader reader = ours
             ? BinaryXml.CreateReader(document, null, XmlDictionaryReaderQuotas.Max)
             : XmlDictionaryReader.CreateBinaryReader(document, XmlDictionaryReaderQuotas.Max);
@@ -175,5 +176,61 @@ public sealed class ReaderCompatibilityTests
             Assert.Equal(Walk((XmlDictionaryReader)inBoxReader), Walk((XmlDictionaryReader)ourReader));
             Assert.Equal(2, closed);
         }
+    }
+
+    [Fact]
+    public void Content_reads_before_the_first_Read_do_not_read_the_document()
+    {
+        // Bytes that are not binary XML at all (text XML): nothing is read until Read is called.
+        byte[] text = System.Text.Encoding.UTF8.GetBytes("<TestData xmlns=\"urn:t\"><A>1</A></TestData>");
+        AssertSame(text, r => Show(r.ReadContentAsObject()), "ReadContentAsObject");
+        AssertSame(text, r => r.ReadContentAsString(), "ReadContentAsString");
+        AssertSame(text, r => r.NodeType + " " + r.ReadState, "initial state");
+    }
+
+    public static TheoryData<string, byte[]> Overflows => new()
+    {
+        // A record of one type read as a narrower one: in range, out of range, negative for unsigned.
+        { "Int64 max", [0x40, 0x01, 0x61, 0x8F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F] },
+        { "Int64 min", [0x40, 0x01, 0x61, 0x8F, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80] },
+        { "UInt64 max", [0x40, 0x01, 0x61, 0xB3, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF] },
+        { "Int32 -1", [0x40, 0x01, 0x61, 0x8D, 0xFF, 0xFF, 0xFF, 0xFF] },
+        { "Double 1e300", Element(w => w.WriteValue(1e300)) },
+        { "Decimal max", Element(w => w.WriteValue(decimal.MaxValue)) },
+        { "text 99999999999999999999", Element(w => w.WriteString("99999999999999999999")) },
+        { "text -1", Element(w => w.WriteString("-1")) },
+    };
+
+    [Theory]
+    [MemberData(nameof(Overflows))]
+    public void ReadContentAs_a_value_that_does_not_fit_fails_as_in_box(string why, byte[] document)
+    {
+        foreach (Type type in new[] { typeof(int), typeof(long), typeof(ulong), typeof(float), typeof(double), typeof(decimal) })
+        {
+            AssertSame(document, r => { r.ReadStartElement(); return Show(r.ReadContentAs(type, null)) + " then " + r.NodeType; }, $"{why} as {type.Name}");
+        }
+    }
+
+    [Fact]
+    public void Element_content_longer_than_MaxBytesPerRead_is_read_whole()
+    {
+        var dictionary = new XmlDictionary();
+        XmlDictionaryString name = dictionary.Add("Value");
+        var stream = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream, dictionary))
+        {
+            w.WriteElementString(name, XmlDictionaryString.Empty, new string('a', 8176));
+        }
+
+        byte[] document = stream.ToArray();
+        var quotas = new XmlDictionaryReaderQuotas { MaxBytesPerRead = 4096 };
+        string Read(XmlDictionaryReader r)
+        {
+            r.Read();
+            return r.ReadElementContentAsString();
+        }
+
+        Assert.Equal(Read(XmlDictionaryReader.CreateBinaryReader(new MemoryStream(document), dictionary, quotas)),
+            Read(BinaryXml.CreateReader(new MemoryStream(document), dictionary, quotas)));
     }
 }

@@ -46,6 +46,8 @@ public sealed class WriterCompatibilityTests
             Call("QName(C, urn:new)", w => w.WriteQualifiedName("C", "urn:new")), Call("EndAttribute", w => w.WriteEndAttribute())] },
         { "a qualified name in content for an undeclared namespace is refused", [Call("Start", w => w.WriteStartElement("a")), Call("QName(C, urn:new)", w => w.WriteQualifiedName("C", "urn:new"))] },
         { "a typed value twice in one attribute is refused", [Call("Start", w => w.WriteStartElement("a")), Call("StartAttribute", w => w.WriteStartAttribute("x")), Call("1", w => w.WriteValue(1)), Call("2", w => w.WriteValue(2))] },
+        { "a stream provider as an object is its bytes as base64", [Call("Start", w => w.WriteStartElement("c")), Call("Value(IStreamProvider)", w => w.WriteValue((object)new BytesProvider(s_data)))] },
+        { "a stream provider", [Call("Start", w => w.WriteStartElement("c")), Call("Value(IStreamProvider)", w => w.WriteValue(new BytesProvider(s_data)))] },
         { "EndDocument with no root", [Call("EndDocument", w => w.WriteEndDocument())] },
         { "an array at the root of a document", [Call("StartDocument", w => w.WriteStartDocument()), Call("Array(2)", w => w.WriteArray(null, "g", null, new[] { 1, 2 }, 0, 2))] },
     };
@@ -120,5 +122,12 @@ public sealed class WriterCompatibilityTests
         await ours.FlushAsync();
         Assert.Equal(Convert.ToHexString(inBoxStream.ToArray()), Convert.ToHexString(ourStream.ToArray()));
         ours.Dispose();
+    }
+
+    private sealed class BytesProvider(byte[] bytes) : IStreamProvider
+    {
+        public Stream GetStream() => new MemoryStream(bytes);
+
+        public void ReleaseStream(Stream stream) => stream.Dispose();
     }
 }

@@ -469,6 +469,12 @@ internal sealed partial class NbfxXmlWriter
     {
         ThrowIfClosed();
         ArgumentNullException.ThrowIfNull(value);
+        if (value is IStreamProvider provider)
+        {
+            WriteValue(provider); // XmlDictionaryWriter's: the stream's bytes as base64, then the stream released
+            return;
+        }
+
         if (value is Array array)
         {
             FlushBase64();
