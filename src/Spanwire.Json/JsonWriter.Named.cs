@@ -1,5 +1,6 @@
 using System.Buffers.Text;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 using System.Text.Json;
 
 namespace Spanwire.Json;
@@ -52,6 +53,16 @@ public sealed partial class JsonWriter
         where TName : unmanaged
         where TUnit : unmanaged
     {
+        valueFirst = Scanned(value, valueFirst);
+        if (valueFirst < 0)
+        {
+            int at = BeginNamed(name, nameFirst, TextCost(value.Length, -1, typeof(TUnit) == typeof(char) ? 3 : 1) + 2);
+            EndValue(typeof(TUnit) == typeof(char)
+                ? WriteQuoted(_buffer, at, MemoryMarshal.Cast<TUnit, char>(value), -1)
+                : WriteQuoted(_buffer, at, MemoryMarshal.Cast<TUnit, byte>(value), -1), JsonTokenType.String);
+            return;
+        }
+
         using EscapedText escaped = Escape(value, valueFirst);
         int p = BeginNamed(name, nameFirst, escaped.Cost + 2);
         EndValue(WriteQuoted(_buffer, p, escaped.Utf8, -1), JsonTokenType.String);

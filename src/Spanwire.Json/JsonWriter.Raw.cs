@@ -29,7 +29,7 @@ public sealed partial class JsonWriter
             JsonThrow.Argument("Cannot write a comment value which contains the end of comment delimiter.");
         }
 
-        if (_validate && _segment != StringSegment.None)
+        if (_validate && InSegmentedString)
         {
             ThrowWithinString(); // as Utf8JsonWriter, for UTF-16 comments only
         }

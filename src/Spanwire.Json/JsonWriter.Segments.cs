@@ -16,6 +16,11 @@ public sealed partial class JsonWriter
 {
     private const string WithinStringMessage = "Writing a JSON property or value before writing the final string value segment is not supported.";
 
+    /// <summary>Whether a string written in segments is open.</summary>
+    private bool InSegmentedString => _side is { Segment: not StringSegment.None };
+
+    private StringSegment OpenSegment => _side?.Segment ?? StringSegment.None;
+
     /// <summary>Which kind of segmented string is open (the values are Utf8JsonWriter's order of encodings).</summary>
     private enum StringSegment : byte
     {
@@ -49,9 +54,10 @@ public sealed partial class JsonWriter
     {
         CheckTokenSize(value.Length);
         BeginSegment(StringSegment.Utf16);
-        if (_carryLength != 0)
+        SideState side = _side!;
+        if (side.CarryLength != 0)
         {
-            ReadOnlySpan<char> carried = MemoryMarshal.Cast<byte, char>(((ReadOnlySpan<byte>)_carry)[.._carryLength]);
+            ReadOnlySpan<char> carried = MemoryMarshal.Cast<byte, char>(((ReadOnlySpan<byte>)side.Carry)[..side.CarryLength]);
             Span<char> joined = stackalloc char[2];
             joined = joined[..Join(carried, value, joined)];
             scoped ReadOnlySpan<char> whole = default;
@@ -67,7 +73,7 @@ public sealed partial class JsonWriter
             }
 
             WriteSegmentText(whole, isFinalSegment: true);
-            _carryLength = 0;
+            side.CarryLength = 0;
         }
 
         WriteSegmentText(value, isFinalSegment);
@@ -85,9 +91,10 @@ public sealed partial class JsonWriter
     {
         CheckTokenSize(value.Length);
         BeginSegment(StringSegment.Utf8);
-        if (_carryLength != 0)
+        SideState side = _side!;
+        if (side.CarryLength != 0)
         {
-            ReadOnlySpan<byte> carried = ((ReadOnlySpan<byte>)_carry)[.._carryLength];
+            ReadOnlySpan<byte> carried = ((ReadOnlySpan<byte>)side.Carry)[..side.CarryLength];
             Span<byte> joined = stackalloc byte[4];
             joined = joined[..Join(carried, value, joined)];
             scoped ReadOnlySpan<byte> whole = default;
@@ -103,7 +110,7 @@ public sealed partial class JsonWriter
             }
 
             WriteSegmentText(whole, isFinalSegment: true);
-            _carryLength = 0;
+            side.CarryLength = 0;
         }
 
         WriteSegmentText(value, isFinalSegment);
@@ -125,9 +132,10 @@ public sealed partial class JsonWriter
         }
 
         BeginSegment(StringSegment.Base64);
-        if (_carryLength != 0)
+        SideState side = _side!;
+        if (side.CarryLength != 0)
         {
-            ReadOnlySpan<byte> carried = ((ReadOnlySpan<byte>)_carry)[.._carryLength];
+            ReadOnlySpan<byte> carried = ((ReadOnlySpan<byte>)side.Carry)[..side.CarryLength];
             Span<byte> joined = stackalloc byte[3];
             joined = joined[..Join(carried, value, joined)];
             scoped ReadOnlySpan<byte> group = default;
@@ -142,7 +150,7 @@ public sealed partial class JsonWriter
             }
 
             WriteBase64Segment(group, isFinalSegment: false);
-            _carryLength = 0;
+            side.CarryLength = 0;
         }
 
         WriteBase64Segment(value, isFinalSegment);
@@ -152,17 +160,18 @@ public sealed partial class JsonWriter
     /// <summary>Validates, and opens the string (separator, indentation, quote) unless a segment of this kind already did.</summary>
     private void BeginSegment(StringSegment kind)
     {
-        if (_validate && _segment != kind && (_segment != StringSegment.None || !CanWriteValue()))
+        StringSegment open = OpenSegment;
+        if (_validate && open != kind && (open != StringSegment.None || !CanWriteValue()))
         {
             ThrowCannotBeginSegment(kind);
         }
 
-        if (_segment != kind)
+        if (open != kind)
         {
             int p = BeginValueUnchecked(1);
             _buffer[p++] = (byte)'"';
             _pos = p;
-            _segment = kind;
+            (_side ??= new SideState()).Segment = kind;
         }
     }
 
@@ -187,7 +196,7 @@ public sealed partial class JsonWriter
         }
 
         _buffer[_pos++] = (byte)'"';
-        _segment = StringSegment.None;
+        _side!.Segment = StringSegment.None;
         _needsComma = true;
         _tokenType = JsonTokenType.String;
     }
@@ -237,8 +246,8 @@ public sealed partial class JsonWriter
         }
         if (carry != 0)
         {
-            MemoryMarshal.AsBytes(value[^carry..]).CopyTo(_carry);
-            _carryLength = (byte)(carry * Unsafe.SizeOf<TUnit>());
+            MemoryMarshal.AsBytes(value[^carry..]).CopyTo(_side!.Carry);
+            _side.CarryLength = (byte)(carry * Unsafe.SizeOf<TUnit>());
         }
     }
 
@@ -271,8 +280,8 @@ public sealed partial class JsonWriter
         int rest;
         if (!isFinalSegment && (rest = bytes.Length % 3) != 0)
         {
-            bytes[^rest..].CopyTo(_carry);
-            _carryLength = (byte)rest;
+            bytes[^rest..].CopyTo(_side!.Carry);
+            _side.CarryLength = (byte)rest;
             bytes = bytes[..^rest];
         }
 
@@ -297,10 +306,10 @@ public sealed partial class JsonWriter
     [DoesNotReturn, MethodImpl(MethodImplOptions.NoInlining)]
     private void ThrowCannotBeginSegment(StringSegment kind)
     {
-        if (_segment != StringSegment.None)
+        if (OpenSegment is var open && open != StringSegment.None)
         {
             JsonThrow.InvalidOperation(
-                $"Mixing UTF encodings in a single multi-segment JSON string is not supported. The previous segment's encoding was '{Name(_segment)}' and the current segment's encoding is '{Name(kind)}'.");
+                $"Mixing UTF encodings in a single multi-segment JSON string is not supported. The previous segment's encoding was '{Name(open)}' and the current segment's encoding is '{Name(kind)}'.");
         }
 
         ThrowCannotWriteValue();

@@ -121,7 +121,7 @@ public sealed partial class JsonWriter
 
     private void ValidateEnd(byte token)
     {
-        if (_segment != StringSegment.None || _tokenType == JsonTokenType.PropertyName ||
+        if (InSegmentedString || _tokenType == JsonTokenType.PropertyName ||
             _container != (token == (byte)'}' ? Container.Object : Container.Array))
         {
             ThrowMismatched(token);
@@ -216,7 +216,7 @@ public sealed partial class JsonWriter
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void ValidateWritingValue()
     {
-        bool ok = _segment == StringSegment.None && _container switch
+        bool ok = !InSegmentedString && _container switch
         {
             Container.Object => _tokenType == JsonTokenType.PropertyName,
             Container.Array => true,
@@ -230,7 +230,7 @@ public sealed partial class JsonWriter
 
     private void ValidateWritingProperty()
     {
-        if (_segment != StringSegment.None)
+        if (InSegmentedString)
         {
             ThrowWithinString();
         }
@@ -322,6 +322,17 @@ public sealed partial class JsonWriter
     private int BeginNamedExact<TName>(ReadOnlySpan<TName> name, int nameFirst, int maxValueLength)
         where TName : unmanaged
     {
+        nameFirst = Scanned(name, nameFirst);
+        if (nameFirst < 0)
+        {
+            // Nothing to escape: the cost is known, and the name is written in place.
+            int at = BeginPropertyName(TextCost(name.Length, -1, typeof(TName) == typeof(char) ? 3 : 1), maxValueLength);
+            at = typeof(TName) == typeof(char)
+                ? WriteQuoted(_buffer, at, MemoryMarshal.Cast<TName, char>(name), -1)
+                : WriteQuoted(_buffer, at, MemoryMarshal.Cast<TName, byte>(name), -1);
+            return EndPropertyName(_buffer, at);
+        }
+
         using EscapedText escaped = Escape(name, nameFirst);
         int p = BeginPropertyName(escaped.Cost, maxValueLength);
         p = WriteQuoted(_buffer, p, escaped.Utf8, -1);
@@ -385,6 +396,20 @@ public sealed partial class JsonWriter
             int units = first < 0 ? utf16.Length : Encoding.UTF8.GetCharCount(written);
             return new EscapedText(written, units * 3, rented);
         }
+    }
+
+    /// <summary>Where escaping starts in <paramref name="text"/>: <paramref name="first"/>, or found now if it is 0 (not scanned).</summary>
+    private int Scanned<TUnit>(ReadOnlySpan<TUnit> text, int first)
+        where TUnit : unmanaged
+    {
+        if (first != 0)
+        {
+            return first;
+        }
+
+        return typeof(TUnit) == typeof(char)
+            ? _escaping.FirstToEscape(MemoryMarshal.Cast<TUnit, char>(text))
+            : _escaping.FirstToEscape(MemoryMarshal.Cast<TUnit, byte>(text));
     }
 
     /// <summary>Text's cost in Utf8JsonWriter's room rule when it needs no escaping (<paramref name="first"/> &lt; 0), else at most.</summary>
@@ -558,7 +583,7 @@ public sealed partial class JsonWriter
 
     [DoesNotReturn, MethodImpl(MethodImplOptions.NoInlining)]
     private void ThrowCannotWriteValue() =>
-        JsonThrow.InvalidOperation(_segment != StringSegment.None ? WithinStringMessage : _container == Container.Object
+        JsonThrow.InvalidOperation(InSegmentedString ? WithinStringMessage : _container == Container.Object
             ? "Cannot write a JSON value within an object without a property name."
             : "Cannot write a JSON value after a single JSON value or outside of an existing closed object/array.");
 }

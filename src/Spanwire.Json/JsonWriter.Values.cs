@@ -1,6 +1,7 @@
 using System.Buffers.Text;
 using System.Globalization;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 using System.Text.Json;
 
 namespace Spanwire.Json;
@@ -60,6 +61,16 @@ public sealed partial class JsonWriter
     private void WriteStringValueExact<TUnit>(ReadOnlySpan<TUnit> value, int first)
         where TUnit : unmanaged
     {
+        first = Scanned(value, first);
+        if (first < 0)
+        {
+            int at = BeginValue(TextCost(value.Length, -1, typeof(TUnit) == typeof(char) ? 3 : 1) + 2);
+            EndValue(typeof(TUnit) == typeof(char)
+                ? WriteQuoted(_buffer, at, MemoryMarshal.Cast<TUnit, char>(value), -1)
+                : WriteQuoted(_buffer, at, MemoryMarshal.Cast<TUnit, byte>(value), -1), JsonTokenType.String);
+            return;
+        }
+
         using EscapedText escaped = Escape(value, first);
         int p = BeginValue(escaped.Cost + 2);
         EndValue(WriteQuoted(_buffer, p, escaped.Utf8, -1), JsonTokenType.String);

@@ -52,7 +52,7 @@ public sealed partial class JsonWriter : IDisposable, IAsyncDisposable
     private int _start;
     private int _pos;
     private int _end;
-    private Staging? _staging; // made when the output first hands out memory that is not an array
+    private SideState? _side; // made on first need: memory that is not an array, or a string written in segments
 
     // Options, unpacked for the hot paths.
     private JavaScriptEncoder? _encoder;
@@ -72,10 +72,6 @@ public sealed partial class JsonWriter : IDisposable, IAsyncDisposable
     private Container _container;
     private ContainerStack _stack;
 
-    // A string written in segments: which kind is open, and the bytes of a character (or Base64 group) not yet whole.
-    private StringSegment _segment;
-    private SegmentCarry _carry;
-    private byte _carryLength;
 
     /// <summary>A stream and the pooled segments holding the JSON until it is flushed to it.</summary>
     private sealed class StreamOutput(Stream stream)
@@ -85,10 +81,21 @@ public sealed partial class JsonWriter : IDisposable, IAsyncDisposable
         public PooledBufferWriter Buffer { get; } = new();
     }
 
-    /// <summary>Memory the output handed out that is not an array: the bytes are staged in a pooled array and copied there on commit.</summary>
-    private sealed class Staging
+    /// <summary>
+    /// State only some writers need, kept out of the writer object so that a writer is no larger than Utf8JsonWriter.
+    /// </summary>
+    private sealed class SideState
     {
+        /// <summary>Memory the output handed out that is not an array: the bytes are staged in a pooled array and copied there on commit.</summary>
         public Memory<byte> Target;
+
+        /// <summary>Which kind of segmented string is open.</summary>
+        public StringSegment Segment;
+
+        /// <summary>The bytes of a character (or Base64 group) not yet whole, carried to the next segment.</summary>
+        public SegmentCarry Carry;
+
+        public byte CarryLength;
     }
 
     private enum Container : byte
@@ -283,8 +290,11 @@ public sealed partial class JsonWriter : IDisposable, IAsyncDisposable
         _commentAfterNoneOrPropertyName = false;
         _container = Container.None;
         _stack.Clear();
-        _segment = StringSegment.None;
-        _carryLength = 0;
+        if (_side is { } side)
+        {
+            side.Segment = StringSegment.None;
+            side.CarryLength = 0;
+        }
     }
 
     private void CheckNotDisposed()
@@ -301,7 +311,7 @@ public sealed partial class JsonWriter : IDisposable, IAsyncDisposable
         int pending = _pos - _start;
         if (pending != 0)
         {
-            if (_staging is { Target.IsEmpty: false } staging)
+            if (_side is { Target.IsEmpty: false } staging)
             {
                 _buffer.AsSpan(_start, pending).CopyTo(staging.Target.Span);
             }
@@ -341,8 +351,8 @@ public sealed partial class JsonWriter : IDisposable, IAsyncDisposable
         else
         {
             // Memory that is not an array: stage in a pooled array, copied over on commit.
-            _staging ??= new Staging();
-            _staging.Target = memory;
+            _side ??= new SideState();
+            _side.Target = memory;
             _buffer = ArrayPool<byte>.Shared.Rent(memory.Length);
             _start = _pos = 0;
             _end = memory.Length;
@@ -352,7 +362,7 @@ public sealed partial class JsonWriter : IDisposable, IAsyncDisposable
     /// <summary>Returns the staging array, if the current memory was staged.</summary>
     private void ReturnStaging()
     {
-        if (_staging is { Target.IsEmpty: false } staging)
+        if (_side is { Target.IsEmpty: false } staging)
         {
             ArrayPool<byte>.Shared.Return(_buffer);
             staging.Target = default;
