@@ -322,108 +322,50 @@ internal sealed partial class NbfxXmlWriter
 
     // ---- typed values ----
 
-    /// <summary>The steps before a typed value; false when it is not to be written (an xmlns attribute).</summary>
-    private bool BeforeValue(string text)
+    /// <summary>
+    /// A typed value: pending base64 first, its text kept when an xml: or xmlns attribute is open (made only then),
+    /// then, unless it is an xmlns attribute, the content check and the record.
+    /// </summary>
+    private void WriteTyped<T>(T value, Func<T, string> text, Action<NbfxWriter, T> write)
     {
         ThrowIfClosed();
         FlushBase64();
         if (_attributeValue is not null)
         {
-            WriteAttributeText(text);
+            WriteAttributeText(text(value));
         }
 
-        if (_isXmlnsAttribute)
+        if (!_isXmlnsAttribute)
         {
-            return false;
-        }
-
-        StartContent();
-        NodeWroteTypedValue();
-        return true;
-    }
-
-    public override void WriteValue(int value)
-    {
-        if (BeforeValue(XmlConvert.ToString(value)))
-        {
-            _writer.WriteValue(value);
+            StartContent();
+            NodeWroteTypedValue();
+            write(_writer, value);
         }
     }
 
-    public override void WriteValue(long value)
-    {
-        if (BeforeValue(XmlConvert.ToString(value)))
-        {
-            _writer.WriteValue(value);
-        }
-    }
+    public override void WriteValue(int value) => WriteTyped(value, static v => XmlConvert.ToString(v), static (w, v) => w.WriteValue(v));
 
-    private void WriteValue(ulong value)
-    {
-        if (BeforeValue(XmlConvert.ToString(value)))
-        {
-            _writer.WriteValue(value);
-        }
-    }
+    public override void WriteValue(long value) => WriteTyped(value, static v => XmlConvert.ToString(v), static (w, v) => w.WriteValue(v));
 
-    public override void WriteValue(bool value)
-    {
-        if (BeforeValue(XmlConvert.ToString(value)))
-        {
-            _writer.WriteValue(value);
-        }
-    }
+    private void WriteValue(ulong value) => WriteTyped(value, static v => XmlConvert.ToString(v), static (w, v) => w.WriteValue(v));
 
-    public override void WriteValue(decimal value)
-    {
-        if (BeforeValue(XmlConvert.ToString(value)))
-        {
-            _writer.WriteValue(value);
-        }
-    }
+    public override void WriteValue(bool value) => WriteTyped(value, static v => XmlConvert.ToString(v), static (w, v) => w.WriteValue(v));
 
-    public override void WriteValue(float value)
-    {
-        if (BeforeValue(XmlConvert.ToString(value)))
-        {
-            _writer.WriteValue(value);
-        }
-    }
+    public override void WriteValue(decimal value) => WriteTyped(value, static v => XmlConvert.ToString(v), static (w, v) => w.WriteValue(v));
 
-    public override void WriteValue(double value)
-    {
-        if (BeforeValue(XmlConvert.ToString(value)))
-        {
-            _writer.WriteValue(value);
-        }
-    }
+    public override void WriteValue(float value) => WriteTyped(value, static v => XmlConvert.ToString(v), static (w, v) => w.WriteValue(v));
 
-    public override void WriteValue(DateTime value)
-    {
-        if (BeforeValue(XmlConvert.ToString(value, XmlDateTimeSerializationMode.RoundtripKind)))
-        {
-            _writer.WriteValue(value);
-        }
-    }
+    public override void WriteValue(double value) => WriteTyped(value, static v => XmlConvert.ToString(v), static (w, v) => w.WriteValue(v));
+
+    public override void WriteValue(DateTime value) =>
+        WriteTyped(value, static v => XmlConvert.ToString(v, XmlDateTimeSerializationMode.RoundtripKind), static (w, v) => w.WriteValue(v));
 
     public override void WriteValue(DateTimeOffset value) =>
         WriteValue(value.Offset != TimeSpan.Zero ? value.LocalDateTime : value.UtcDateTime);
 
-    public override void WriteValue(Guid value)
-    {
-        if (BeforeValue(value.ToString()))
-        {
-            _writer.WriteValue(value);
-        }
-    }
+    public override void WriteValue(Guid value) => WriteTyped(value, static v => v.ToString(), static (w, v) => w.WriteValue(v));
 
-    public override void WriteValue(TimeSpan value)
-    {
-        if (BeforeValue(XmlConvert.ToString(value)))
-        {
-            _writer.WriteValue(value);
-        }
-    }
+    public override void WriteValue(TimeSpan value) => WriteTyped(value, static v => XmlConvert.ToString(v), static (w, v) => w.WriteValue(v));
 
     public override void WriteValue(UniqueId value)
     {
@@ -447,10 +389,7 @@ internal sealed partial class NbfxXmlWriter
             return;
         }
 
-        if (BeforeValue(value.ToString()))
-        {
-            _writer.WriteValue(value);
-        }
+        WriteTyped(value, static v => v.ToString(), static (w, v) => w.WriteValue(v));
     }
 
     public override void WriteValue(string? value)
