@@ -15,9 +15,9 @@ public static class RatioReport
         if (summaries.Count > 0)
         {
             var host = summaries[0].HostEnvironmentInfo;
-            var cpu = host.CpuInfo.Value;
+            var cpu = host.Cpu.Value;
             text.AppendLine(CultureInfo.InvariantCulture,
-                $"Machine: {cpu?.ProcessorName ?? "unknown CPU"}, {cpu?.LogicalCoreCount?.ToString(CultureInfo.InvariantCulture) ?? "?"} logical cores; {host.OsVersion.Value}; {host.RuntimeVersion}; {host.Architecture}.");
+                $"Machine: {cpu?.ProcessorName ?? "unknown CPU"}, {cpu?.LogicalCoreCount?.ToString(CultureInfo.InvariantCulture) ?? "?"} logical cores; {host.Os.Value}; {host.RuntimeVersion}; {host.Architecture}.");
             text.AppendLine("Ratio = mean time / the baseline's (the incumbent, marked *) in the same run; lower is faster. Allocated is per operation; Gen2 is collections per 1000 operations.");
             if (mode.Contains("quick", StringComparison.OrdinalIgnoreCase))
             {

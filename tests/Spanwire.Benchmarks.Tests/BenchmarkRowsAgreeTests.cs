@@ -74,7 +74,7 @@ public sealed class BenchmarkRowsAgreeTests
         string expected = Convert.ToHexStringLower(HMACSHA256.HashData(SerializeAndSignBenchmarks.Key, json));
 
         object?[] signatures = RunEveryBenchmark(benchmarks);
-        Assert.Equal(7, signatures.Length);
+        Assert.Equal(9, signatures.Length);
         Assert.All(signatures, s => Assert.Equal(expected, s));
         Assert.Equal(json, benchmarks.SystemTextJsonBytes());
     }
@@ -107,6 +107,14 @@ public sealed class BenchmarkRowsAgreeTests
         var benchmarks = new SmallMessageBenchmarks();
         benchmarks.Setup();
         Assert.All(RunEveryBenchmark(benchmarks), l => Assert.Equal(100L, l));
+    }
+
+    [Fact]
+    public void Every_round_trip_row_copies_64_KiB()
+    {
+        var benchmarks = new SequenceRoundTripBenchmarks();
+        benchmarks.Setup();
+        Assert.All(RunEveryBenchmark(benchmarks), l => Assert.Equal(64L * 1024, l));
     }
 
     [Fact]

@@ -5,15 +5,20 @@ using Spanwire.Buffers;
 
 namespace Spanwire.Benchmarks.Buffers;
 
-/// <summary>The small-message case: create a buffer, write 100 bytes, dispose it.</summary>
+/// <summary>The small-message case: create a buffer, write 100 bytes, dispose it; the peers of BufferWriteBenchmarks too.</summary>
 [MemoryDiagnoser]
 public class SmallMessageBenchmarks
 {
     private readonly byte[] _message = new byte[100];
     private RecyclableMemoryStreamManager _manager = null!;
+    private RecyclableMemoryStreamManager _recommended = null!;
 
     [GlobalSetup]
-    public void Setup() => _manager = new RecyclableMemoryStreamManager();
+    public void Setup()
+    {
+        _manager = BufferPeers.DefaultManager();
+        _recommended = BufferPeers.RecommendedManager();
+    }
 
     [Benchmark(Baseline = true)]
     public long MemoryStream()
@@ -27,6 +32,14 @@ public class SmallMessageBenchmarks
     public long RecyclableMemoryStream()
     {
         using var stream = _manager.GetStream();
+        stream.Write(_message, 0, _message.Length);
+        return stream.Length;
+    }
+
+    [Benchmark]
+    public long RecyclableMemoryStreamRecommended()
+    {
+        using var stream = _recommended.GetStream();
         stream.Write(_message, 0, _message.Length);
         return stream.Length;
     }
@@ -51,6 +64,30 @@ public class SmallMessageBenchmarks
     public long PooledBufferWriter()
     {
         using var writer = new PooledBufferWriter();
+        writer.Write(_message);
+        return writer.WrittenCount;
+    }
+
+    [Benchmark]
+    public long NerdbankSequence()
+    {
+        using var sequence = BufferPeers.NewSequence();
+        sequence.Write(_message);
+        return sequence.Length;
+    }
+
+    [Benchmark]
+    public long Pipe()
+    {
+        var pipe = new System.IO.Pipelines.Pipe(BufferPeers.NeverPause);
+        pipe.Writer.Write(_message);
+        return BufferPeers.DrainTo(pipe, Stream.Null);
+    }
+
+    [Benchmark]
+    public long ArrayPoolBufferWriter()
+    {
+        using var writer = BufferPeers.NewArrayPoolBufferWriter();
         writer.Write(_message);
         return writer.WrittenCount;
     }

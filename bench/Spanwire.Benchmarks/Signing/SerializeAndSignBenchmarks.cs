@@ -90,6 +90,39 @@ public class SerializeAndSignBenchmarks
         return signing.Signer.GetSignatureHex();
     }
 
+    /// <summary>System.Text.Json into a Nerdbank.Streams Sequence, then HMAC over its segments: the peer a pooled-buffer user would pick.</summary>
+    [Benchmark]
+    public string SystemTextJsonSequenceThenHmac()
+    {
+        using var buffer = Buffers.BufferPeers.NewSequence();
+        _utf8JsonWriter.Reset(buffer);
+        System.Text.Json.JsonSerializer.Serialize(_utf8JsonWriter, _envelope, WidgetJsonContext.Default.WidgetEnvelope);
+        return HmacHex(buffer.AsReadOnlySequence);
+    }
+
+    /// <summary>System.Text.Json into CommunityToolkit's ArrayPoolBufferWriter, then HMAC over its one span.</summary>
+    [Benchmark]
+    public string SystemTextJsonArrayPoolBufferWriterThenHmac()
+    {
+        using var buffer = Buffers.BufferPeers.NewArrayPoolBufferWriter();
+        _utf8JsonWriter.Reset(buffer);
+        System.Text.Json.JsonSerializer.Serialize(_utf8JsonWriter, _envelope, WidgetJsonContext.Default.WidgetEnvelope);
+        return HmacHex(new System.Buffers.ReadOnlySequence<byte>(buffer.WrittenMemory));
+    }
+
+    private static string HmacHex(in System.Buffers.ReadOnlySequence<byte> bytes)
+    {
+        using var hmac = IncrementalHash.CreateHMAC(HashAlgorithmName.SHA256, Key);
+        foreach (ReadOnlyMemory<byte> segment in bytes)
+        {
+            hmac.AppendData(segment.Span);
+        }
+
+        Span<byte> mac = stackalloc byte[32];
+        hmac.GetHashAndReset(mac);
+        return Convert.ToHexStringLower(mac);
+    }
+
     /// <summary>The envelope written by hand (pre-encoded names) with Utf8JsonWriter into the signing buffer writer: the fair partner of the next row.</summary>
     [Benchmark]
     public string Utf8JsonWriterByHandSpanwireSigningWriter()
