@@ -1,62 +1,133 @@
+using System.Diagnostics;
 using System.Globalization;
 using System.Text;
+using BenchmarkDotNet.Engines;
 using BenchmarkDotNet.Reports;
 
 namespace Spanwire.Benchmarks;
 
-/// <summary>One markdown table for every scenario: each row's mean as a ratio to its scenario's baseline row.</summary>
+/// <summary>
+/// One markdown table for every scenario: each row's time as a ratio to its scenario's baseline (the incumbent), with
+/// the ratio's spread, and how it was measured. A header says when, on what machine, at which commit, and how.
+/// </summary>
 public static class RatioReport
 {
-    public static string Render(IReadOnlyList<Summary> summaries, string mode)
-    {
-        var text = new StringBuilder();
-        text.AppendLine(CultureInfo.InvariantCulture, $"## Spanwire benchmarks ({mode})");
-        text.AppendLine();
-        if (summaries.Count > 0)
-        {
-            var host = summaries[0].HostEnvironmentInfo;
-            var cpu = host.Cpu.Value;
-            text.AppendLine(CultureInfo.InvariantCulture,
-                $"Machine: {cpu?.ProcessorName ?? "unknown CPU"}, {cpu?.LogicalCoreCount?.ToString(CultureInfo.InvariantCulture) ?? "?"} logical cores; {host.Os.Value}; {host.RuntimeVersion}; {host.Architecture}.");
-            text.AppendLine("Ratio = mean time / the baseline's (the incumbent, marked *) in the same run; lower is faster. Allocated is per operation; Gen2 is collections per 1000 operations.");
-            if (mode.Contains("quick", StringComparison.OrdinalIgnoreCase))
-            {
-                text.AppendLine("In the quick job a millisecond-long operation runs only a few times, so its Allocated also carries the runtime's own background allocations (up to a few hundred bytes) spread over them; the full job's figures do not.");
-            }
-            text.AppendLine();
-        }
+    /// <summary>One row of the table, from BenchmarkDotNet or from the steady loop.</summary>
+    public sealed record Row(
+        string Scenario, string Parameters, string Method, bool Baseline, double? Nanoseconds, double? Ratio,
+        double? SpreadLow, double? SpreadHigh, long? Allocated, string How);
 
-        text.AppendLine("| Scenario | Params | Method | Mean | Ratio | Allocated | Gen2/1k |");
-        text.AppendLine("|---|---|---|---:|---:|---:|---:|");
+    /// <summary>The rows of BenchmarkDotNet's summaries; the spread is the range of the ratios of paired iterations.</summary>
+    public static List<Row> FromSummaries(IEnumerable<Summary> summaries)
+    {
+        var rows = new List<Row>();
         foreach (Summary summary in summaries)
         {
             foreach (var group in summary.Reports.GroupBy(r => (r.BenchmarkCase.Descriptor.Type.Name, r.BenchmarkCase.Parameters.DisplayInfo)))
             {
-                double? baseline = group.FirstOrDefault(r => r.BenchmarkCase.Descriptor.Baseline)?.ResultStatistics?.Mean;
+                BenchmarkReport? baseline = group.FirstOrDefault(r => r.BenchmarkCase.Descriptor.Baseline);
+                double[] baseIterations = Iterations(baseline);
+                double? baseMean = baseline?.ResultStatistics?.Mean;
                 foreach (BenchmarkReport report in group)
                 {
                     var bc = report.BenchmarkCase;
                     double? mean = report.ResultStatistics?.Mean;
-                    string ratio = mean is { } m && baseline is { } b && b > 0 ? (m / b).ToString("0.00", CultureInfo.InvariantCulture) : "-";
-                    // Not GetBytesAllocatedPerOperation: BenchmarkDotNet 0.14 does not know .NET 10 and so treats it as an
-                    // old runtime, reporting any total under its 8 KB allocation quantum as 0 B, which hides a small
-                    // allocation per operation in a run of few operations (the quick job's).
+                    double[] iterations = Iterations(report);
+                    int pairs = Math.Min(iterations.Length, baseIterations.Length);
+                    double[] paired = [.. Enumerable.Range(0, pairs).Select(i => iterations[i] / baseIterations[i]).Order()];
                     long? total = report.GcStats.GetTotalAllocatedBytes(excludeAllocationQuantumSideEffects: false);
                     long? allocated = total is { } bytes && report.GcStats.TotalOperations > 0
                         ? (long)Math.Round((double)bytes / report.GcStats.TotalOperations)
                         : null;
-                    double gen2 = report.GcStats.TotalOperations > 0
-                        ? report.GcStats.Gen2Collections * 1000.0 / report.GcStats.TotalOperations
-                        : 0;
-                    string method = bc.Descriptor.WorkloadMethod.Name + (bc.Descriptor.Baseline ? " *" : "");
-                    string parameters = bc.HasParameters ? bc.Parameters.DisplayInfo.Trim('[', ']') : "";
-                    text.AppendLine(CultureInfo.InvariantCulture,
-                        $"| {group.Key.Name} | {parameters} | {method} | {Time(mean)} | {ratio} | {Bytes(allocated)} | {gen2.ToString("0.##", CultureInfo.InvariantCulture)} |");
+                    rows.Add(new Row(
+                        group.Key.Name,
+                        bc.HasParameters ? bc.Parameters.DisplayInfo.Trim('[', ']') : "",
+                        bc.Descriptor.WorkloadMethod.Name,
+                        bc.Descriptor.Baseline,
+                        mean,
+                        mean is { } m && baseMean is { } b && b > 0 ? m / b : null,
+                        paired.Length > 0 ? paired[0] : null,
+                        paired.Length > 0 ? paired[^1] : null,
+                        allocated,
+                        "BDN"));
                 }
             }
         }
 
+        return rows;
+    }
+
+    /// <summary>Nanoseconds per operation of each measured iteration, in order.</summary>
+    private static double[] Iterations(BenchmarkReport? report) =>
+        report is null
+            ? []
+            : [.. report.AllMeasurements
+                .Where(m => m.IterationMode == IterationMode.Workload && m.IterationStage == IterationStage.Result)
+                .Select(m => m.Nanoseconds / m.Operations)];
+
+    /// <summary>The rows of the steady loop; the spread is the middle half of the per-round ratios.</summary>
+    public static List<Row> FromSteady(IEnumerable<SteadyRunner.Row> steady) =>
+        [.. steady.Select(s => new Row(s.Scenario, s.Parameters, s.Method, s.Baseline, s.MedianNanoseconds, s.Ratio,
+            s.RatioP25, s.RatioP75, s.AllocatedPerOperation, "steady"))];
+
+    /// <summary>Parameters as a canonical key (the pairs sorted), so both sources' spellings of one scenario match.</summary>
+    public static string Key(string scenario, string parameters) =>
+        scenario + "|" + string.Join(",", parameters.Split(", ", StringSplitOptions.RemoveEmptyEntries).Order(StringComparer.Ordinal));
+
+    public static string Render(IReadOnlyList<Row> rows, string mode, string method)
+    {
+        var text = new StringBuilder();
+        text.AppendLine(CultureInfo.InvariantCulture, $"## Spanwire benchmarks ({mode})");
+        text.AppendLine();
+        text.AppendLine(CultureInfo.InvariantCulture, $"- Date: {DateTime.UtcNow:yyyy-MM-dd HH:mm} UTC");
+        text.AppendLine(CultureInfo.InvariantCulture, $"- Machine: {Machine()}");
+        text.AppendLine(CultureInfo.InvariantCulture, $"- Commit: {Commit()}");
+        text.AppendLine(CultureInfo.InvariantCulture, $"- Method: {method}");
+        text.AppendLine("- Ratio = time / the baseline's (the incumbent, marked *) in the same run; lower is faster. Spread: for BDN rows the");
+        text.AppendLine("  lowest and highest ratio of paired iterations; for steady rows the middle half (25th to 75th percentile) of the");
+        text.AppendLine("  per-round ratios. Allocated is per operation.");
+        text.AppendLine();
+        text.AppendLine("| Scenario | Params | Method | Time | Ratio | Spread | Allocated | How |");
+        text.AppendLine("|---|---|---|---:|---:|---:|---:|---|");
+        foreach (Row row in rows)
+        {
+            string spread = row.SpreadLow is { } low && row.SpreadHigh is { } high
+                ? string.Create(CultureInfo.InvariantCulture, $"{low:0.00}–{high:0.00}")
+                : "-";
+            string ratio = row.Ratio is { } r ? r.ToString("0.00", CultureInfo.InvariantCulture) : "-";
+            text.AppendLine(CultureInfo.InvariantCulture,
+                $"| {row.Scenario} | {row.Parameters} | {row.Method}{(row.Baseline ? " *" : "")} | {Time(row.Nanoseconds)} | {ratio} | {spread} | {Bytes(row.Allocated)} | {row.How} |");
+        }
+
         return text.ToString();
+    }
+
+    private static string Machine()
+    {
+        string cpu = File.Exists("/proc/cpuinfo")
+            ? File.ReadLines("/proc/cpuinfo").FirstOrDefault(l => l.StartsWith("model name", StringComparison.Ordinal))?.Split(':', 2)[1].Trim() ?? "unknown CPU"
+            : "unknown CPU";
+        long memory = GC.GetGCMemoryInfo().TotalAvailableMemoryBytes;
+        return string.Create(CultureInfo.InvariantCulture,
+            $"{cpu}, {Environment.ProcessorCount} logical cores, {memory / (1L << 30)} GiB; {System.Runtime.InteropServices.RuntimeInformation.OSDescription}; .NET {Environment.Version}");
+    }
+
+    private static string Commit()
+    {
+        try
+        {
+            using var git = Process.Start(new ProcessStartInfo("git", "rev-parse --short HEAD") { RedirectStandardOutput = true, RedirectStandardError = true });
+            string? sha = git?.StandardOutput.ReadToEnd().Trim();
+            git?.WaitForExit();
+            using var status = Process.Start(new ProcessStartInfo("git", "status --porcelain --untracked-files=no") { RedirectStandardOutput = true, RedirectStandardError = true });
+            bool dirty = !string.IsNullOrWhiteSpace(status?.StandardOutput.ReadToEnd());
+            status?.WaitForExit();
+            return string.IsNullOrEmpty(sha) ? "unknown" : sha + (dirty ? " (with uncommitted changes)" : "");
+        }
+        catch (System.ComponentModel.Win32Exception)
+        {
+            return "unknown (git not found)";
+        }
     }
 
     private static string Time(double? nanoseconds) => nanoseconds switch

@@ -46,9 +46,32 @@ internal sealed class BoundedSegmentPool : SegmentPool
 
     internal string Name { get; }
 
+    /// <summary>Whether a thread may keep a segment of this pool between uses (not when segments are cleared on return: they may hold secrets).</summary>
+    internal bool KeepsSegmentsPerThread => !_clearOnReturn && _retained.Length > 0;
+
     public override int SegmentSize => _segmentSize;
 
+    // One segment per thread in front of the locked stack, so that a short-lived writer rents and returns without a
+    // lock (as ArrayPool.Shared keeps arrays per thread). To the counters a segment in a thread's slot is still rented:
+    // the pool sees each thread's slot as one long-lived rent.
+    [ThreadStatic]
+    private static BoundedSegmentPool? t_slotPool;
+
+    [ThreadStatic]
+    private static byte[]? t_slot;
+
     public override byte[] Rent()
+    {
+        if (t_slot is { } cached && ReferenceEquals(t_slotPool, this))
+        {
+            t_slot = null;
+            return cached;
+        }
+
+        return RentShared();
+    }
+
+    private byte[] RentShared()
     {
         byte[]? segment = null;
         lock (_lock)
@@ -84,6 +107,16 @@ internal sealed class BoundedSegmentPool : SegmentPool
         if (_clearOnReturn)
         {
             segment.AsSpan().Clear();
+        }
+        else if (t_slot is null && KeepsSegmentsPerThread)
+        {
+            if (!ReferenceEquals(t_slotPool, this))
+            {
+                t_slotPool = this;
+            }
+
+            t_slot = segment;
+            return;
         }
 
         lock (_lock)

@@ -354,6 +354,10 @@ public sealed partial class PooledStream : Stream, IBufferWriter<byte>
         return _chain.ToArray();
     }
 
+    /// <summary>Disposes the stream: the segments go back to the pool.</summary>
+    /// <remarks>Stream.Close also asks the collector to skip a finalizer this type does not have; that call is left out.</remarks>
+    public override void Close() => Dispose(true);
+
     /// <inheritdoc />
     protected override void Dispose(bool disposing)
     {

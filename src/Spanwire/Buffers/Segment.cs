@@ -21,6 +21,7 @@ internal sealed class Segment : ReadOnlySequenceSegment<byte>
     /// <summary>Refreshes the inherited sequence fields from the chain's bookkeeping.</summary>
     internal void Link(int length, Segment? next)
     {
+        _linked = true;
         Memory = new ReadOnlyMemory<byte>(Array, 0, length);
         RunningIndex = Start;
         Next = next;
@@ -32,7 +33,27 @@ internal sealed class Segment : ReadOnlySequenceSegment<byte>
         Array = null;
         Length = 0;
         Start = 0;
-        Memory = default;
-        Next = null;
+        if (_linked)
+        {
+            // Only a node that was part of a sequence view holds a view of its array.
+            _linked = false;
+            Memory = default;
+            Next = null;
+        }
     }
+
+    /// <summary>Forgets any view of the array, keeping the array (a node kept with its segment for reuse).</summary>
+    internal void Reset()
+    {
+        Length = 0;
+        Start = 0;
+        if (_linked)
+        {
+            _linked = false;
+            Memory = default;
+            Next = null;
+        }
+    }
+
+    private bool _linked;
 }

@@ -439,10 +439,33 @@ internal struct SegmentChain
     /// <summary>Returns every segment to the pool and the table of slots to the per-thread cache: the owner is done with the chain.</summary>
     public void Release()
     {
-        Clear();
-        if (_segments.SingleChunk is { } table)
+        if (_segments.SingleChunk is { } table && _count > 0 && SegmentTableCache.MayKeepFirst(_pool))
         {
-            SegmentTableCache.Return(table);
+            // The first segment stays with the table for the next chain on this thread; the rest go back.
+            if (_oversize is not null)
+            {
+                ReturnOversize();
+            }
+
+            for (int i = _count - 1; i > 0; i--)
+            {
+                ReleaseSlot(i);
+            }
+
+            table[0].Reset();
+            _count = 0;
+            _tail = [];
+            _tailUsed = 0;
+            _tailStart = 0;
+            SegmentTableCache.Return(table, _pool);
+        }
+        else
+        {
+            Clear();
+            if (_segments.SingleChunk is { } emptied)
+            {
+                SegmentTableCache.Return(emptied, null);
+            }
         }
 
         _segments = default;
@@ -495,7 +518,19 @@ internal struct SegmentChain
         {
             if (_segments.Capacity == 0)
             {
-                _segments = new ChunkedTable<Segment>(SegmentTableCache.Rent());
+                _segments = new ChunkedTable<Segment>(SegmentTableCache.Rent(_pool, out bool firstReady));
+                if (firstReady)
+                {
+                    // The cached table's first node still holds a segment of this pool: start with it.
+                    Segment first = _segments[0];
+                    first.Start = 0;
+                    first.Length = 0;
+                    _count = 1;
+                    _tail = first.Array!;
+                    _tailUsed = 0;
+                    _tailStart = 0;
+                    return;
+                }
             }
             else
             {

@@ -2,8 +2,13 @@ namespace Spanwire.Buffers;
 
 /// <summary>
 /// Keeps one released segment table (with its nodes) per thread, so a new writer or stream reuses the table of the
-/// last one disposed on that thread instead of allocating a table and a node per segment again.
+/// last one disposed on that thread instead of allocating a table and a node per segment again. The first node may
+/// keep its segment, when it came from one of Spanwire's own pools that does not clear segments: then the next chain
+/// on the thread starts with it, and a short-lived writer or stream neither rents nor returns a segment.
 /// </summary>
+/// <remarks>
+/// A segment kept this way counts as rented in its pool's statistics (as one long-lived rent per thread).
+/// </remarks>
 internal static class SegmentTableCache
 {
     private const int InitialSlots = 8;
@@ -14,24 +19,71 @@ internal static class SegmentTableCache
     [ThreadStatic]
     private static Segment[]? t_table;
 
-    public static Segment[] Rent()
+    [ThreadStatic]
+    private static SegmentPool? t_firstPool; // the pool of t_table[0]'s segment, while the node still holds it
+
+    /// <summary>A table; <paramref name="firstReady"/> when its first node holds a segment of <paramref name="pool"/>, ready to use.</summary>
+    public static Segment[] Rent(SegmentPool pool, out bool firstReady)
     {
         Segment[]? table = t_table;
-        if (table is not null)
+        firstReady = false;
+        if (table is null)
         {
-            t_table = null;
-            return table;
+            return new Segment[InitialSlots];
         }
 
-        return new Segment[InitialSlots];
+        t_table = null;
+        if (t_firstPool is { } firstPool)
+        {
+            t_firstPool = null;
+            if (ReferenceEquals(firstPool, pool))
+            {
+                firstReady = true;
+            }
+            else
+            {
+                ReleaseFirst(table, firstPool);
+            }
+        }
+
+        return table;
     }
 
-    /// <summary>Takes back a table (a chain's only chunk of slots) whose nodes hold no arrays any more.</summary>
-    public static void Return(Segment[] table)
+    /// <summary>
+    /// Takes back a table whose nodes hold no segments any more, except the first one's when
+    /// <paramref name="firstPool"/> (its pool) is given.
+    /// </summary>
+    public static void Return(Segment[] table, SegmentPool? firstPool)
     {
         if (table.Length is > 0 and <= MaxCachedSlots && (t_table is null || t_table.Length < table.Length))
         {
+            if (t_table is { } replaced && t_firstPool is { } replacedPool)
+            {
+                ReleaseFirst(replaced, replacedPool);
+            }
+
             t_table = table;
+            t_firstPool = firstPool;
+            return;
+        }
+
+        if (firstPool is not null)
+        {
+            ReleaseFirst(table, firstPool);
+        }
+    }
+
+    /// <summary>Whether a chain over <paramref name="pool"/> may leave its first segment in the cached table.</summary>
+    public static bool MayKeepFirst(SegmentPool pool) => pool is BoundedSegmentPool { KeepsSegmentsPerThread: true };
+
+    private static void ReleaseFirst(Segment[] table, SegmentPool pool)
+    {
+        Segment first = table[0];
+        byte[]? array = first.Array;
+        first.Release();
+        if (array is not null)
+        {
+            pool.Return(array);
         }
     }
 }

@@ -150,7 +150,9 @@ public sealed class SegmentPoolTests
 
         Assert.Equal(0, failures);
         var stats = ((BoundedSegmentPool)pool).GetStatistics();
-        Assert.Equal(stats.Rented, stats.Returned);
+
+        // Each thread may keep one segment in its own slot, which the statistics count as rented.
+        Assert.InRange(stats.Rented - stats.Returned, 0, Threads);
         Assert.True(stats.Retained <= 8);
     }
 

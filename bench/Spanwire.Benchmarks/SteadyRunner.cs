@@ -1,0 +1,262 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Linq.Expressions;
+using System.Reflection;
+using BenchmarkDotNet.Attributes;
+
+namespace Spanwire.Benchmarks;
+
+/// <summary>
+/// The steady mode: every method of a scenario runs in this process, in turn, in short slices, round after round, so
+/// the incumbent and Spanwire meet the same machine state (frequency, other load, the collector) within
+/// milliseconds of each other. Each round gives every method a time per operation and a ratio to the baseline's
+/// time in the same round; a row reports the median over the rounds and the spread of the ratio (the middle half
+/// and the extremes). This is what tells a lead from noise on rows of tens of nanoseconds, which BenchmarkDotNet's
+/// separate runs on a two-core machine move by more than the lead.
+/// </summary>
+public static class SteadyRunner
+{
+    /// <summary>How long a slice runs, and how many rounds: the quick report's steady rows and the --steady mode.</summary>
+    public sealed record Settings(TimeSpan Slice, int Rounds, int WarmupRounds)
+    {
+        public static Settings Quick { get; } = new(TimeSpan.FromMilliseconds(15), 21, 3);
+
+        public static Settings Steady { get; } = new(TimeSpan.FromMilliseconds(25), 41, 5);
+    }
+
+    /// <summary>One method of one scenario (class and parameters).</summary>
+    public sealed record Row(
+        string Scenario, string Parameters, string Method, bool Baseline,
+        double MedianNanoseconds, double Ratio, double RatioP25, double RatioP75, double RatioMin, double RatioMax, long AllocatedPerOperation);
+
+    /// <summary>Every parameter combination of <paramref name="type"/>, each as (display text, setter).</summary>
+    public static IEnumerable<(string Display, Action<object> Apply)> Combinations(Type type)
+    {
+        var axes = new List<(PropertyInfo Property, object?[] Values)>();
+        foreach (PropertyInfo property in type.GetProperties(BindingFlags.Public | BindingFlags.Instance))
+        {
+            if (property.GetCustomAttribute<ParamsAttribute>() is { } values)
+            {
+                axes.Add((property, values.Values));
+            }
+            else if (property.GetCustomAttribute<ParamsSourceAttribute>() is { } source)
+            {
+                axes.Add((property, SourceValues(type, source.Name)));
+            }
+        }
+
+        IEnumerable<List<(PropertyInfo, object?)>> product = [[]];
+        foreach ((PropertyInfo property, object?[] values) in axes)
+        {
+            product = product.SelectMany(prefix => values.Select(v => new List<(PropertyInfo, object?)>(prefix) { (property, v) }));
+        }
+
+        foreach (List<(PropertyInfo Property, object? Value)> combination in product)
+        {
+            string display = string.Join(", ", combination.Select(c => $"{c.Property.Name}={Display(c.Value)}"));
+            yield return (display, instance =>
+            {
+                foreach ((PropertyInfo property, object? value) in combination)
+                {
+                    property.SetValue(instance, value);
+                }
+            });
+        }
+    }
+
+    private static object?[] SourceValues(Type type, string name)
+    {
+        const BindingFlags Any = BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.Static | BindingFlags.Instance;
+        object? holder = Activator.CreateInstance(type);
+        object? values = type.GetProperty(name, Any)?.GetValue(holder) ?? type.GetMethod(name, Any, Type.EmptyTypes)?.Invoke(holder, null);
+        return values is System.Collections.IEnumerable items ? [.. items.Cast<object?>()] : [];
+    }
+
+    private static string Display(object? value) => value switch
+    {
+        null => "null",
+        IFormattable f => f.ToString(null, CultureInfo.InvariantCulture),
+        _ => value.ToString() ?? "",
+    };
+
+    /// <summary>Runs every combination of <paramref name="type"/> (or those <paramref name="include"/> accepts).</summary>
+    public static List<Row> Run(Type type, Settings settings, TextWriter log, Func<string, bool>? include = null)
+    {
+        var rows = new List<Row>();
+        foreach ((string display, Action<object> apply) in Combinations(type))
+        {
+            if (include is null || include(display))
+            {
+                rows.AddRange(RunScenario(type, display, apply, settings, log));
+            }
+        }
+
+        return rows;
+    }
+
+    private static List<Row> RunScenario(Type type, string display, Action<object> apply, Settings settings, TextWriter log)
+    {
+        object instance = Activator.CreateInstance(type)!;
+        apply(instance);
+        Invoke<GlobalSetupAttribute>(instance);
+        try
+        {
+            MethodInfo[] methods = [.. type.GetMethods(BindingFlags.Public | BindingFlags.Instance)
+                .Where(m => m.GetCustomAttribute<BenchmarkAttribute>() is not null && m.GetParameters().Length == 0)];
+            int baseline = Array.FindIndex(methods, m => m.GetCustomAttribute<BenchmarkAttribute>()!.Baseline);
+            if (baseline < 0)
+            {
+                return [];
+            }
+
+            Action<long>[] loops = [.. methods.Select(m => Loop(instance, m))];
+
+            // Tiered compilation moves methods called often enough to optimized code in the background, after a quiet
+            // spell: run everything for a while, then pause, twice, before calibrating and measuring.
+            for (int pass = 0; pass < 2; pass++)
+            {
+                foreach (Action<long> loop in loops)
+                {
+                    Calibrate(loop, settings.Slice);
+                }
+
+                Thread.Sleep(250);
+            }
+
+            long[] counts = [.. loops.Select(loop => Calibrate(loop, settings.Slice))];
+            var nanoseconds = new List<double>[methods.Length];
+            var allocated = new List<long>[methods.Length];
+            for (int i = 0; i < methods.Length; i++)
+            {
+                nanoseconds[i] = [];
+                allocated[i] = [];
+            }
+
+            var ratios = new List<double>[methods.Length];
+            for (int i = 0; i < methods.Length; i++)
+            {
+                ratios[i] = [];
+            }
+
+            var random = new Random(12345);
+            int[] order = [.. Enumerable.Range(0, methods.Length)];
+            var perOperation = new double[methods.Length];
+            for (int round = -settings.WarmupRounds; round < settings.Rounds; round++)
+            {
+                random.Shuffle(order); // no method always runs first, or right after the same other
+                foreach (int i in order)
+                {
+                    long before = GC.GetAllocatedBytesForCurrentThread();
+                    long start = Stopwatch.GetTimestamp();
+                    loops[i](counts[i]);
+                    long ticks = Stopwatch.GetTimestamp() - start;
+                    long bytes = GC.GetAllocatedBytesForCurrentThread() - before;
+                    perOperation[i] = ticks * (1e9 / Stopwatch.Frequency) / counts[i];
+                    if (round >= 0)
+                    {
+                        nanoseconds[i].Add(perOperation[i]);
+                        allocated[i].Add(bytes / counts[i]);
+                    }
+                }
+
+                if (round >= 0)
+                {
+                    for (int i = 0; i < methods.Length; i++)
+                    {
+                        ratios[i].Add(perOperation[i] / perOperation[baseline]);
+                    }
+                }
+            }
+
+            var rows = new List<Row>();
+            for (int i = 0; i < methods.Length; i++)
+            {
+                double[] r = [.. ratios[i].Order()];
+                rows.Add(new Row(type.Name, display, methods[i].Name, i == baseline,
+                    Median([.. nanoseconds[i].Order()]), Median(r), Quantile(r, 0.25), Quantile(r, 0.75), r[0], r[^1],
+                    allocated[i].Order().ElementAt(allocated[i].Count / 2)));
+            }
+
+            log.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"steady {type.Name} [{display}]: {string.Join("; ", rows.Select(x => $"{x.Method} {x.MedianNanoseconds:0.0} ns ({x.Ratio:0.00})"))}"));
+            log.Flush();
+            return rows;
+        }
+        finally
+        {
+            Invoke<GlobalCleanupAttribute>(instance);
+        }
+    }
+
+    private static void Invoke<TAttribute>(object instance)
+        where TAttribute : Attribute
+    {
+        foreach (MethodInfo method in instance.GetType().GetMethods().Where(m => m.GetCustomAttribute<TAttribute>() is not null))
+        {
+            method.Invoke(instance, null);
+        }
+    }
+
+    /// <summary>
+    /// A compiled loop calling <paramref name="method"/> n times on <paramref name="instance"/>, storing each result in
+    /// a static field of its type so nothing is optimized away and no value is boxed.
+    /// </summary>
+    private static Action<long> Loop(object instance, MethodInfo method)
+    {
+        ParameterExpression n = Expression.Parameter(typeof(long), "n");
+        ParameterExpression i = Expression.Variable(typeof(long), "i");
+        Expression call = Expression.Call(Expression.Constant(instance, instance.GetType()), method);
+        if (method.ReturnType != typeof(void))
+        {
+            FieldInfo sink = typeof(Sink<>).MakeGenericType(method.ReturnType).GetField(nameof(Sink<int>.Value))!;
+            call = Expression.Assign(Expression.Field(null, sink), call);
+        }
+
+        LabelTarget done = Expression.Label();
+        BlockExpression body = Expression.Block(
+            [i],
+            Expression.Assign(i, Expression.Constant(0L)),
+            Expression.Loop(
+                Expression.IfThenElse(
+                    Expression.LessThan(i, n),
+                    Expression.Block(call, Expression.PostIncrementAssign(i)),
+                    Expression.Break(done)),
+                done));
+        return Expression.Lambda<Action<long>>(body, n).Compile();
+    }
+
+    private static class Sink<T>
+    {
+#pragma warning disable CA2211, CS0649 // written by the compiled loops, never read: it only keeps results alive
+        public static T? Value;
+#pragma warning restore CA2211, CS0649
+    }
+
+    /// <summary>How many calls fill one slice (at least one).</summary>
+    private static long Calibrate(Action<long> loop, TimeSpan slice)
+    {
+        long count = 1;
+        while (true)
+        {
+            long start = Stopwatch.GetTimestamp();
+            loop(count);
+            TimeSpan elapsed = Stopwatch.GetElapsedTime(start);
+            if (elapsed >= slice / 8 || count >= 1L << 40)
+            {
+                return Math.Max(1, (long)(count * (slice.Ticks / (double)Math.Max(elapsed.Ticks, 1))));
+            }
+
+            count *= 2;
+        }
+    }
+
+    private static double Median(double[] sorted) => Quantile(sorted, 0.5);
+
+    private static double Quantile(double[] sorted, double q)
+    {
+        double at = q * (sorted.Length - 1);
+        int low = (int)Math.Floor(at);
+        int high = Math.Min(low + 1, sorted.Length - 1);
+        return sorted[low] + ((sorted[high] - sorted[low]) * (at - low));
+    }
+}
