@@ -2,24 +2,30 @@
 # A private RabbitMQ node for the integration tests and benchmarks: its own folder, 127.0.0.1, a free port.
 #   scripts/rabbitmq.sh install      install Debian's rabbitmq-server when it is missing (needs root or sudo)
 #   scripts/rabbitmq.sh start DIR    start a node in DIR; prints its amqp:// URI on stdout once it is ready
-#   scripts/rabbitmq.sh stop DIR     stop the node started in DIR and the epmd it started
+#   scripts/rabbitmq.sh stop DIR     stop the node started in DIR and its own epmd (nothing else on the machine)
+# Each node has its own epmd on a port of its own (ERL_EPMD_PORT), so stopping it never touches another node's, and
+# a crash dump goes into DIR, never into the working directory.
 # Messages go to stderr; each failure is one line saying why.
 set -uo pipefail
 
 bin=/usr/lib/rabbitmq/bin
 say() { echo "rabbitmq.sh: $*" >&2; }
 
-# A port P such that nothing listens on P or on P+10000 (the node's distribution port).
+listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# A port P such that nothing listens on P, P+1 (the node's epmd) or P+10000 (the node's distribution port).
 free_port() {
   local p
   for _ in $(seq 1 200); do
     p=$((20000 + RANDOM % 25000))
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && ! (exec 3<>"/dev/tcp/127.0.0.1/$((p + 10000))") 2>/dev/null; then
+    if ! listening "$p" && ! listening $((p + 1)) && ! listening $((p + 10000)); then
       echo "$p"; return
     fi
   done
   echo $((20000 + RANDOM % 25000))
 }
+
+epmd_binary() { command -v epmd 2>/dev/null || ls /usr/lib/erlang/erts-*/bin/epmd 2>/dev/null | head -n 1; }
 
 node_env() {
   local dir=$1 port=$2
@@ -28,7 +34,8 @@ node_env() {
     RABBITMQ_MNESIA_BASE="$dir/mnesia" RABBITMQ_LOG_BASE="$dir/log" \
     RABBITMQ_ENABLED_PLUGINS_FILE="$dir/enabled_plugins" RABBITMQ_FEATURE_FLAGS_FILE="$dir/feature_flags" \
     RABBITMQ_PLUGINS_EXPAND_DIR="$dir/plugins" RABBITMQ_CONFIG_FILE="$dir/rabbitmq.conf" \
-    RABBITMQ_ADVANCED_CONFIG_FILE="$dir/advanced.config" RABBITMQ_CONF_ENV_FILE="$dir/rabbitmq-env.conf"
+    RABBITMQ_ADVANCED_CONFIG_FILE="$dir/advanced.config" RABBITMQ_CONF_ENV_FILE="$dir/rabbitmq-env.conf" \
+    ERL_EPMD_PORT=$((port + 1)) ERL_CRASH_DUMP="$dir/erl_crash.dump"
 }
 
 case "${1:-}" in
@@ -50,7 +57,6 @@ case "${1:-}" in
     echo "loopback_users.guest = true" > "$dir/rabbitmq.conf"
     port=$(free_port)
     echo "$port" > "$dir/port"
-    pgrep -x epmd >/dev/null 2>&1 && echo 0 > "$dir/epmd-preexisting" || rm -f "$dir/epmd-preexisting"
     ( node_env "$dir" "$port"; exec setsid "$bin/rabbitmq-server" > "$dir/log/console.log" 2>&1 ) &
     echo $! > "$dir/pid"
     ( node_env "$dir" "$port"
@@ -73,8 +79,8 @@ case "${1:-}" in
     if [ -f "$dir/pid" ] && kill -0 "$(cat "$dir/pid")" 2>/dev/null; then
       pkill -TERM -s "$(cat "$dir/pid")" 2>/dev/null; sleep 1; pkill -KILL -s "$(cat "$dir/pid")" 2>/dev/null
     fi
-    # epmd outlives the node; end it only when this script's node started it.
-    [ -f "$dir/epmd-preexisting" ] || pkill -x epmd 2>/dev/null
+    # epmd outlives the node: end the node's own one, by its port (never by name: other nodes have theirs).
+    if epmd=$(epmd_binary) && [ -n "$epmd" ]; then "$epmd" -port $((port + 1)) -kill >/dev/null 2>&1 || true; fi
     rm -f "$dir/port" "$dir/pid"
     ;;
   *)

@@ -15,6 +15,16 @@ if ! command -v dotnet >/dev/null 2>&1; then
   exit 1
 fi
 
+# Nothing large that is not source may be tracked (crash dumps, logs, build output): a file over 256 KB fails the run.
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  large=$(git ls-files -z | xargs -0 -r stat -c '%s %n' 2>/dev/null | awk '$1 > 262144 && $2 !~ /\.cs$/ { print $2 }' | tr '\n' ' ')
+  if [ -n "$large" ]; then
+    echo "test.sh: tracked files over 256 KB that are not source: $large(remove them and ignore them)" >&2
+    echo "0 passed, 1 failed"
+    exit 1
+  fi
+fi
+
 results="artifacts/test-results"
 rm -rf "$results"
 mkdir -p "$results"

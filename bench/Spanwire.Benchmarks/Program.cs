@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.Reflection;
 using BenchmarkDotNet.Attributes;
 using BenchmarkDotNet.Columns;
@@ -14,15 +15,15 @@ namespace Spanwire.Benchmarks;
 /// <summary>
 /// Runs the benchmarks and prints one table of ratios against each scenario's baseline (the incumbent).
 /// <list type="bullet">
-/// <item><c>--quick</c> (the default): a short job of every benchmark class (1 s warm-up, eight 100 ms iterations), about 9 minutes on two cores.</item>
-/// <item><c>--full</c>: BenchmarkDotNet's default job, out of process.</item>
-/// <item><c>--steady</c> (also <c>--stable</c>): every row by the steady loop (<see cref="SteadyRunner"/>): the
-/// incumbent and Spanwire alternately in this process, 41 rounds of 25 ms slices, the median ratio and its spread.</item>
+/// <item><c>--quick</c> (the default): every scenario by the steady loop (<see cref="SteadyRunner"/>) with short
+/// settings: the incumbent and Spanwire alternately in this process, 21 rounds of 10 ms slices; a few minutes.</item>
+/// <item><c>--steady</c> (also <c>--stable</c>): the same loop, 41 rounds of 25 ms slices, for figures to publish.</item>
+/// <item><c>--full</c>: BenchmarkDotNet's default job, out of process, with its memory diagnoser.</item>
 /// <item><c>--filter TEXT</c>: only the classes whose name contains TEXT; repeat it for several.</item>
 /// <item><c>--publish</c>: also write the table to docs/performance.md, the file the README's figures come from.</item>
 /// </list>
-/// In the quick mode, scenarios whose incumbent takes under a microsecond are measured by the steady loop instead
-/// (BenchmarkDotNet's separate short runs move such rows by more than their differences on a two-core machine).
+/// The steady loop is the default because BenchmarkDotNet's separate short runs move rows of tens of nanoseconds by
+/// more than their differences on a two-core machine, and take far longer for every peer of every scenario.
 /// The table is also written as markdown to artifacts/benchmarks/{quick,full,steady}-report.md; the log of the run
 /// goes to artifacts/benchmarks/{mode}-log.txt.
 /// </summary>
@@ -79,16 +80,18 @@ public static class Program
         bool clean = true;
         List<RatioReport.Row> rows;
         string method;
-        if (steady)
+        if (!full)
         {
+            SteadyRunner.Settings settings = steady ? SteadyRunner.Settings.Steady : SteadyRunner.Settings.Quick;
             rows = [];
             foreach (Type type in classes)
             {
-                Console.WriteLine($"steady: {type.Name}");
-                rows.AddRange(RatioReport.FromSteady(SteadyRunner.Run(type, SteadyRunner.Settings.Steady, log)));
+                Console.WriteLine($"{mode}: {type.Name}");
+                rows.AddRange(RatioReport.FromSteady(SteadyRunner.Run(type, settings, log)));
             }
 
-            method = "steady loop: each scenario's methods in turn in one process, 41 rounds of 25 ms slices after 5 warm-up rounds, in a shuffled order per round; the median time and the median of the per-round ratios";
+            method = string.Create(CultureInfo.InvariantCulture,
+                $"steady loop: each scenario's methods in turn in one process, {settings.Rounds} rounds of {settings.Slice.TotalMilliseconds:0} ms slices after {settings.WarmupRounds} warm-up rounds (and a pause for tiered compilation), in a shuffled order per round; the median time and the median of the per-round ratios");
         }
         else
         {
@@ -100,17 +103,11 @@ public static class Program
             }
 
             rows = RatioReport.FromSummaries(summaries);
-            method = full
-                ? "BenchmarkDotNet's default job, each benchmark in its own process"
-                : "BenchmarkDotNet's short job (1 s warm-up, eight 100 ms iterations, own process per benchmark); scenarios whose incumbent takes under 1 µs by the steady loop instead (21 rounds of 15 ms slices, alternating in one process)";
-            if (!full)
-            {
-                rows = ReplaceSmallScenarios(rows, classes, log);
-            }
+            method = "BenchmarkDotNet's default job, each benchmark in its own process, with its memory diagnoser";
         }
 
         string markdown = RatioReport.Render(rows, mode, method)
-            + (broker && !steady ? RunBrokerComparison(full, log) : "");
+            + (broker ? RunBrokerComparison(full, log) : "");
         Console.WriteLine();
         Console.WriteLine(markdown);
         string reportPath = Path.Combine(outDir, $"{mode}-report.md");
@@ -124,53 +121,6 @@ public static class Program
         }
 
         return clean ? 0 : 1;
-    }
-
-    /// <summary>Scenarios whose incumbent takes under a microsecond, measured again by the steady loop, in place of their BenchmarkDotNet rows.</summary>
-    private static List<RatioReport.Row> ReplaceSmallScenarios(List<RatioReport.Row> rows, Type[] classes, TextWriter log)
-    {
-        var small = rows.Where(r => r.Baseline && r.Nanoseconds is < 1_000)
-            .Select(r => RatioReport.Key(r.Scenario, r.Parameters))
-            .ToHashSet(StringComparer.Ordinal);
-        if (small.Count == 0)
-        {
-            return rows;
-        }
-
-        var replacements = new Dictionary<string, List<RatioReport.Row>>(StringComparer.Ordinal);
-        foreach (Type type in classes)
-        {
-            List<SteadyRunner.Row> measured = SteadyRunner.Run(type, SteadyRunner.Settings.Quick, log,
-                parameters => small.Contains(RatioReport.Key(type.Name, parameters)));
-            foreach (RatioReport.Row row in RatioReport.FromSteady(measured))
-            {
-                string key = RatioReport.Key(row.Scenario, row.Parameters);
-                if (!replacements.TryGetValue(key, out List<RatioReport.Row>? list))
-                {
-                    replacements[key] = list = [];
-                }
-
-                list.Add(row);
-            }
-        }
-
-        var result = new List<RatioReport.Row>();
-        var done = new HashSet<string>(StringComparer.Ordinal);
-        foreach (RatioReport.Row row in rows)
-        {
-            string key = RatioReport.Key(row.Scenario, row.Parameters);
-            if (!replacements.TryGetValue(key, out List<RatioReport.Row>? steadyRows))
-            {
-                result.Add(row);
-            }
-            else if (done.Add(key))
-            {
-                result.AddRange(steadyRows);
-            }
-        }
-
-        return result;
-
     }
 
     /// <summary>The client side by side against a real broker: SPANWIRE_AMQP_URI (scripts/bench.sh starts a private node when it can).</summary>

@@ -19,7 +19,7 @@ public static class SteadyRunner
     /// <summary>How long a slice runs, and how many rounds: the quick report's steady rows and the --steady mode.</summary>
     public sealed record Settings(TimeSpan Slice, int Rounds, int WarmupRounds)
     {
-        public static Settings Quick { get; } = new(TimeSpan.FromMilliseconds(15), 21, 3);
+        public static Settings Quick { get; } = new(TimeSpan.FromMilliseconds(15), 31, 3);
 
         public static Settings Steady { get; } = new(TimeSpan.FromMilliseconds(25), 41, 5);
     }
@@ -113,14 +113,14 @@ public static class SteadyRunner
 
             // Tiered compilation moves methods called often enough to optimized code in the background, after a quiet
             // spell: run everything for a while, then pause, twice, before calibrating and measuring.
-            for (int pass = 0; pass < 2; pass++)
+            for (int pass = 0; pass < 3; pass++)
             {
                 foreach (Action<long> loop in loops)
                 {
-                    Calibrate(loop, settings.Slice);
+                    WarmUp(loop);
                 }
 
-                Thread.Sleep(250);
+                Thread.Sleep(200);
             }
 
             long[] counts = [.. loops.Select(loop => Calibrate(loop, settings.Slice))];
@@ -230,6 +230,18 @@ public static class SteadyRunner
 #pragma warning disable CA2211, CS0649 // written by the compiled loops, never read: it only keeps results alive
         public static T? Value;
 #pragma warning restore CA2211, CS0649
+    }
+
+    /// <summary>Calls enough times for tiered compilation to count the method hot (at least 50 calls, or 200 ms).</summary>
+    private static void WarmUp(Action<long> loop)
+    {
+        long start = Stopwatch.GetTimestamp();
+        for (int calls = 0; calls < 50 && Stopwatch.GetElapsedTime(start) < TimeSpan.FromMilliseconds(200); calls++)
+        {
+            loop(1);
+        }
+
+        Calibrate(loop, TimeSpan.FromMilliseconds(20));
     }
 
     /// <summary>How many calls fill one slice (at least one).</summary>

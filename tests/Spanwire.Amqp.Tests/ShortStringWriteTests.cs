@@ -98,4 +98,42 @@ public class ShortStringWriteTests
         writer.WriteShortString(text);
         return buffer[..writer.Position];
     }
+
+    public static TheoryData<string, string> CloseReasons => new()
+    {
+        { "ASCII under the limit is kept whole", new string('a', 255) },
+        { "ASCII past the limit is cut at 255 bytes", new string('a', 300) },
+        { "two-byte characters past the limit are cut between characters", new string('é', 200) },
+        { "three-byte characters past the limit", new string('中', 100) },
+        { "a surrogate pair is never split", "a" + string.Concat(Enumerable.Repeat("😀", 80)) },
+        { "mixed text that was 200 chars but over 255 bytes", string.Concat(Enumerable.Repeat("é中a", 67)) },
+    };
+
+    [Theory]
+    [MemberData(nameof(CloseReasons))]
+    public void A_reason_the_client_sends_always_fits_a_shortstr(string why, string reason)
+    {
+        string sent = AmqpPrimitives.ToShortStringPrefix(reason);
+        int bytes = System.Text.Encoding.UTF8.GetByteCount(sent);
+        Assert.True(bytes <= 255, $"{why}: {bytes} bytes");
+        Assert.StartsWith(sent, reason, StringComparison.Ordinal);
+        Assert.False(sent.Length > 0 && char.IsHighSurrogate(sent[^1]), $"{why}: ends in half a pair");
+
+        // The longest such prefix: one more character would not fit.
+        if (sent.Length < reason.Length)
+        {
+            int next = char.IsHighSurrogate(reason[sent.Length]) ? 2 : 1;
+            Assert.True(System.Text.Encoding.UTF8.GetByteCount(reason[..(sent.Length + next)]) > 255, why);
+        }
+
+        // And it can be written: the method argument encoder accepts it.
+        var output = new System.Buffers.ArrayBufferWriter<byte>();
+        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(output, 0, AmqpMethods.ConnectionClose, 2 + 256 + 4);
+        frame.Arguments.WriteShort(200);
+        frame.Arguments.WriteShortString(sent);
+        frame.Arguments.WriteShort(0);
+        frame.Arguments.WriteShort(0);
+        frame.Complete();
+        Assert.True(output.WrittenCount > bytes);
+    }
 }

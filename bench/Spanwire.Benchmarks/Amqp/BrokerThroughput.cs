@@ -246,7 +246,7 @@ public static class BrokerThroughput
             _confirming = confirming;
         }
 
-        public string Name => "RabbitMQ.Client 7.1.2";
+        public string Name { get; } = "RabbitMQ.Client " + (typeof(global::RabbitMQ.Client.IConnection).Assembly.GetName().Version?.ToString(3) ?? "?");
 
         public static async Task<IClient> CreateAsync(string uri)
         {

@@ -118,7 +118,7 @@ public sealed partial class AmqpChannel : IAsyncDisposable
     {
         AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(output, channel, AmqpMethods.ChannelClose, 2 + 256 + 4);
         frame.Arguments.WriteShort(code);
-        frame.Arguments.WriteShortString(text);
+        frame.Arguments.WriteShortString(AmqpPrimitives.ToShortStringPrefix(text));
         frame.Arguments.WriteShort(0);
         frame.Arguments.WriteShort(0);
         frame.Complete();

@@ -234,7 +234,7 @@ public sealed partial class AmqpConnection : IAsyncDisposable
     {
         AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(output, 0, AmqpMethods.ConnectionClose, 2 + 256 + 4);
         frame.Arguments.WriteShort(code);
-        frame.Arguments.WriteShortString(text.Length > 200 ? text[..200] : text);
+        frame.Arguments.WriteShortString(AmqpPrimitives.ToShortStringPrefix(text));
         frame.Arguments.WriteShort(classId);
         frame.Arguments.WriteShort(methodId);
         frame.Complete();

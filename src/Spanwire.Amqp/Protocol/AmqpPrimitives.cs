@@ -14,6 +14,35 @@ public static class AmqpPrimitives
     /// <summary>The most bytes a shortstr holds.</summary>
     public const int MaxShortStringLength = 255;
 
+    /// <summary>
+    /// <paramref name="text"/>, or its longest prefix whose UTF-8 fits a shortstr (255 bytes), cut between characters:
+    /// for text the client makes up (a close reason), which must never fail to be sent for being too long.
+    /// </summary>
+    internal static string ToShortStringPrefix(string text)
+    {
+        if (text.Length <= MaxShortStringLength / 3 || System.Text.Encoding.UTF8.GetByteCount(text) <= MaxShortStringLength)
+        {
+            return text;
+        }
+
+        int bytes = 0;
+        int end = 0;
+        while (end < text.Length)
+        {
+            int units = char.IsHighSurrogate(text[end]) && end + 1 < text.Length && char.IsLowSurrogate(text[end + 1]) ? 2 : 1;
+            int size = units == 2 ? 4 : text[end] < 0x80 ? 1 : text[end] < 0x800 ? 2 : 3;
+            if (bytes + size > MaxShortStringLength)
+            {
+                break;
+            }
+
+            bytes += size;
+            end += units;
+        }
+
+        return text[..end];
+    }
+
     /// <summary>Writes a shortstr (length octet and bytes). False when the destination is too small.</summary>
     /// <exception cref="ArgumentException">The value is longer than 255 bytes.</exception>
     public static bool TryWriteShortString(Span<byte> destination, ReadOnlySpan<byte> value, out int bytesWritten)
