@@ -246,7 +246,14 @@ public static class BrokerThroughput
             _confirming = confirming;
         }
 
-        public string Name { get; } = "RabbitMQ.Client " + (typeof(global::RabbitMQ.Client.IConnection).Assembly.GetName().Version?.ToString(3) ?? "?");
+        public string Name { get; } = "RabbitMQ.Client " + PackageVersion(typeof(global::RabbitMQ.Client.IConnection).Assembly);
+
+        /// <summary>The package version (the informational version without its commit; the assembly version stays 7.0.0 across 7.x).</summary>
+        private static string PackageVersion(System.Reflection.Assembly assembly)
+        {
+            string? version = System.Reflection.CustomAttributeExtensions.GetCustomAttribute<System.Reflection.AssemblyInformationalVersionAttribute>(assembly)?.InformationalVersion;
+            return version is null ? "?" : version.Split('+')[0];
+        }
 
         public static async Task<IClient> CreateAsync(string uri)
         {
