@@ -26,8 +26,11 @@ public sealed class FrameOutputTests
         Assert.Equal(0, lost.ReplyCode);
         Assert.IsType<IOException>(lost.InnerException);
         Assert.Contains("the socket failed", lost.Message, StringComparison.Ordinal);
+        // Each later writer gets an exception of its own reporting the kept one (never the kept object thrown again).
         var later = Assert.Throws<AmqpConnectionClosedException>(() => output.Begin().Dispose());
-        Assert.Same(loopError, later);
+        Assert.NotSame(loopError, later);
+        Assert.Same(loopError, later.InnerException);
+        Assert.Equal(loopError.Message, later.Message);
         output.Release();
     }
 

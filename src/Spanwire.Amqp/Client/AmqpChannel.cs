@@ -110,7 +110,7 @@ public sealed partial class AmqpChannel : IAsyncDisposable
     {
         if (Volatile.Read(ref _closeReason) is { } reason)
         {
-            throw reason;
+            StoredFailure.Throw(reason);
         }
     }
 

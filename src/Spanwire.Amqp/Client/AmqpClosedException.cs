@@ -33,8 +33,8 @@ public class AmqpClosedException : Exception
 public sealed class AmqpChannelClosedException : AmqpClosedException
 {
     /// <summary>Creates the exception.</summary>
-    public AmqpChannelClosedException(ushort channel, ushort replyCode, string replyText, ushort classId = 0, ushort methodId = 0)
-        : base(replyCode, replyText, classId, methodId, Describe(channel, replyCode, replyText, classId, methodId))
+    public AmqpChannelClosedException(ushort channel, ushort replyCode, string replyText, ushort classId = 0, ushort methodId = 0, Exception? innerException = null)
+        : base(replyCode, replyText, classId, methodId, Describe(channel, replyCode, replyText, classId, methodId), innerException)
     {
         Channel = channel;
     }

@@ -113,7 +113,7 @@ public sealed partial class AmqpConnection : IAsyncDisposable
                 throw;
             }
 
-            throw reason;
+            throw reason; // made just above for this caller alone
         }
     }
 
@@ -226,7 +226,7 @@ public sealed partial class AmqpConnection : IAsyncDisposable
     {
         if (Volatile.Read(ref _closeReason) is { } reason)
         {
-            throw reason;
+            StoredFailure.Throw(reason);
         }
     }
 

@@ -81,7 +81,7 @@ public sealed class AmqpConsumer
 
         if (_error is { } error)
         {
-            throw error;
+            StoredFailure.Throw(error);
         }
     }
 

@@ -49,7 +49,7 @@ internal sealed class ConfirmTracker
         {
             if (_failure is not null)
             {
-                throw _failure;
+                StoredFailure.Throw(_failure);
             }
 
             if (_next - _low >= (ulong)_state.Length)

@@ -45,7 +45,7 @@ internal sealed class FrameOutput
         if (_failure is not null)
         {
             _lock.Exit();
-            throw _failure;
+            StoredFailure.Throw(_failure);
         }
 
         return new Scope(this);
@@ -61,7 +61,7 @@ internal sealed class FrameOutput
             {
                 if (_failure is not null)
                 {
-                    throw _failure;
+                    StoredFailure.Throw(_failure);
                 }
 
                 if (_pending.WrittenCount <= threshold && (threshold > 0 || !_inFlight))

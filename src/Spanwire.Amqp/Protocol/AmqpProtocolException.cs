@@ -10,8 +10,9 @@ public sealed class AmqpProtocolException : Exception
     /// <param name="replyCode">The AMQP reply code, such as <see cref="AmqpReplyCode.FrameError"/>.</param>
     /// <param name="offset">The byte offset in the input at which the problem was found.</param>
     /// <param name="detail">What was wrong, without the offset.</param>
-    public AmqpProtocolException(ushort replyCode, long offset, string detail)
-        : base($"{AmqpReplyCode.GetName(replyCode)} ({replyCode}) at byte {offset}: {detail}")
+    /// <param name="innerException">The failure this one reports again, if any.</param>
+    public AmqpProtocolException(ushort replyCode, long offset, string detail, Exception? innerException = null)
+        : base($"{AmqpReplyCode.GetName(replyCode)} ({replyCode}) at byte {offset}: {detail}", innerException)
     {
         ReplyCode = replyCode;
         Offset = offset;
