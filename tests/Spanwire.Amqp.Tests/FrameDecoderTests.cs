@@ -123,8 +123,8 @@ public class FrameDecoderTests
         foreach (string split in new[] { "whole", "one-byte segments", "fed byte by byte" })
         {
             var error = Assert.Throws<AmqpProtocolException>(() => Decode(Hex(hex), split));
-            Assert.True(replyCode == error.ReplyCode, $"{why} ({split}): {error.Message}");
-            Assert.True(offset == error.Offset, $"{why} ({split}): {error.Message}");
+            Expect.Equal(replyCode, error.ReplyCode, $"{why} ({split}): {error.Message}");
+            Expect.Equal(offset, error.Offset, $"{why} ({split}): {error.Message}");
         }
     }
 

@@ -164,7 +164,7 @@ public class RabbitMqClientDifferentialTests
                 break;
             case IDictionary<string, object?> table:
                 var other = Assert.IsAssignableFrom<IDictionary<string, object?>>(actual);
-                Assert.True(table.Count == other.Count, context);
+                Expect.Equal(table.Count, other.Count, context);
                 foreach (KeyValuePair<string, object?> field in table)
                 {
                     AssertSame(field.Value, other[field.Key], $"{context}/{field.Key}");
@@ -177,7 +177,7 @@ public class RabbitMqClientDifferentialTests
             case BinaryTableValue binary: Assert.Equal(binary.Bytes, Assert.IsType<BinaryTableValue>(actual).Bytes); break;
             case IList list:
                 var otherList = Assert.IsAssignableFrom<IList>(actual);
-                Assert.True(list.Count == otherList.Count, context);
+                Expect.Equal(list.Count, otherList.Count, context);
                 for (int i = 0; i < list.Count; i++)
                 {
                     AssertSame(list[i], otherList[i], $"{context}[{i}]");

@@ -231,7 +231,7 @@ public class RoundTripTests
         {
             case IDictionary<string, object?> table:
                 var other = Assert.IsAssignableFrom<IDictionary<string, object?>>(actual);
-                Assert.True(table.Count == other.Count, context);
+                Expect.Equal(table.Count, other.Count, context);
                 foreach (KeyValuePair<string, object?> field in table)
                 {
                     Assert.True(other.ContainsKey(field.Key), $"{context}: {field.Key} missing");
@@ -247,7 +247,7 @@ public class RoundTripTests
                 break;
             case IList list:
                 var otherList = Assert.IsAssignableFrom<IList>(actual);
-                Assert.True(list.Count == otherList.Count, context);
+                Expect.Equal(list.Count, otherList.Count, context);
                 for (int i = 0; i < list.Count; i++)
                 {
                     AssertDeepEqual(list[i], otherList[i], $"{context}[{i}]");

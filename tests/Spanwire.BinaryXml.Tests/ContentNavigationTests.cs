@@ -141,7 +141,7 @@ public class ContentNavigationTests
 
     private static bool Both(bool expected, bool actual, string at)
     {
-        Assert.True(expected == actual, $"{at}: in-box Read gave {expected}, ours {actual}");
+        Expect.Equal(expected, actual, $"{at}: in-box Read gave {expected}, ours {actual}");
         return expected;
     }
 

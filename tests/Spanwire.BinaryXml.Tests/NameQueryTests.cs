@@ -128,24 +128,24 @@ public class NameQueryTests
             // Twice with the same XmlDictionaryString: the second answer may come from the first.
             for (int again = 0; again < 2; again++)
             {
-                Assert.True(expected.IsNamespaceUri(nsString) == actual.IsNamespaceUri(nsString), $"{at}: IsNamespaceUri('{n}')");
-                Assert.True(expected.IsNamespaceUri(n) == actual.IsNamespaceUri(n), $"{at}: IsNamespaceUri(string '{n}')");
+                Expect.Equal(expected.IsNamespaceUri(nsString), actual.IsNamespaceUri(nsString), $"{at}: IsNamespaceUri('{n}')");
+                Expect.Equal(expected.IsNamespaceUri(n), actual.IsNamespaceUri(n), $"{at}: IsNamespaceUri(string '{n}')");
             }
             XmlDictionaryString[] nameStrings = names.Select(strings.Add).ToArray();
-            Assert.True(expected.IndexOfLocalName(nameStrings, nsString) == actual.IndexOfLocalName(nameStrings, nsString), $"{at}: IndexOfLocalName in '{n}'");
+            Expect.Equal(expected.IndexOfLocalName(nameStrings, nsString), actual.IndexOfLocalName(nameStrings, nsString), $"{at}: IndexOfLocalName in '{n}'");
             if (expected.NodeType == XmlNodeType.Element)
             {
                 foreach (string l in names)
                 {
-                    Assert.True(expected.IsStartElement(strings.Add(l), nsString) == actual.IsStartElement(strings.Add(l), nsString), $"{at}: IsStartElement('{l}', '{n}')");
-                    Assert.True(expected.IsStartElement(l, n) == actual.IsStartElement(l, n), $"{at}: IsStartElement(string '{l}', '{n}')");
+                    Expect.Equal(expected.IsStartElement(strings.Add(l), nsString), actual.IsStartElement(strings.Add(l), nsString), $"{at}: IsStartElement('{l}', '{n}')");
+                    Expect.Equal(expected.IsStartElement(l, n), actual.IsStartElement(l, n), $"{at}: IsStartElement(string '{l}', '{n}')");
                 }
             }
         }
         foreach (string l in names)
         {
-            Assert.True(expected.IsLocalName(strings.Add(l)) == actual.IsLocalName(strings.Add(l)), $"{at}: IsLocalName('{l}')");
-            Assert.True(expected.IsLocalName(l) == actual.IsLocalName(l), $"{at}: IsLocalName(string '{l}')");
+            Expect.Equal(expected.IsLocalName(strings.Add(l)), actual.IsLocalName(strings.Add(l)), $"{at}: IsLocalName('{l}')");
+            Expect.Equal(expected.IsLocalName(l), actual.IsLocalName(l), $"{at}: IsLocalName(string '{l}')");
         }
 
     }

@@ -51,9 +51,9 @@ public class ReaderByteVectorTests
     {
         byte[] bytes = Convert.FromHexString(hex.Replace(" ", ""));
         var whole = new NbfxReader(bytes, BinaryXml.SoapDictionary);
-        Assert.True(tokens == ReaderHarness.Tokens(ref whole), why);
+        Expect.Equal(tokens, ReaderHarness.Tokens(ref whole), why);
         var split = new NbfxReader(ReaderHarness.Split(bytes, 1), BinaryXml.SoapDictionary);
-        Assert.True(tokens == ReaderHarness.Tokens(ref split), why + " (1-byte segments)");
+        Expect.Equal(tokens, ReaderHarness.Tokens(ref split), why + " (1-byte segments)");
         split.Dispose();
     }
 
@@ -107,7 +107,7 @@ public class ReaderByteVectorTests
                     reader.Dispose();
                 }
             });
-            Assert.True(e.Offset == offset, $"{why}{(split ? " (1-byte segments)" : "")}: offset {e.Offset}, expected {offset}: {e.Message}");
+            Expect.Equal(e.Offset, offset, $"{why}{(split ? " (1-byte segments)" : "")}: offset {e.Offset}, expected {offset}: {e.Message}");
             Assert.Contains(message, e.Message);
             Assert.Contains($"byte offset {offset}", e.Message);
         }
@@ -225,7 +225,7 @@ public class ReaderByteVectorTests
         byte[] bytes = Convert.FromHexString(hex.Replace(" ", ""));
         var quotas = new XmlDictionaryReaderQuotas { MaxNameTableCharCount = 4 };
         var e = Assert.Throws<NbfxFormatException>(() => { var r = new NbfxReader(bytes, null, null, quotas); while (r.Read()) { } });
-        Assert.True(offset == e.Offset, what);
+        Expect.Equal(offset, e.Offset, what);
         Assert.Contains("MaxNameTableCharCount", e.Message);
         // Four chars are within it.
         byte[] within = Convert.FromHexString("40046162636404047070707080 01".Replace(" ", ""));

@@ -46,7 +46,7 @@ public sealed class ReaderCompatibilityTests
     {
         string expected = Outcome(document, read, ours: false);
         string actual = Outcome(document, read, ours: true);
-        Assert.True(expected == actual, $"{why} over {Convert.ToHexString(document)}: in-box '{expected}', ours '{actual}'");
+        Expect.Equal(expected, actual, $"{why} over {Convert.ToHexString(document)}: in-box '{expected}', ours '{actual}'");
     }
 
     private static string Show(object value) => $"{value.GetType().Name} {(value is IFormattable f ? f.ToString(null, System.Globalization.CultureInfo.InvariantCulture) : value)}";

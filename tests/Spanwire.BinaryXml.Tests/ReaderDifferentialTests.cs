@@ -73,7 +73,7 @@ public class ReaderDifferentialTests
                 Assert.Fail($"{what}, node {n}:\n in-box {Clip(expected[n])}\n ours   {Clip(actual.Nodes[n])}");
             }
         }
-        Assert.True(expected.Count == actual.Nodes.Count, $"{what}: {expected.Count} nodes in-box, {actual.Nodes.Count} ours");
+        Expect.Equal(expected.Count, actual.Nodes.Count, $"{what}: {expected.Count} nodes in-box, {actual.Nodes.Count} ours");
     }
 
     private static string Clip(string s) => s.Length > 300 ? s[..300] + "…" : s;

@@ -72,7 +72,7 @@ public class ReaderWalkTests
             }
             walks++;
         }
-        Assert.True(divergences.Count == 0, string.Join("\n", divergences.Select(d => $"{d.Key} ({d.Value.Count}): {d.Value.First}")));
+        Expect.Equal(0, divergences.Count, string.Join("\n", divergences.Select(d => $"{d.Key} ({d.Value.Count}): {d.Value.First}")));
         Assert.True(walks > 8_000 && calls > 20_000, $"only {walks} walks, {calls} calls");
     }
 

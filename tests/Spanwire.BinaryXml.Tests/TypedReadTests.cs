@@ -133,7 +133,7 @@ public class TypedReadTests
             string expected = Outcome(XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max), read, content: false);
             foreach ((string input, Func<XmlDictionaryReader> open) in DropIns(bytes))
             {
-                Assert.True(expected == Outcome(open(), read, content: false), $"{Values[index]} ({Values[index].GetType().Name}) ReadElementContentAs{name}, {input}");
+                Expect.Equal(expected, Outcome(open(), read, content: false), $"{Values[index]} ({Values[index].GetType().Name}) ReadElementContentAs{name}, {input}");
             }
         }
     }
@@ -148,7 +148,7 @@ public class TypedReadTests
             string expected = Outcome(XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max), read, content: true);
             foreach ((string input, Func<XmlDictionaryReader> open) in DropIns(bytes))
             {
-                Assert.True(expected == Outcome(open(), read, content: true), $"{Values[index]} ({Values[index].GetType().Name}) ReadContentAs{name}, {input}");
+                Expect.Equal(expected, Outcome(open(), read, content: true), $"{Values[index]} ({Values[index].GetType().Name}) ReadContentAs{name}, {input}");
             }
         }
     }
@@ -203,7 +203,7 @@ public class TypedReadTests
                 string expected = ReadInChunks(XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max), read, items.Length, chunk, name);
                 foreach ((string input, Func<XmlDictionaryReader> open) in DropIns(bytes))
                 {
-                    Assert.True(expected == ReadInChunks(open(), read, items.Length, chunk, name), $"{typeof(T).Name}[{items.Length}] in chunks of {chunk} as '{name}', {input}:\n{expected}");
+                    Expect.Equal(expected, ReadInChunks(open(), read, items.Length, chunk, name), $"{typeof(T).Name}[{items.Length}] in chunks of {chunk} as '{name}', {input}:\n{expected}");
                 }
             }
         }

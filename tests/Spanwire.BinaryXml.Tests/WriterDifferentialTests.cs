@@ -107,7 +107,7 @@ public class WriterDifferentialTests
             var actual = Ours(calls, dictionary, useSession ? ourSession : null, tinySegments: i % 10 == 0, toStream: i % 4 == 1);
             if (expected.Error is not null)
             {
-                Assert.True(actual.Error == expected.Error, $"seed {Seed}, document {i}: in-box threw {expected.Error}, ours {actual.Error?.ToString() ?? "nothing"}");
+                Expect.Equal(actual.Error, expected.Error, $"seed {Seed}, document {i}: in-box threw {expected.Error}, ours {actual.Error?.ToString() ?? "nothing"}");
                 // The sessions may now differ in what they hold; start both afresh.
                 inBoxSession = new(); ourSession = new();
                 continue;

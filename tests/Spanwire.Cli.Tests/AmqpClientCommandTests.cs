@@ -57,7 +57,7 @@ public sealed class AmqpClientCommandTests
             ? ["amqp", verb, BrokerUri, option, value, .. containing.Split(' ')]
             : ["amqp", verb, BrokerUri, option, value];
         var result = CliRunner.Run(args);
-        Assert.True(result.ExitCode == 2, why);
+        Expect.Equal(2, result.ExitCode, why);
         Assert.Single(result.ErrorLines);
         Assert.Contains(containing.StartsWith("--", StringComparison.Ordinal) ? "--count" : containing, result.StdErr);
     }

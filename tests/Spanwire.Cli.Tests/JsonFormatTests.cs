@@ -11,7 +11,7 @@ public sealed class JsonFormatTests
     private static string Format(string json, params string[] options)
     {
         var result = CliRunner.Run(Encoding.UTF8.GetBytes(json), ["json", "format", .. options]);
-        Assert.True(result.ExitCode == 0, result.StdErr);
+        Expect.Equal(0, result.ExitCode, result.StdErr);
         return result.StdOut;
     }
 
@@ -110,7 +110,7 @@ public sealed class JsonFormatTests
         foreach (string help in new[] { "--help", "-h" })
         {
             var result = CliRunner.Run(group, help);
-            Assert.True(result.ExitCode == 0, result.StdErr);
+            Expect.Equal(0, result.ExitCode, result.StdErr);
             Assert.Contains($"usage: spanwire {group} <command>", result.StdOut, StringComparison.Ordinal);
             Assert.Contains($"  {group} ", result.StdOut, StringComparison.Ordinal);
             Assert.Empty(result.StdErr);

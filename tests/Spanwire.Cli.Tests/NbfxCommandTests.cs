@@ -61,7 +61,7 @@ public sealed class NbfxCommandTests
     {
         byte[] message = SoapMessage();
         var result = CliRunner.Run(message, "nbfx", "decode");
-        Assert.True(result.ExitCode == 0, result.StdErr);
+        Expect.Equal(0, result.ExitCode, result.StdErr);
         Assert.Equal(InBoxXml(message, SoapDictionary()), result.StdOut);
         Assert.Contains("<Name>Ada &lt;&amp;&gt; 中文</Name>", result.StdOut);
     }
@@ -70,7 +70,7 @@ public sealed class NbfxCommandTests
     public void Decode_then_encode_then_decode_is_stable()
     {
         var first = CliRunner.Run(SoapMessage(), "nbfx", "decode");
-        Assert.True(first.ExitCode == 0, first.StdErr);
+        Expect.Equal(0, first.ExitCode, first.StdErr);
         foreach (string dictionary in new[] { "soap", "none" })
         {
             string path = Path.GetTempFileName();
@@ -79,7 +79,7 @@ public sealed class NbfxCommandTests
                 File.WriteAllText(path, first.StdOut);
                 var encoded = RunBinary(path, "nbfx", "encode", "--dictionary", dictionary);
                 var again = CliRunner.Run(encoded, "nbfx", "decode", "--dictionary", dictionary);
-                Assert.True(again.ExitCode == 0, again.StdErr);
+                Expect.Equal(0, again.ExitCode, again.StdErr);
                 Assert.Equal(first.StdOut, again.StdOut);
                 // The in-box reader reads what encode wrote.
                 Assert.Equal(first.StdOut, InBoxXml(encoded, dictionary == "soap" ? Spanwire.BinaryXml.BinaryXml.SoapDictionary : null));
@@ -113,7 +113,7 @@ public sealed class NbfxCommandTests
         readerSession.Add(0, "Order");
         readerSession.Add(1, "urn:shop");
         var result = CliRunner.Run(input, "nbfx", "decode", "--session", "--dictionary", "none");
-        Assert.True(result.ExitCode == 0, result.StdErr);
+        Expect.Equal(0, result.ExitCode, result.StdErr);
         Assert.Equal(InBoxXml(input, null, readerSession, table), result.StdOut);
     }
 
@@ -158,7 +158,7 @@ public sealed class NbfxCommandTests
         Task<string> error = process.StandardError.ReadToEndAsync();
         process.StandardOutput.BaseStream.CopyTo(output);
         process.WaitForExit();
-        Assert.True(process.ExitCode == 0, error.Result);
+        Expect.Equal(0, process.ExitCode, error.Result);
         return output.ToArray();
     }
 }

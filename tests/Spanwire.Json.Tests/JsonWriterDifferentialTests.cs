@@ -92,7 +92,7 @@ public sealed class JsonWriterDifferentialTests
             }
         });
 
-        Assert.True(failures == 0, $"{failures} documents differ; first: {first}");
+        Expect.Equal(0, failures, $"{failures} documents differ; first: {first}");
     }
 
     internal static string Describe(JsonWriterOptions o) =>
