@@ -57,6 +57,20 @@ public class FailureTests
         Assert.Equal(AmqpReplyCode.AccessRefused, error.ReplyCode);
     }
 
+    [Theory]
+    [InlineData(14_000, (byte)'F')] // 98 KB of tables in tables: once enough to overflow the stack and end the process
+    [InlineData(14_000, (byte)'A')] // the same with arrays
+    [InlineData(65, (byte)'F')] // one level past the bound
+    public async Task ServerPropertiesNestedTooDeep_ConnectFailsWithProtocolException_ProcessLives(int depth, byte kind)
+    {
+        await using var fake = new FakeBroker();
+        Task<AmqpConnection> connecting = AmqpConnection.ConnectAsync(fake.Uri, Timeout.Token);
+        await fake.AcceptAndStartAsync(NestedFieldTables.Nested(depth, kind), Timeout.Token);
+
+        AmqpProtocolException error = await Assert.ThrowsAsync<AmqpProtocolException>(() => connecting);
+        Assert.Contains("nest deeper than 64 levels", error.Message);
+    }
+
     [Fact]
     public async Task MalformedFrameFromServer_ClientClosesWith501_CallerSeesProtocolException()
     {

@@ -59,6 +59,21 @@ public sealed class FakeBroker : IAsyncDisposable
         await SendMethodAsync(AmqpMethods.ConnectionOpenOk, 1, (ref AmqpMethodEncoder a) => a.WriteShortString(""u8));
     }
 
+    /// <summary>Accepts the client and sends connection.start with the given server properties (an encoded table, its
+    /// length prefix included), then stops: for handshakes the client must refuse.</summary>
+    public async Task AcceptAndStartAsync(byte[] serverProperties, CancellationToken cancellationToken)
+    {
+        _client = await _listener.AcceptSocketAsync(cancellationToken);
+        await ReceiveExactlyAsync(new byte[8], cancellationToken);
+        byte[] mechanisms = [0, 0, 0, 5, .. "PLAIN"u8];
+        byte[] locales = [0, 0, 0, 5, .. "en_US"u8];
+        byte[] payload = [0, 10, 0, 10, 0, 9, .. serverProperties, .. mechanisms, .. locales];
+        var header = new byte[7];
+        header[0] = 1;
+        System.Buffers.Binary.BinaryPrimitives.WriteInt32BigEndian(header.AsSpan(3), payload.Length);
+        await SendAsync([.. header, .. payload, 0xCE]);
+    }
+
     /// <summary>Receives the client's next frame, whole (header, payload, frame end).</summary>
     public async Task<byte[]> ReceiveFrameAsync(CancellationToken cancellationToken)
     {

@@ -52,6 +52,23 @@ public sealed class AmqpDecodeTests
     }
 
     [Fact]
+    public void Client_properties_nesting_20000_arrays_end_in_one_error_line_and_exit_2_not_a_stack_overflow()
+    {
+        byte[] properties = Spanwire.Amqp.NestedFieldTables.Nested(20_000, (byte)'A');
+        byte[] arguments = [0, 10, 0, 11, .. properties, 5, .. "PLAIN"u8, 0, 0, 0, 0, 5, .. "en_US"u8];
+        byte[] size = new byte[4];
+        System.Buffers.Binary.BinaryPrimitives.WriteInt32BigEndian(size, arguments.Length);
+        byte[] stream = [.. AmqpFraming.ProtocolHeader, 1, 0, 0, .. size, .. arguments, 0xCE];
+
+        var result = CliRunner.Run(stream, "amqp", "decode", "--from", "client");
+
+        Assert.Equal(2, result.ExitCode);
+        string error = result.StdErr.TrimEnd('\n');
+        Assert.DoesNotContain('\n', error);
+        Assert.Contains("nest deeper than 64 levels", error, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void A_truncated_stream_prints_what_was_decoded_then_one_error_line_with_the_offset()
     {
         byte[] stream = ClientStream();

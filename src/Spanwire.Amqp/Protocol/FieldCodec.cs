@@ -136,7 +136,8 @@ internal static class FieldCodec
         }
     }
 
-    private static void CheckDepth(int depth, long offset)
+    /// <summary>Bounds every walk of nested tables and arrays, so hostile nesting ends in an exception, not a stack overflow.</summary>
+    public static void CheckDepth(int depth, long offset)
     {
         if (depth >= MaxDepth)
         {

@@ -1,5 +1,7 @@
 using System.Collections;
+using System.Diagnostics.CodeAnalysis;
 using System.Globalization;
+using System.Runtime.CompilerServices;
 using System.Text;
 
 namespace Spanwire.Amqp.Protocol;
@@ -17,31 +19,50 @@ namespace Spanwire.Amqp.Protocol;
 public static class FieldTableConversion
 {
     /// <summary>Copies a table out as a dictionary.</summary>
-    public static Dictionary<string, object?> ToDictionary(FieldTableReader table)
+    /// <param name="table">The table, read in place.</param>
+    /// <returns>The fields by name, nested tables as dictionaries and arrays as lists.</returns>
+    /// <exception cref="AmqpProtocolException">The table is malformed, or tables and arrays nest deeper than
+    /// 64 levels, as <see cref="FieldTableReader.Validate"/> checks (the walk is bounded, so hostile input cannot exhaust the stack).</exception>
+    public static Dictionary<string, object?> ToDictionary(FieldTableReader table) => ToDictionary(table, depth: 0);
+
+    /// <summary>Copies an array out as a list.</summary>
+    /// <param name="array">The array, read in place.</param>
+    /// <returns>The values in wire order.</returns>
+    /// <exception cref="AmqpProtocolException">The array is malformed, or nests deeper than 64 levels.</exception>
+    public static List<object?> ToList(FieldArrayReader array) => ToList(array, depth: 0);
+
+    /// <summary>A value as an object.</summary>
+    /// <param name="value">The value, read in place.</param>
+    /// <returns>The value boxed as the type listed above, or null for void.</returns>
+    /// <exception cref="AmqpProtocolException">A nested table or array is malformed or nests too deep.</exception>
+    public static object? ToObject(FieldValue value) => ToObject(value, depth: 0);
+
+    private static Dictionary<string, object?> ToDictionary(FieldTableReader table, int depth)
     {
+        FieldCodec.CheckDepth(depth, table.Offset);
         var result = new Dictionary<string, object?>(StringComparer.Ordinal);
         foreach (FieldTableEntry entry in table)
         {
-            result[entry.GetName()] = ToObject(entry.Value);
+            result[entry.GetName()] = ToObject(entry.Value, depth);
         }
 
         return result;
     }
 
-    /// <summary>Copies an array out as a list.</summary>
-    public static List<object?> ToList(FieldArrayReader array)
+    private static List<object?> ToList(FieldArrayReader array, int depth)
     {
+        FieldCodec.CheckDepth(depth, array.Offset);
         var result = new List<object?>();
         foreach (FieldValue value in array)
         {
-            result.Add(ToObject(value));
+            result.Add(ToObject(value, depth));
         }
 
         return result;
     }
 
-    /// <summary>A value as an object.</summary>
-    public static object? ToObject(FieldValue value) => value.Type switch
+    // depth is the level of the table or array holding the value.
+    private static object? ToObject(FieldValue value, int depth) => value.Type switch
     {
         FieldValueType.Boolean => value.GetBoolean(),
         FieldValueType.SByte => value.GetSByte(),
@@ -57,8 +78,8 @@ public static class FieldTableConversion
         FieldValueType.LongString => value.GetLongString().ToArray(),
         FieldValueType.ByteArray => new ReadOnlyMemory<byte>(value.GetByteArray().ToArray()),
         FieldValueType.Timestamp => value.GetTimestamp(),
-        FieldValueType.Table => ToDictionary(value.GetTable()),
-        FieldValueType.Array => ToList(value.GetArray()),
+        FieldValueType.Table => ToDictionary(value.GetTable(), depth + 1),
+        FieldValueType.Array => ToList(value.GetArray(), depth + 1),
         _ => null,
     };
 
@@ -92,8 +113,21 @@ public static class FieldTableConversion
     }
 
     /// <summary>Writes one object as a field value (see the type mapping above).</summary>
-    public static void WriteValue(ref FieldTableWriter writer, object? value)
+    /// <param name="writer">The writer, positioned where a value goes.</param>
+    /// <param name="value">The value; dictionaries become tables and other enumerables arrays.</param>
+    /// <exception cref="ArgumentException">A value has a type with no field type, a name is over 255 UTF-8 bytes, or
+    /// dictionaries and enumerables nest deeper than <see cref="FieldTableWriter.MaxDepth"/> levels (a collection that
+    /// contains itself included).</exception>
+    /// <exception cref="OverflowException">A decimal does not fit an AMQP decimal.</exception>
+    public static void WriteValue(ref FieldTableWriter writer, object? value) => WriteValue(ref writer, value, depth: 1);
+
+    private static void WriteValue(ref FieldTableWriter writer, object? value, int depth)
     {
+        if (depth > FieldTableWriter.MaxDepth)
+        {
+            ThrowTooDeep(nameof(value));
+        }
+
         switch (value)
         {
             case null: writer.WriteVoid(); break;
@@ -119,7 +153,7 @@ public static class FieldTableConversion
                 foreach (KeyValuePair<string, object?> field in table)
                 {
                     writer.WriteName(field.Key);
-                    WriteValue(ref writer, field.Value);
+                    WriteValue(ref writer, field.Value, depth + 1);
                 }
 
                 writer.WriteEndTable();
@@ -128,7 +162,7 @@ public static class FieldTableConversion
                 writer.WriteStartArray();
                 foreach (object? item in array)
                 {
-                    WriteValue(ref writer, item);
+                    WriteValue(ref writer, item, depth + 1);
                 }
 
                 writer.WriteEndArray();
@@ -142,7 +176,7 @@ public static class FieldTableConversion
     {
         if (depth > FieldTableWriter.MaxDepth)
         {
-            throw new ArgumentException($"Tables and arrays nest deeper than {FieldTableWriter.MaxDepth} levels.", nameof(value));
+            ThrowTooDeep(nameof(value));
         }
 
         return 1 + value switch
@@ -162,6 +196,11 @@ public static class FieldTableConversion
             _ => throw new ArgumentException($"A {value.GetType()} has no AMQP field type.", nameof(value)),
         };
     }
+
+    [DoesNotReturn]
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void ThrowTooDeep(string paramName) =>
+        throw new ArgumentException($"Tables and arrays nest deeper than {FieldTableWriter.MaxDepth} levels.", paramName);
 
     private static long SumFields(IEnumerable<KeyValuePair<string, object?>> table, int depth)
     {
@@ -186,6 +225,9 @@ public static class FieldTableConversion
     }
 
     /// <summary>A one-line, human-readable form of a table: <c>{name=value, ...}</c>, with longstr values quoted.</summary>
+    /// <param name="table">The table, read in place.</param>
+    /// <returns>The text.</returns>
+    /// <exception cref="AmqpProtocolException">The table is malformed, or nests deeper than 64 levels.</exception>
     public static string Describe(FieldTableReader table)
     {
         var text = new StringBuilder();
@@ -193,8 +235,11 @@ public static class FieldTableConversion
         return text.ToString();
     }
 
-    internal static void Describe(FieldTableReader table, StringBuilder text)
+    internal static void Describe(FieldTableReader table, StringBuilder text) => Describe(table, text, depth: 0);
+
+    private static void Describe(FieldTableReader table, StringBuilder text, int depth)
     {
+        FieldCodec.CheckDepth(depth, table.Offset);
         text.Append('{');
         bool first = true;
         foreach (FieldTableEntry entry in table)
@@ -203,13 +248,14 @@ public static class FieldTableConversion
             first = false;
             AppendQuoted(text, entry.Name, quoteAlways: false);
             text.Append('=');
-            Describe(entry.Value, text);
+            Describe(entry.Value, text, depth);
         }
 
         text.Append('}');
     }
 
-    internal static void Describe(FieldValue value, StringBuilder text)
+    // depth is the level of the table or array holding the value.
+    private static void Describe(FieldValue value, StringBuilder text, int depth)
     {
         IFormatProvider inv = CultureInfo.InvariantCulture;
         switch (value.Type)
@@ -222,15 +268,16 @@ public static class FieldTableConversion
             case FieldValueType.Double: text.Append(value.GetDouble().ToString("R", inv)); break;
             case FieldValueType.Decimal: text.Append(value.GetDecimal().ToString()).Append('m'); break;
             case FieldValueType.Timestamp: text.Append(value.GetTimestamp().ToString()); break;
-            case FieldValueType.Table: Describe(value.GetTable(), text); break;
+            case FieldValueType.Table: Describe(value.GetTable(), text, depth + 1); break;
             case FieldValueType.Array:
+                FieldCodec.CheckDepth(depth + 1, value.Offset);
                 text.Append('[');
                 bool first = true;
                 foreach (FieldValue item in value.GetArray())
                 {
                     text.Append(first ? "" : ", ");
                     first = false;
-                    Describe(item, text);
+                    Describe(item, text, depth + 1);
                 }
 
                 text.Append(']');
