@@ -72,6 +72,45 @@ public class FailureTests
     }
 
     [Fact]
+    public async Task BrokerClosesWith320ThenResetsTheSocket_WhilePublishing_TheReasonIs320NotTheSocketError()
+    {
+        // What a node shutting down does: connection.close 320, then the socket goes at once, so the client's
+        // close-ok and pending publishes fail on a reset socket while the close frame waits to be read.
+        for (int run = 0; run < 20; run++)
+        {
+            await using var fake = new FakeBroker();
+            await using AmqpConnection connection = await fake.ConnectClientAsync(Timeout.Token);
+            Task<AmqpChannel> opening = connection.OpenChannelAsync(Timeout.Token);
+            await fake.ReceiveFrameAsync(Timeout.Token); // channel.open
+            await fake.SendMethodAsync(AmqpMethods.ChannelOpenOk, 4, (ref AmqpMethodEncoder a) => a.WriteLongString(""u8), channel: 1);
+            AmqpChannel channel = await opening;
+            Task publishing = Task.Run(async () =>
+            {
+                var body = new byte[4096];
+                while (true)
+                {
+                    await channel.PublishAsync("", "q", body);
+                }
+            });
+            await Task.Delay(run % 4 * 5);
+
+            await fake.SendMethodAsync(AmqpMethods.ConnectionClose, 300, (ref AmqpMethodEncoder a) =>
+            {
+                a.WriteShort(AmqpReplyCode.ConnectionForced);
+                a.WriteShortString("CONNECTION_FORCED - broker forced connection closure with reason 'shutdown'"u8);
+                a.WriteShort(0);
+                a.WriteShort(0);
+            });
+            fake.Drop();
+
+            Exception reason = await connection.Completion.WaitAsync(Timeout.Token);
+            var closed = Assert.IsType<AmqpConnectionClosedException>(reason);
+            Expect.Equal(AmqpReplyCode.ConnectionForced, closed.ReplyCode, $"run {run}: {closed}");
+            await Assert.ThrowsAnyAsync<AmqpClosedException>(() => publishing.WaitAsync(Timeout.Token));
+        }
+    }
+
+    [Fact]
     public async Task MalformedFrameFromServer_ClientClosesWith501_CallerSeesProtocolException()
     {
         await using var fake = new FakeBroker();

@@ -36,6 +36,7 @@ public sealed class FakeBroker : IAsyncDisposable
     public async Task AcceptAsync(CancellationToken cancellationToken)
     {
         _client = await _listener.AcceptSocketAsync(cancellationToken);
+        _client.NoDelay = true; // as RabbitMQ: a frame goes out when sent, not held for an earlier one's ack
         var header = new byte[8];
         await ReceiveExactlyAsync(header, cancellationToken);
         Assert.Equal(AmqpFraming.ProtocolHeader.ToArray(), header);
@@ -64,6 +65,7 @@ public sealed class FakeBroker : IAsyncDisposable
     public async Task AcceptAndStartAsync(byte[] serverProperties, CancellationToken cancellationToken)
     {
         _client = await _listener.AcceptSocketAsync(cancellationToken);
+        _client.NoDelay = true; // as RabbitMQ: a frame goes out when sent, not held for an earlier one's ack
         await ReceiveExactlyAsync(new byte[8], cancellationToken);
         byte[] mechanisms = [0, 0, 0, 5, .. "PLAIN"u8];
         byte[] locales = [0, 0, 0, 5, .. "en_US"u8];

@@ -6,6 +6,7 @@ namespace Spanwire.Amqp.Client;
 
 public sealed partial class AmqpConnection
 {
+    private static readonly TimeSpan WriterFailureGrace = TimeSpan.FromMilliseconds(250);
     private readonly CancellationTokenSource _stop = new();
 
     private enum HandshakeState
@@ -64,10 +65,12 @@ public sealed partial class AmqpConnection
         }
         catch (Exception ex)
         {
+            _readerStopped.Set();
             FailAsync(ex).GetAwaiter().GetResult(); // this thread has nothing else to do
         }
         finally
         {
+            _readerStopped.Set();
             _receive.Dispose();
         }
     }
@@ -198,6 +201,10 @@ public sealed partial class AmqpConnection
     private AmqpConnectionClosedException AcceptBrokerClose(in AmqpMethodView close)
     {
         var reason = new AmqpConnectionClosedException(close.GetShort(0), close.GetString(1), close.GetShort(2), close.GetShort(3));
+
+        // Kept before close-ok goes out: a broker that is shutting down drops the socket at once, and the writer's
+        // failure on it must not replace the reason the broker gave.
+        Volatile.Write(ref _brokerClose, reason);
         using (FrameOutput.Scope scope = _output.Begin())
         {
             AmqpFrameWriter.BeginMethod(scope.Writer, 0, AmqpMethods.ConnectionCloseOk, 0).Complete();
@@ -263,6 +270,9 @@ public sealed partial class AmqpConnection
             Exception error = _output.Run(stream);
             if (IsOpen)
             {
+                // A write fails on a socket the broker has just closed, often before the reader has seen the
+                // connection.close that says why: give the reader a moment to read what has already arrived.
+                _readerStopped.Wait(WriterFailureGrace);
                 _ = FailAsync(error);
             }
 
@@ -404,7 +414,7 @@ public sealed partial class AmqpConnection
             return;
         }
 
-        Exception reason = AmqpConnectionClosedException.ForFailure(error);
+        Exception reason = Volatile.Read(ref _brokerClose) ?? AmqpConnectionClosedException.ForFailure(error);
         try
         {
             if (error is AmqpProtocolException protocol)

@@ -32,6 +32,8 @@ public sealed partial class AmqpConnection : IAsyncDisposable
     private AmqpChannel?[] _channels = [];
     private Exception? _closeReason;
     private readonly TaskCompletionSource _writerEnded = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly ManualResetEventSlim _readerStopped = new();
+    private AmqpConnectionClosedException? _brokerClose;
     private Task _heartbeatLoop = Task.CompletedTask;
     private long _lastReceiveTicks = Environment.TickCount64;
     private ushort _nextChannel = 1;
