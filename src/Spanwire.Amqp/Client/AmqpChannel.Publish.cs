@@ -45,6 +45,20 @@ public sealed partial class AmqpChannel
     /// congested). In confirm mode the publish is tracked: wait for it with <see cref="WaitForConfirmsAsync"/>, or use
     /// <see cref="PublishConfirmedAsync(string, string, in BasicProperties, ReadOnlyMemory{byte}, bool, CancellationToken)"/> to await each one.
     /// </summary>
+    /// <remarks>
+    /// Publishes on one channel reach the broker in the order of the calls, congested or not. When more than 1 MiB
+    /// waits for the socket, a publish waits in line and its frames are written later: keep <paramref name="body"/>
+    /// unchanged until the returned task completes. Cancelling takes a waiting publish out of the line; once its frames
+    /// are written it is past cancelling.
+    /// </remarks>
+    /// <param name="exchange">The exchange; "" for the default exchange.</param>
+    /// <param name="routingKey">The routing key.</param>
+    /// <param name="properties">The message properties.</param>
+    /// <param name="body">The body; read when the frames are written (see remarks).</param>
+    /// <param name="mandatory">Whether the broker returns the message (<see cref="Returned"/>) when no queue takes it.</param>
+    /// <param name="cancellationToken">Cancels waiting for room under congestion.</param>
+    /// <returns>A task that completes when the frames are queued for the socket.</returns>
+    /// <exception cref="AmqpClosedException">The channel or connection is closed.</exception>
     /// <example>
     /// <code>
     /// var properties = new BasicProperties { ContentType = "application/json", DeliveryMode = 2 };
@@ -93,9 +107,24 @@ public sealed partial class AmqpChannel
 
     /// <summary>
     /// Publishes a message in confirm mode and completes when the broker acks it; throws
-    /// <see cref="AmqpPublishNackedException"/> when it nacks it. Many may be in flight at once.
+    /// <see cref="AmqpPublishNackedException"/> when it nacks it. Many may be in flight at once, and reach the broker
+    /// in the order of the calls.
     /// </summary>
+    /// <remarks>
+    /// Keep <paramref name="body"/> unchanged until the returned task completes (under congestion the frames are
+    /// written later). If the connection is lost before the ack, the task faults with <see cref="AmqpClosedException"/>:
+    /// the broker may or may not have taken the message, so a retry can duplicate it (at-least-once).
+    /// </remarks>
+    /// <param name="exchange">The exchange; "" for the default exchange.</param>
+    /// <param name="routingKey">The routing key.</param>
+    /// <param name="properties">The message properties.</param>
+    /// <param name="body">The body.</param>
+    /// <param name="mandatory">Whether the broker returns the message (<see cref="Returned"/>) when no queue takes it.</param>
+    /// <param name="cancellationToken">Cancels waiting for room under congestion; not waiting for the ack once sent.</param>
+    /// <returns>A task that completes when the broker acks the message.</returns>
     /// <exception cref="InvalidOperationException">Confirm mode is off.</exception>
+    /// <exception cref="AmqpPublishNackedException">The broker nacked the message.</exception>
+    /// <exception cref="AmqpClosedException">The channel or connection closed before the ack.</exception>
     public ValueTask PublishConfirmedAsync(string exchange, string routingKey, in BasicProperties properties, ReadOnlyMemory<byte> body,
         bool mandatory = false, CancellationToken cancellationToken = default)
     {
@@ -127,20 +156,12 @@ public sealed partial class AmqpChannel
         ArgumentNullException.ThrowIfNull(exchange);
         ArgumentNullException.ThrowIfNull(routingKey);
         ThrowIfClosed();
-        if (_output.IsCongested)
+        if (Volatile.Read(ref _parkedCount) != 0 || _output.IsCongested)
         {
-            return PublishWhenRoomAsync(exchange, routingKey, properties, template, body, mandatory, wait, cancellationToken);
+            return Park(exchange, routingKey, properties, template, body, mandatory, wait, cancellationToken);
         }
 
         return PublishNow(exchange, routingKey, properties, template, body, mandatory, wait);
-    }
-
-    private async ValueTask PublishWhenRoomAsync(string exchange, string routingKey, BasicProperties properties, AmqpPublishTemplate? template,
-        ReadOnlyMemory<byte> body, bool mandatory, bool wait, CancellationToken cancellationToken)
-    {
-        await _output.WaitForRoomAsync(FrameOutput.HighWater / 2, cancellationToken).ConfigureAwait(false);
-        ThrowIfClosed();
-        await PublishNow(exchange, routingKey, properties, template, body, mandatory, wait).ConfigureAwait(false);
     }
 
     private ValueTask PublishNow(string exchange, string routingKey, in BasicProperties properties, AmqpPublishTemplate? template,

@@ -90,6 +90,7 @@ public sealed partial class AmqpChannel : IAsyncDisposable
         }
 
         _rpc.Fail(reason);
+        FailParked(reason);
         _confirms?.Fail(reason);
         AbandonIncomingContent();
         foreach (AmqpConsumer consumer in TakeAllConsumers())

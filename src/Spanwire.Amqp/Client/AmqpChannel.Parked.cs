@@ -1,0 +1,166 @@
+using Spanwire.Amqp.Protocol;
+
+namespace Spanwire.Amqp.Client;
+
+public sealed partial class AmqpChannel
+{
+    // Publishes that found the connection congested wait here, in call order, and one drain writes them in that order.
+    // While any wait, later publishes on this channel queue behind them, so a call that finds room can never overtake
+    // an earlier one (AMQP users rely on per-channel order).
+    private readonly Queue<ParkedPublish> _parked = new();
+    private readonly Lock _parkedLock = new();
+    private int _parkedCount;
+    private bool _draining;
+
+    private ValueTask Park(string exchange, string routingKey, in BasicProperties properties, AmqpPublishTemplate? template,
+        ReadOnlyMemory<byte> body, bool mandatory, bool wait, CancellationToken cancellationToken)
+    {
+        var parked = new ParkedPublish(exchange, routingKey, properties, template, body, mandatory, wait);
+        bool startDrain;
+        lock (_parkedLock)
+        {
+            _parked.Enqueue(parked);
+            Volatile.Write(ref _parkedCount, _parked.Count);
+            startDrain = !_draining;
+            _draining = true;
+        }
+
+        parked.WatchCancellation(cancellationToken);
+        if (startDrain)
+        {
+            _ = DrainParkedAsync();
+        }
+
+        return new ValueTask(parked.Completion.Task);
+    }
+
+    private async Task DrainParkedAsync()
+    {
+        while (true)
+        {
+            try
+            {
+                await _output.WaitForRoomAsync(FrameOutput.HighWater / 2, CancellationToken.None).ConfigureAwait(false);
+                ThrowIfClosed();
+            }
+            catch (Exception ex)
+            {
+                FailParked(ex);
+                return;
+            }
+
+            lock (_parkedLock)
+            {
+                while (_parked.Count > 0 && !_output.IsCongested)
+                {
+                    ParkedPublish next = _parked.Dequeue();
+                    if (next.TryClaim())
+                    {
+                        next.Send(this);
+                    }
+
+                    Volatile.Write(ref _parkedCount, _parked.Count);
+                }
+
+                if (_parked.Count == 0)
+                {
+                    _draining = false;
+                    return;
+                }
+            }
+        }
+    }
+
+    private void FailParked(Exception reason)
+    {
+        lock (_parkedLock)
+        {
+            while (_parked.TryDequeue(out ParkedPublish? parked))
+            {
+                if (parked.TryClaim())
+                {
+                    parked.Completion.TrySetException(StoredFailure.Copy(reason));
+                }
+            }
+
+            Volatile.Write(ref _parkedCount, 0);
+            _draining = false;
+        }
+    }
+
+    /// <summary>One publish waiting for room, with everything needed to write it later.</summary>
+    private sealed class ParkedPublish(string exchange, string routingKey, BasicProperties properties, AmqpPublishTemplate? template,
+        ReadOnlyMemory<byte> body, bool mandatory, bool wait)
+    {
+        private const int Waiting = 0;
+        private const int Claimed = 1;
+        private int _state;
+        private CancellationTokenRegistration _cancellation;
+
+        public TaskCompletionSource Completion { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        /// <summary>Cancelling a parked publish takes it out of the line; once written it is past cancelling.</summary>
+        public void WatchCancellation(CancellationToken cancellationToken)
+        {
+            if (cancellationToken.CanBeCanceled)
+            {
+                _cancellation = cancellationToken.UnsafeRegister(static (state, token) =>
+                {
+                    var parked = (ParkedPublish)state!;
+                    if (parked.TryClaim())
+                    {
+                        parked.Completion.TrySetCanceled(token);
+                    }
+                }, this);
+            }
+        }
+
+        public bool TryClaim()
+        {
+            if (Interlocked.Exchange(ref _state, Claimed) != Waiting)
+            {
+                return false;
+            }
+
+            _cancellation.Dispose();
+            return true;
+        }
+
+        public void Send(AmqpChannel channel)
+        {
+            ValueTask confirmed;
+            try
+            {
+                channel.ThrowIfClosed();
+                confirmed = channel.PublishNow(exchange, routingKey, properties, template, body, mandatory, wait);
+            }
+            catch (Exception ex)
+            {
+                Completion.TrySetException(ex);
+                return;
+            }
+
+            if (confirmed.IsCompletedSuccessfully)
+            {
+                Completion.TrySetResult();
+            }
+            else
+            {
+                _ = CompleteWhenConfirmedAsync(confirmed);
+            }
+        }
+
+        private async Task CompleteWhenConfirmedAsync(ValueTask confirmed)
+        {
+            try
+            {
+                await confirmed.ConfigureAwait(false);
+                Completion.TrySetResult();
+            }
+            catch (Exception ex)
+            {
+                Completion.TrySetException(ex);
+            }
+        }
+    }
+}
