@@ -111,6 +111,29 @@ public class FailureTests
     }
 
     [Fact]
+    public async Task BrokerNeverReplies_RequestTimesOutAfterContinuationTimeout_WithoutACancellationToken()
+    {
+        await using var fake = new FakeBroker();
+        Task<AmqpConnection> connecting = AmqpConnection.ConnectAsync(
+            new AmqpConnectionOptions { Host = "127.0.0.1", Port = fake.Port, ContinuationTimeout = TimeSpan.FromMilliseconds(300) }, Timeout.Token);
+        await fake.AcceptAsync(Timeout.Token);
+        await using AmqpConnection connection = await connecting;
+        Task<AmqpChannel> opening = connection.OpenChannelAsync(Timeout.Token);
+        await fake.ReceiveFrameAsync(Timeout.Token); // channel.open
+        await fake.SendMethodAsync(AmqpMethods.ChannelOpenOk, 4, (ref AmqpMethodEncoder a) => a.WriteLongString(""u8), channel: 1);
+        AmqpChannel channel = await opening;
+
+        var watch = System.Diagnostics.Stopwatch.StartNew();
+        TimeoutException error = await Assert.ThrowsAsync<TimeoutException>(() => channel.QueuePurgeAsync("q"));
+        Assert.Contains("queue.purge-ok", error.Message, StringComparison.Ordinal);
+        Assert.InRange(watch.Elapsed, TimeSpan.FromMilliseconds(250), TimeSpan.FromSeconds(10));
+
+        // The next request waits for the late reply first, and times out too rather than taking it for its own.
+        await Assert.ThrowsAsync<TimeoutException>(() => channel.QueuePurgeAsync("q"));
+        Assert.True(connection.IsOpen);
+    }
+
+    [Fact]
     public async Task MalformedFrameFromServer_ClientClosesWith501_CallerSeesProtocolException()
     {
         await using var fake = new FakeBroker();

@@ -22,7 +22,9 @@ public sealed class FakeBroker : IAsyncDisposable
         _listener.Start();
     }
 
-    public string Uri => $"amqp://guest:guest@127.0.0.1:{((IPEndPoint)_listener.LocalEndpoint).Port}/";
+    public string Uri => $"amqp://guest:guest@127.0.0.1:{Port}/";
+
+    public int Port => ((IPEndPoint)_listener.LocalEndpoint).Port;
 
     /// <summary>Connects a client to this broker and completes the handshake on both sides.</summary>
     public async Task<Spanwire.Amqp.Client.AmqpConnection> ConnectClientAsync(CancellationToken cancellationToken)

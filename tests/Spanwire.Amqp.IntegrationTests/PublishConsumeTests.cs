@@ -54,6 +54,27 @@ public class PublishConsumeTests
     }
 
     [Fact]
+    public async Task QosAsync_TakesRabbitMqClientsArgumentOrder_SizeThenCount_SoAPortedCallLimitsDeliveries()
+    {
+        await using AmqpConnection connection = await Broker.ConnectAsync();
+        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
+        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: Timeout.Token);
+        for (int i = 0; i < 5; i++)
+        {
+            await channel.PublishAsync("", queue.Name, new byte[] { (byte)i }, Timeout.Token);
+        }
+
+        // As written for RabbitMQ.Client: BasicQosAsync(prefetchSize: 0, prefetchCount: 2, global: false).
+        await channel.QosAsync(0, 2, false, Timeout.Token);
+        AmqpConsumer consumer = await channel.ConsumeAsync(queue.Name, cancellationToken: Timeout.Token);
+        await Task.Delay(300);
+
+        AmqpQueueInfo state = await channel.QueueDeclareAsync(queue.Name, passive: true, cancellationToken: Timeout.Token);
+        Expect.Equal(3u, state.MessageCount, "messages still ready with two unacknowledged deliveries allowed");
+        await consumer.CancelAsync(Timeout.Token);
+    }
+
+    [Fact]
     public async Task PublishConfirmedAsync_EachPublishAwaitsItsOwnAck()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync();

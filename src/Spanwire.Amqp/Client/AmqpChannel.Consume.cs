@@ -32,7 +32,7 @@ public sealed partial class AmqpChannel
     /// <summary>
     /// Starts a consumer on <paramref name="queue"/>. Read its deliveries with <see cref="AmqpConsumer.ReadAllAsync"/>.
     /// With <paramref name="autoAck"/> false (the default), acknowledge each with <see cref="AckAsync"/>, and bound the
-    /// deliveries in flight with <see cref="QosAsync"/>.
+    /// deliveries in flight with <see cref="QosAsync(ushort, CancellationToken)"/>.
     /// </summary>
     public async Task<AmqpConsumer> ConsumeAsync(string queue, bool autoAck = false, string consumerTag = "", bool exclusive = false,
         FieldTable arguments = default, CancellationToken cancellationToken = default)

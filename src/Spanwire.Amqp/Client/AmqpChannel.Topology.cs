@@ -148,8 +148,18 @@ public sealed partial class AmqpChannel
         return (uint)result!;
     }
 
-    /// <summary>Limits unacknowledged deliveries (basic.qos): per consumer, or per channel with <paramref name="global"/>.</summary>
-    public Task QosAsync(ushort prefetchCount, uint prefetchSize = 0, bool global = false, CancellationToken cancellationToken = default) =>
+    /// <summary>
+    /// Limits unacknowledged deliveries (basic.qos), with the arguments in RabbitMQ.Client's order
+    /// (<c>BasicQosAsync(prefetchSize, prefetchCount, global)</c>), so a call ported as is means the same.
+    /// </summary>
+    /// <param name="prefetchSize">The most unacknowledged body bytes; 0 for no limit (RabbitMQ refuses anything else
+    /// with 540 not-implemented, closing the connection).</param>
+    /// <param name="prefetchCount">The most unacknowledged deliveries; 0 for no limit.</param>
+    /// <param name="global">RabbitMQ: false limits each new consumer on the channel, true the channel as a whole.</param>
+    /// <param name="cancellationToken">Cancels waiting for basic.qos-ok.</param>
+    /// <returns>A task that completes when the broker has applied the limit.</returns>
+    /// <exception cref="AmqpClosedException">The channel or connection closed.</exception>
+    public Task QosAsync(uint prefetchSize, ushort prefetchCount, bool global, CancellationToken cancellationToken = default) =>
         CallAsync(AmqpMethods.BasicQosOk, (o, ch) =>
         {
             AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.BasicQos, 7);
@@ -158,6 +168,19 @@ public sealed partial class AmqpChannel
             frame.Arguments.WriteBit(global);
             frame.Complete();
         }, null, cancellationToken);
+
+    /// <summary>Limits unacknowledged deliveries to <paramref name="prefetchCount"/> for each new consumer on the channel (basic.qos, no size limit).</summary>
+    /// <example>
+    /// <code>
+    /// await channel.QosAsync(prefetchCount: 500);
+    /// </code>
+    /// </example>
+    /// <param name="prefetchCount">The most unacknowledged deliveries per consumer; 0 for no limit.</param>
+    /// <param name="cancellationToken">Cancels waiting for basic.qos-ok.</param>
+    /// <returns>A task that completes when the broker has applied the limit.</returns>
+    /// <exception cref="AmqpClosedException">The channel or connection closed.</exception>
+    public Task QosAsync(ushort prefetchCount, CancellationToken cancellationToken = default) =>
+        QosAsync(0, prefetchCount, global: false, cancellationToken);
 
     /// <summary>Puts the channel in transaction mode (tx.select).</summary>
     public Task TxSelectAsync(CancellationToken cancellationToken = default) =>

@@ -13,7 +13,7 @@ public sealed partial class AmqpChannel : IAsyncDisposable
 {
     private readonly AmqpConnection _connection;
     private readonly FrameOutput _output;
-    private readonly RpcSlot _rpc = new();
+    private readonly RpcSlot _rpc;
     private Exception? _closeReason;
 
     internal AmqpChannel(AmqpConnection connection, FrameOutput output, ushort number)
@@ -21,6 +21,7 @@ public sealed partial class AmqpChannel : IAsyncDisposable
         _connection = connection;
         _output = output;
         Number = number;
+        _rpc = new RpcSlot(connection.ContinuationTimeout);
     }
 
     /// <summary>The channel number.</summary>
@@ -65,7 +66,7 @@ public sealed partial class AmqpChannel : IAsyncDisposable
             {
                 await CloseAsync().ConfigureAwait(false);
             }
-            catch (Exception ex) when (ex is AmqpClosedException or ObjectDisposedException or IOException)
+            catch (Exception ex) when (ex is AmqpClosedException or TimeoutException or ObjectDisposedException or IOException)
             {
             }
         }

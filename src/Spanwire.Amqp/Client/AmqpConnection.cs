@@ -26,7 +26,7 @@ public sealed partial class AmqpConnection : IAsyncDisposable
     private readonly FrameOutput _output;
     private readonly ReceiveBuffer _receive;
     private readonly AmqpFrameDecoder _decoder = new() { AllowProtocolHeader = false };
-    private readonly RpcSlot _rpc = new();
+    private readonly RpcSlot _rpc;
     private readonly Lock _channelsLock = new();
     private readonly TaskCompletionSource<Exception> _closed = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private AmqpChannel?[] _channels = [];
@@ -44,7 +44,12 @@ public sealed partial class AmqpConnection : IAsyncDisposable
         _socket = socket;
         _output = new FrameOutput(options.Pool);
         _receive = new ReceiveBuffer(options.Pool);
+        ContinuationTimeout = options.ContinuationTimeout;
+        _rpc = new RpcSlot(ContinuationTimeout);
     }
+
+    /// <summary>How long a request to the broker waits for its reply (from the options when connecting).</summary>
+    internal TimeSpan ContinuationTimeout { get; }
 
     /// <summary>Raised when the broker blocks publishing (connection.blocked, for example on a memory alarm); the argument is its reason.</summary>
     public event EventHandler<string>? Blocked;
@@ -160,7 +165,8 @@ public sealed partial class AmqpConnection : IAsyncDisposable
         }, AmqpMethods.ConnectionUpdateSecretOk, null, null, cancellationToken);
     }
 
-    /// <summary>Closes the connection gracefully: connection.close, then close-ok from the broker (waited for at most 5 s).</summary>
+    /// <summary>Closes the connection gracefully: connection.close, then close-ok from the broker (waited for at most 5 s,
+    /// or the continuation timeout if shorter). Whether or not the broker answers, the connection is closed afterwards.</summary>
     public async Task CloseAsync(ushort replyCode = AmqpReplyCode.Success, string replyText = "Goodbye", CancellationToken cancellationToken = default)
     {
         if (!IsOpen)
@@ -176,7 +182,7 @@ public sealed partial class AmqpConnection : IAsyncDisposable
             await _rpc.CallAsync(_output, 0, (o, ch) => WriteConnectionClose(o, replyCode, replyText, 0, 0),
                 AmqpMethods.ConnectionCloseOk, null, null, timeout.Token).ConfigureAwait(false);
         }
-        catch (Exception ex) when (ex is AmqpClosedException or OperationCanceledException or ObjectDisposedException or IOException)
+        catch (Exception ex) when (ex is AmqpClosedException or OperationCanceledException or TimeoutException or ObjectDisposedException or IOException)
         {
             // The broker closed first or did not answer in time: the connection ends either way.
         }

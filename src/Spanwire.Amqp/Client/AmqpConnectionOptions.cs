@@ -32,6 +32,23 @@ public sealed class AmqpConnectionOptions
     /// <summary>How long the TCP connect and the handshake may take. Default 30 seconds.</summary>
     public TimeSpan ConnectTimeout { get; set; } = TimeSpan.FromSeconds(30);
 
+    /// <summary>
+    /// How long a request to the broker (declare, bind, purge, qos, consume, close, ...) waits for its reply before
+    /// it throws <see cref="TimeoutException"/>; <see cref="System.Threading.Timeout.InfiniteTimeSpan"/> waits for ever.
+    /// Default 20 seconds, as RabbitMQ.Client's <c>ContinuationTimeout</c>. A caller's cancellation token still
+    /// applies within it. Publisher confirms are not requests: await them with a token of your own.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">Set to zero or less, other than <see cref="System.Threading.Timeout.InfiniteTimeSpan"/>.</exception>
+    public TimeSpan ContinuationTimeout
+    {
+        get => _continuationTimeout;
+        set => _continuationTimeout = value > TimeSpan.Zero || value == System.Threading.Timeout.InfiniteTimeSpan
+            ? value
+            : throw new ArgumentOutOfRangeException(nameof(value), value, "The continuation timeout must be positive, or Timeout.InfiniteTimeSpan.");
+    }
+
+    private TimeSpan _continuationTimeout = TimeSpan.FromSeconds(20);
+
     /// <summary>A name shown for the connection in the broker's management tools, or null.</summary>
     public string? ClientName { get; set; }
 
@@ -59,7 +76,7 @@ public sealed class AmqpConnectionOptions
         ArgumentNullException.ThrowIfNull(uri);
         if (!Uri.TryCreate(uri, UriKind.Absolute, out Uri? parsed) || parsed.Scheme != "amqp")
         {
-            throw new FormatException($"'{uri}' is not an amqp:// URI (amqps is not supported).");
+            throw new FormatException($"'{Redact(uri)}' is not an amqp:// URI (amqps is not supported).");
         }
 
         var options = new AmqpConnectionOptions { Host = parsed.Host.Length == 0 ? "localhost" : parsed.Host };
@@ -81,7 +98,7 @@ public sealed class AmqpConnectionOptions
             string vhost = path[1..];
             if (vhost.Contains('/'))
             {
-                throw new FormatException($"The vhost in '{uri}' has an unescaped '/'; write it as %2F.");
+                throw new FormatException($"The vhost in '{Redact(uri)}' has an unescaped '/'; write it as %2F.");
             }
 
             options.VirtualHost = Uri.UnescapeDataString(vhost);
@@ -97,7 +114,7 @@ public sealed class AmqpConnectionOptions
                 case "frame_max": options.FrameMax = ParseNumber<uint>(uri, kv[0], value); break;
                 case "channel_max": options.ChannelMax = ParseNumber<ushort>(uri, kv[0], value); break;
                 case "connection_timeout": options.ConnectTimeout = TimeSpan.FromMilliseconds(ParseNumber<uint>(uri, kv[0], value)); break;
-                default: throw new FormatException($"'{uri}' has an unknown query parameter '{kv[0]}'.");
+                default: throw new FormatException($"'{Redact(uri)}' has an unknown query parameter '{kv[0]}'.");
             }
         }
 
@@ -108,5 +125,30 @@ public sealed class AmqpConnectionOptions
         where T : IParsable<T> =>
         T.TryParse(value, System.Globalization.CultureInfo.InvariantCulture, out T? result)
             ? result
-            : throw new FormatException($"'{uri}': {name}={value} is not a valid number.");
+            : throw new FormatException($"'{Redact(uri)}': {name}={value} is not a valid number.");
+
+    /// <summary>The URI with its password replaced by <c>***</c>, for messages: a password never appears in one.</summary>
+    /// <param name="uri">Any text; only an <c>scheme://user:password@</c> part is changed.</param>
+    /// <returns>The text to show.</returns>
+    public static string Redact(string uri)
+    {
+        ArgumentNullException.ThrowIfNull(uri);
+        int start = uri.IndexOf("://", StringComparison.Ordinal);
+        if (start < 0)
+        {
+            return uri;
+        }
+
+        start += 3;
+        int end = uri.IndexOfAny(['/', '?', '#'], start);
+        string authority = end < 0 ? uri[start..] : uri[start..end];
+        int at = authority.LastIndexOf('@');
+        int colon = at < 0 ? -1 : authority.IndexOf(':');
+        if (colon < 0 || colon > at)
+        {
+            return uri;
+        }
+
+        return string.Concat(uri.AsSpan(0, start + colon + 1), "***", uri.AsSpan(start + at));
+    }
 }

@@ -1,4 +1,6 @@
 using System.Buffers;
+using System.Diagnostics.CodeAnalysis;
+using System.Runtime.CompilerServices;
 using Spanwire.Amqp.Protocol;
 
 namespace Spanwire.Amqp.Client;
@@ -14,24 +16,30 @@ internal delegate object? ReplyParser(in AmqpMethodView reply);
 /// method and awaits the reply the read loop matches to it. A caller that stops waiting (cancellation) leaves the
 /// slot held until the reply arrives, so a late reply can never be taken for the next request's.
 /// </summary>
-internal sealed class RpcSlot
+internal sealed class RpcSlot(TimeSpan timeout)
 {
     private readonly SemaphoreSlim _gate = new(1, 1);
     private readonly Lock _lock = new();
     private Pending? _pending;
     private Exception? _closed;
 
+    /// <summary>Sends a request and awaits its reply, all within the continuation timeout (waiting for the slot included).</summary>
     public async Task<object?> CallAsync(FrameOutput output, ushort channel, MethodWriter write, AmqpMethod reply, AmqpMethod? alternative,
         ReplyParser? parse, CancellationToken cancellationToken)
     {
-        await _gate.WaitAsync(cancellationToken).ConfigureAwait(false);
+        long started = Environment.TickCount64;
+        if (!await _gate.WaitAsync(timeout, cancellationToken).ConfigureAwait(false))
+        {
+            ThrowTimedOut(reply, waitingForSlot: true);
+        }
+
         var pending = new Pending(reply, alternative, parse);
         lock (_lock)
         {
             if (_closed is not null)
             {
                 _gate.Release();
-                throw _closed;
+                StoredFailure.Throw(_closed);
             }
 
             _pending = pending;
@@ -53,8 +61,26 @@ internal sealed class RpcSlot
             throw;
         }
 
-        return await pending.Result.Task.WaitAsync(cancellationToken).ConfigureAwait(false);
+        TimeSpan left = timeout == System.Threading.Timeout.InfiniteTimeSpan
+            ? timeout
+            : TimeSpan.FromMilliseconds(Math.Max(0, timeout.TotalMilliseconds - (Environment.TickCount64 - started)));
+        try
+        {
+            return await pending.Result.Task.WaitAsync(left, cancellationToken).ConfigureAwait(false);
+        }
+        catch (TimeoutException)
+        {
+            ThrowTimedOut(reply, waitingForSlot: false);
+            throw;
+        }
     }
+
+    [DoesNotReturn]
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ThrowTimedOut(AmqpMethod reply, bool waitingForSlot) =>
+        throw new TimeoutException(waitingForSlot
+            ? $"An earlier request on this channel still waits for its reply, and this one waited {timeout.TotalSeconds:0.###} s for its turn (AmqpConnectionOptions.ContinuationTimeout)."
+            : $"No {reply.Name} from the broker within {timeout.TotalSeconds:0.###} s (AmqpConnectionOptions.ContinuationTimeout). The request may still take effect; the channel waits for the late reply before its next request.");
 
     /// <summary>The pending request if <paramref name="method"/> is a reply it waits for; the slot stays held.</summary>
     public Pending? Match(AmqpMethod method)
