@@ -14,6 +14,7 @@ internal static class Program
         new AmqpDecodeCommand(),
         new AmqpPublishCommand(),
         new AmqpConsumeCommand(),
+        new AmqpDeclareCommand(),
         new NbfxDecodeCommand(),
         new NbfxEncodeCommand(),
     ];

@@ -63,6 +63,81 @@ public sealed class AmqpClientCommandTests
     }
 
     [Fact]
+    public async Task Declare_QueueExchangeBinding_ThenMandatoryPublish_RoutedExits0_UnroutableExits1()
+    {
+        string name = $"spanwire.cli.{Guid.NewGuid():N}";
+        var queue = CliRunner.Run("amqp", "declare", "queue", BrokerUri, name, "--durable");
+        Assert.Equal(0, queue.ExitCode);
+        Assert.Equal(name + "\n", queue.StdOut);
+        Assert.Equal([$"spanwire amqp declare: queue '{name}' declared (0 messages, 0 consumers)"], queue.ErrorLines);
+
+        var exchange = CliRunner.Run("amqp", "declare", "exchange", BrokerUri, name, "--type", "topic");
+        Assert.Equal(0, exchange.ExitCode);
+        var binding = CliRunner.Run("amqp", "declare", "binding", BrokerUri, name, name, "--routing-key", "orders.#");
+        Assert.Equal(0, binding.ExitCode);
+
+        var routed = CliRunner.Run(Encoding.UTF8.GetBytes("a\nb"), "amqp", "publish", BrokerUri, "--exchange", name, "--routing-key", "orders.eu", "--mandatory");
+        Expect.Equal(0, routed.ExitCode, routed.StdErr);
+        var unroutable = CliRunner.Run(Encoding.UTF8.GetBytes("c\nd\ne"), "amqp", "publish", BrokerUri, "--exchange", name, "--routing-key", "invoices.eu", "--mandatory");
+        Expect.Equal(1, unroutable.ExitCode, unroutable.StdErr);
+        string summary = Assert.Single(unroutable.ErrorLines);
+        Assert.StartsWith("spanwire amqp publish: 3 of 3 messages returned unroutable", summary);
+
+        await using AmqpConnection connection = await AmqpConnection.ConnectAsync(BrokerUri);
+        AmqpChannel channel = await connection.OpenChannelAsync();
+        Expect.Equal(2u, (await channel.QueueDeclareAsync(name, passive: true)).MessageCount, "only the routed messages are queued");
+        await channel.QueueDeleteAsync(name);
+        await channel.ExchangeDeleteAsync(name);
+    }
+
+    [Theory]
+    [InlineData("an exchange needs a name", "exchange", "", "an exchange takes one NAME")]
+    [InlineData("a binding needs both ends", "binding", "q", "a binding takes QUEUE and EXCHANGE")]
+    [InlineData("only three kinds", "policy", "p", "cannot declare 'policy'")]
+    public void Declare_MistakesAreOneLine_ExitCode2(string why, string kind, string name, string containing)
+    {
+        string[] args = name.Length > 0 ? ["amqp", "declare", kind, BrokerUri, name] : ["amqp", "declare", kind, BrokerUri];
+        var result = CliRunner.Run(args);
+        Expect.Equal(2, result.ExitCode, why);
+        Assert.Contains(containing, Assert.Single(result.ErrorLines));
+    }
+
+    [Fact]
+    public async Task Consume_OnSigterm_AcknowledgesWhatItWrote_PrintsItsSummary_Exits0()
+    {
+        string queue = await DeclareQueueAsync();
+        Assert.Equal(0, CliRunner.Run(Encoding.UTF8.GetBytes("one\ntwo\nthree"), "amqp", "publish", BrokerUri, "--routing-key", queue).ExitCode);
+
+        using CliRunner.Running consume = CliRunner.Start(null, "amqp", "consume", BrokerUri, "--queue", queue);
+        await using AmqpConnection connection = await AmqpConnection.ConnectAsync(BrokerUri);
+        AmqpChannel channel = await connection.OpenChannelAsync();
+        var deadline = DateTime.UtcNow.AddSeconds(30);
+        while ((await channel.QueueDeclareAsync(queue, passive: true)).MessageCount > 0 && DateTime.UtcNow < deadline)
+        {
+            await Task.Delay(50); // until the three are delivered (ready count 0; not yet acknowledged)
+        }
+
+        consume.Terminate();
+        var result = consume.WaitForExit();
+
+        Expect.Equal(0, result.ExitCode, result.StdErr);
+        Assert.Equal("one\ntwo\nthree\n", result.StdOut);
+        Assert.Equal(["spanwire amqp consume: 3 messages consumed"], result.ErrorLines);
+        await Task.Delay(200);
+        AmqpQueueInfo after = await channel.QueueDeclareAsync(queue, passive: true);
+        Expect.Equal(0u, after.MessageCount, "nothing requeued: the three were acknowledged before the exit");
+    }
+
+    [Fact]
+    public void Uri_password_never_appears_in_an_error()
+    {
+        var result = CliRunner.Run([], "amqp", "publish", "amqps://guest:s3cret@127.0.0.1:1/", "--whole");
+        Assert.Equal(2, result.ExitCode);
+        Assert.DoesNotContain("s3cret", result.StdErr, StringComparison.Ordinal);
+        Assert.Contains("guest:***@", Assert.Single(result.ErrorLines), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void AnUnreachableBroker_IsOneLine()
     {
         var result = CliRunner.Run([], "amqp", "publish", "amqp://guest:guest@127.0.0.1:1/", "--whole");

@@ -15,6 +15,13 @@ internal static class CliRunner
 
     public static Result Run(byte[]? stdin, params string[] arguments)
     {
+        using Running running = Start(stdin, arguments);
+        return running.WaitForExit();
+    }
+
+    /// <summary>Starts the tool and returns while it runs, for tests that signal it.</summary>
+    public static Running Start(byte[]? stdin, params string[] arguments)
+    {
         var start = new ProcessStartInfo("dotnet")
         {
             RedirectStandardInput = true,
@@ -28,7 +35,7 @@ internal static class CliRunner
             start.ArgumentList.Add(argument);
         }
 
-        using var process = Process.Start(start)!;
+        var process = Process.Start(start)!;
         Task<string> stdout = process.StandardOutput.ReadToEndAsync();
         Task<string> stderr = process.StandardError.ReadToEndAsync();
         if (stdin is not null)
@@ -37,13 +44,39 @@ internal static class CliRunner
         }
 
         process.StandardInput.Close();
-        if (!process.WaitForExit(60_000))
+        return new Running(process, stdout, stderr, string.Join(' ', arguments));
+    }
+
+    /// <summary>A running tool process.</summary>
+    public sealed class Running(Process process, Task<string> stdout, Task<string> stderr, string command) : IDisposable
+    {
+        /// <summary>Sends SIGTERM, as a service manager or <c>docker stop</c> does.</summary>
+        public void Terminate()
         {
-            process.Kill(entireProcessTree: true);
-            throw new TimeoutException($"spanwire {string.Join(' ', arguments)} did not finish in 60 s");
+            using var kill = Process.Start("kill", ["-TERM", process.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)]);
+            kill.WaitForExit();
         }
 
-        return new Result(process.ExitCode, stdout.Result, stderr.Result);
+        public Result WaitForExit()
+        {
+            if (!process.WaitForExit(60_000))
+            {
+                process.Kill(entireProcessTree: true);
+                throw new TimeoutException($"spanwire {command} did not finish in 60 s");
+            }
+
+            return new Result(process.ExitCode, stdout.Result, stderr.Result);
+        }
+
+        public void Dispose()
+        {
+            if (!process.HasExited)
+            {
+                process.Kill(entireProcessTree: true);
+            }
+
+            process.Dispose();
+        }
     }
 
     public static Result Run(params string[] arguments) => Run(null, arguments);

@@ -12,7 +12,8 @@ namespace Spanwire.Amqp.Client;
 /// <code>
 /// await foreach (AmqpDelivery delivery in consumer.ReadAllAsync(ct))
 /// {
-///     Handle(delivery.Body.Span);                  // valid until the next delivery is read
+///     Handle(delivery.Body.Sequence);              // any size; valid until the next delivery is read
+///     // delivery.Body.Span works only for a body in one piece (IsSingleSegment: always up to 64 KiB)
 ///     using AmqpMessageBody kept = delivery.TakeBody(); // or keep it: now yours to dispose
 /// }
 /// </code>

@@ -4,6 +4,11 @@ namespace Spanwire.Amqp.Protocol;
 /// An AMQP decimal: a scale octet and a signed 32-bit value, meaning <c>Value / 10^Scale</c>.
 /// Converting from <see cref="decimal"/> rejects what does not fit instead of truncating it.
 /// </summary>
+/// <remarks>
+/// The value is a two's-complement 32-bit integer on the wire, as the AMQP 0-9-1 specification, RabbitMQ and pika
+/// read it. RabbitMQ.Client 7 writes a negative decimal as sign and magnitude instead, so a negative decimal written
+/// by one of the two .NET clients reads as a different number in the other (positive ones agree).
+/// </remarks>
 /// <param name="Scale">Decimal places.</param>
 /// <param name="Value">The signed unscaled value.</param>
 public readonly record struct AmqpDecimal(byte Scale, int Value)

@@ -1,4 +1,5 @@
 using System.Net.Sockets;
+using System.Runtime.InteropServices;
 using Spanwire.Amqp.Client;
 using Spanwire.Amqp.Protocol;
 
@@ -10,12 +11,16 @@ internal static class AmqpClientErrors
     public static int Run(Func<CancellationToken, Task<int>> body)
     {
         using var interrupted = new CancellationTokenSource();
-        ConsoleCancelEventHandler onCancel = (_, e) =>
+
+        // Ctrl+C and SIGTERM (a service manager, docker stop, kill) end the conversation the same way: the command
+        // stops, settles what it can (consume acknowledges what it wrote) and prints its summary.
+        Action<PosixSignalContext> onSignal = context =>
         {
-            e.Cancel = true;
+            context.Cancel = true;
             interrupted.Cancel();
         };
-        Console.CancelKeyPress += onCancel;
+        using PosixSignalRegistration sigint = PosixSignalRegistration.Create(PosixSignal.SIGINT, onSignal);
+        using PosixSignalRegistration sigterm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, onSignal);
         try
         {
             return body(interrupted.Token).GetAwaiter().GetResult();
@@ -47,10 +52,6 @@ internal static class AmqpClientErrors
         catch (OperationCanceledException) when (interrupted.IsCancellationRequested)
         {
             throw new CliException("interrupted");
-        }
-        finally
-        {
-            Console.CancelKeyPress -= onCancel;
         }
     }
 

@@ -4,7 +4,7 @@ using Spanwire.Buffers;
 
 namespace Spanwire.Cli.Commands;
 
-/// <summary><c>spanwire amqp publish URI [--exchange X] [--routing-key K] [--whole] [FILE|-]</c>: publishes each input line (or the whole input) with confirms.</summary>
+/// <summary><c>spanwire amqp publish URI [--exchange X] [--routing-key K] [--whole] [--mandatory] [FILE|-]</c>: publishes each input line (or the whole input) with confirms.</summary>
 internal sealed class AmqpPublishCommand : ICommand
 {
     public string Name => "amqp publish";
@@ -13,20 +13,22 @@ internal sealed class AmqpPublishCommand : ICommand
 
     public string[] ValueOptions => ["--exchange", "--routing-key"];
 
-    public string[] Flags => ["--whole"];
+    public string[] Flags => ["--whole", "--mandatory"];
 
     public string Help => """
-        usage: spanwire amqp publish URI [--exchange X] [--routing-key K] [--whole] [FILE|-]
+        usage: spanwire amqp publish URI [--exchange X] [--routing-key K] [--whole] [--mandatory] [FILE|-]
 
         Connects to the broker at URI (amqp://user:pass@host:port/vhost) and publishes the input, from FILE or
         standard input for '-' or no FILE: each line is one message (the line end is not sent), or with --whole
         the entire input is one message. Publisher confirms are on; the command exits 0 only when the broker has
-        confirmed every message. Progress goes to stderr on long runs, and a summary line at the end.
+        confirmed every message. With --mandatory the broker returns messages no queue takes; any returned
+        message makes the exit code 1. Progress goes to stderr on long runs, and a summary line at the end.
 
         options:
           --exchange X        the exchange (default "", the default exchange, which routes to the queue named K)
           --routing-key K     the routing key (default "")
           --whole             send the whole input as one message
+          --mandatory         have the broker return messages it cannot route to a queue (and exit 1 if any)
           --help, -h          show this help
           --version           show the version
         """;
@@ -36,6 +38,7 @@ internal sealed class AmqpPublishCommand : ICommand
         string exchange = arguments.Option("--exchange") ?? "";
         string routingKey = arguments.Option("--routing-key") ?? "";
         bool whole = arguments.Flag("--whole");
+        bool mandatory = arguments.Flag("--mandatory");
         arguments.Finish(maxPositionals: 2);
         if (arguments.Positionals.Count == 0)
         {
@@ -55,11 +58,13 @@ internal sealed class AmqpPublishCommand : ICommand
             await using AmqpConnection connection = await AmqpConnection.ConnectAsync(uri, cancellationToken);
             AmqpChannel channel = await connection.OpenChannelAsync(cancellationToken);
             await channel.EnableConfirmsAsync(cancellationToken);
+            long returned = 0;
+            channel.Returned += (_, _) => Interlocked.Increment(ref returned); // a return comes before its message's ack
             var progress = new AmqpClientErrors.Progress("publish");
             long count = 0;
             if (whole)
             {
-                await channel.PublishAsync(exchange, routingKey, content.ToArray(), cancellationToken);
+                await channel.PublishAsync(exchange, routingKey, default, content.ToArray(), mandatory, cancellationToken);
                 count = 1;
             }
             else
@@ -86,7 +91,7 @@ internal sealed class AmqpPublishCommand : ICommand
                     }
 
                     ReadOnlyMemory<byte> body = line.IsSingleSegment ? line.First : Join(line, ref joined);
-                    await channel.PublishAsync(exchange, routingKey, body, cancellationToken);
+                    await channel.PublishAsync(exchange, routingKey, default, body, mandatory, cancellationToken);
                     if (++count % 10_000 == 0)
                     {
                         await channel.WaitForConfirmsAsync(cancellationToken);
@@ -97,6 +102,14 @@ internal sealed class AmqpPublishCommand : ICommand
 
             await channel.WaitForConfirmsAsync(cancellationToken);
             await channel.CloseAsync(cancellationToken);
+            long unroutable = Interlocked.Read(ref returned);
+            if (unroutable > 0)
+            {
+                Console.Error.WriteLine($"spanwire amqp publish: {unroutable} of {count} message{(count == 1 ? "" : "s")} returned unroutable "
+                    + $"(no queue bound to exchange '{exchange}' for routing key '{routingKey}'); {count - unroutable} routed and confirmed");
+                return ExitCodes.Mismatch;
+            }
+
             Console.Error.WriteLine($"spanwire amqp publish: {count} message{(count == 1 ? "" : "s")} published and confirmed");
             return ExitCodes.Success;
         });
