@@ -3,6 +3,8 @@
 #   scripts/rabbitmq.sh install      install Debian's rabbitmq-server when it is missing (needs root or sudo)
 #   scripts/rabbitmq.sh start DIR    start a node in DIR; prints its amqp:// URI on stdout once it is ready
 #   scripts/rabbitmq.sh stop DIR     stop the node started in DIR and its own epmd (nothing else on the machine)
+# A node keeps its port, name and data in DIR: starting it again in the same DIR brings back the same node, with
+# its durable queues and persistent messages.
 # Each node has its own epmd on a port of its own (ERL_EPMD_PORT), so stopping it never touches another node's, and
 # a crash dump goes into DIR, never into the working directory.
 # Messages go to stderr; each failure is one line saying why.
@@ -55,8 +57,18 @@ case "${1:-}" in
     dir=${2:?start needs a folder}
     mkdir -p "$dir/log" "$dir/mnesia" && echo "[]." > "$dir/enabled_plugins" && : > "$dir/rabbitmq-env.conf"
     echo "loopback_users.guest = true" > "$dir/rabbitmq.conf"
-    port=$(free_port)
-    echo "$port" > "$dir/port"
+    if [ -f "$dir/pid" ] && kill -0 "$(cat "$dir/pid")" 2>/dev/null; then
+      say "a node is already running in $dir"; exit 1
+    fi
+    if [ -f "$dir/port" ]; then
+      port=$(cat "$dir/port")   # the same node again: same port, name and data
+      if listening "$port" || listening $((port + 10000)); then
+        say "port $port (or its distribution port) of the node in $dir is taken by another process"; exit 1
+      fi
+    else
+      port=$(free_port)
+      echo "$port" > "$dir/port"
+    fi
     ( node_env "$dir" "$port"; exec setsid "$bin/rabbitmq-server" > "$dir/log/console.log" 2>&1 ) &
     echo $! > "$dir/pid"
     ( node_env "$dir" "$port"
@@ -73,7 +85,7 @@ case "${1:-}" in
     ;;
   stop)
     dir=${2:?stop needs a folder}
-    [ -f "$dir/port" ] || exit 0
+    [ -f "$dir/port" ] && [ -f "$dir/pid" ] || exit 0
     port=$(cat "$dir/port")
     ( node_env "$dir" "$port"; timeout 30 "$bin/rabbitmqctl" -n "$RABBITMQ_NODENAME" -q shutdown >/dev/null 2>&1 )
     if [ -f "$dir/pid" ] && kill -0 "$(cat "$dir/pid")" 2>/dev/null; then
@@ -81,7 +93,7 @@ case "${1:-}" in
     fi
     # epmd outlives the node: end the node's own one, by its port (never by name: other nodes have theirs).
     if epmd=$(epmd_binary) && [ -n "$epmd" ]; then "$epmd" -port $((port + 1)) -kill >/dev/null 2>&1 || true; fi
-    rm -f "$dir/port" "$dir/pid"
+    rm -f "$dir/pid"   # the port stays: the next start in DIR is the same node
     ;;
   *)
     say "usage: rabbitmq.sh install | start DIR | stop DIR"; exit 2 ;;

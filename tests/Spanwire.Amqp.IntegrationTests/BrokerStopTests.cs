@@ -79,6 +79,40 @@ public class BrokerStopTests
         }
     }
 
+    [Fact]
+    public async Task NodeRestartedInItsFolder_IsTheSameNode_DurableQueueAndPersistentMessageSurvive()
+    {
+        string script = FindScript();
+        string folder = Directory.CreateTempSubdirectory("spanwire-node-").FullName;
+        try
+        {
+            string uri = (await RunAsync(script, $"start {folder}", TimeSpan.FromSeconds(120))).Trim();
+            string queue = Broker.Name("restart");
+            await using (AmqpConnection connection = await AmqpConnection.ConnectAsync(uri, Timeout.Token))
+            {
+                AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
+                await channel.QueueDeclareAsync(queue, durable: true, cancellationToken: Timeout.Token);
+                await channel.EnableConfirmsAsync(Timeout.Token);
+                await channel.PublishConfirmedAsync("", queue, new BasicProperties { DeliveryMode = 2 }, "kept"u8.ToArray(), cancellationToken: Timeout.Token);
+            }
+
+            await RunAsync(script, $"stop {folder}", TimeSpan.FromSeconds(60));
+            string again = (await RunAsync(script, $"start {folder}", TimeSpan.FromSeconds(120))).Trim();
+
+            Expect.Equal(uri, again, "the same port and node name after a restart");
+            await using AmqpConnection reconnected = await AmqpConnection.ConnectAsync(again, Timeout.Token);
+            AmqpChannel reader = await reconnected.OpenChannelAsync(Timeout.Token);
+            AmqpDelivery? message = await reader.GetAsync(queue, autoAck: true, Timeout.Token);
+            Assert.NotNull(message);
+            Assert.Equal("kept"u8.ToArray(), message.Body.ToArray());
+        }
+        finally
+        {
+            await RunAsync(script, $"stop {folder}", TimeSpan.FromSeconds(60), check: false);
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+
     private static string FindScript()
     {
         for (DirectoryInfo? dir = new(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
