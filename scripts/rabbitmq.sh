@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # A private RabbitMQ node for the integration tests and benchmarks: its own folder, 127.0.0.1, a free port.
-#   scripts/rabbitmq.sh install      install Debian's rabbitmq-server when it is missing (needs root or sudo)
+#   scripts/rabbitmq.sh install      install Debian's rabbitmq-server and openssl when missing (needs root or sudo)
 #   scripts/rabbitmq.sh start DIR    start a node in DIR; prints its amqp:// URI on stdout once it is ready
+#   scripts/rabbitmq.sh start DIR --tls
+#                                    the same with a TLS listener too (port + 2) and EXTERNAL login: makes a test CA,
+#                                    server and client certificates in DIR/tls (openssl), adds the user named by the
+#                                    client certificate, and prints the amqps:// URI as a second line
 #   scripts/rabbitmq.sh stop DIR     stop the node started in DIR and its own epmd (nothing else on the machine)
 # A node keeps its port, name and data in DIR: starting it again in the same DIR brings back the same node, with
 # its durable queues and persistent messages.
@@ -15,16 +19,38 @@ say() { echo "rabbitmq.sh: $*" >&2; }
 
 listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
-# A port P such that nothing listens on P, P+1 (the node's epmd) or P+10000 (the node's distribution port).
+# A port P such that nothing listens on P, P+1 (the node's epmd), P+2 (TLS) or P+10000 (the node's distribution port).
 free_port() {
   local p
   for _ in $(seq 1 200); do
     p=$((20000 + RANDOM % 25000))
-    if ! listening "$p" && ! listening $((p + 1)) && ! listening $((p + 10000)); then
+    if ! listening "$p" && ! listening $((p + 1)) && ! listening $((p + 2)) && ! listening $((p + 10000)); then
       echo "$p"; return
     fi
   done
   echo $((20000 + RANDOM % 25000))
+}
+
+# A CA, a server certificate for localhost and 127.0.0.1, a client certificate (CN spanwire-client) and, for the
+# refusal tests, one from another CA and one naming a user the broker does not know, all in $1 (kept when present).
+make_certificates() {
+  local t=$1
+  [ -f "$t/unknown-user.pem" ] && return 0
+  command -v openssl >/dev/null || { say "openssl is needed for a TLS node (apt-get install openssl)"; return 1; }
+  mkdir -p "$t" && (
+    cd "$t" || exit 1
+    issue() { # name subject ca
+      openssl req -newkey rsa:2048 -nodes -subj "/CN=$2" -keyout "$1.key" -out "$1.csr" &&
+      openssl x509 -req -in "$1.csr" -CA "$3.pem" -CAkey "$3.key" -CAcreateserial -days 30 -extfile "$1.ext" -out "$1.pem"
+    }
+    openssl req -x509 -newkey rsa:2048 -nodes -days 30 -subj "/CN=Spanwire test CA" -keyout ca.key -out ca.pem || exit 1
+    openssl req -x509 -newkey rsa:2048 -nodes -days 30 -subj "/CN=Stranger CA" -keyout stranger-ca.key -out stranger-ca.pem || exit 1
+    printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n' > server.ext
+    for c in client stranger unknown-user; do printf 'extendedKeyUsage=clientAuth\n' > "$c.ext"; done
+    issue server localhost ca && issue client spanwire-client ca && issue stranger spanwire-client stranger-ca &&
+      issue unknown-user nobody-known ca || exit 1
+    chmod 644 ./*.key
+  ) > "$t/openssl.log" 2>&1 || { say "openssl could not make the test certificates (see $t/openssl.log)"; return 1; }
 }
 
 epmd_binary() { command -v epmd 2>/dev/null || ls /usr/lib/erlang/erts-*/bin/epmd 2>/dev/null | head -n 1; }
@@ -42,12 +68,16 @@ node_env() {
 
 case "${1:-}" in
   install)
-    [ -x "$bin/rabbitmq-server" ] && exit 0
+    missing=""
+    [ -x "$bin/rabbitmq-server" ] || missing="rabbitmq-server"
+    command -v openssl >/dev/null || missing="$missing openssl"   # the TLS tests' certificates
+    [ -z "$missing" ] && exit 0
     if [ "$(id -u)" -eq 0 ]; then sudo=""; elif command -v sudo >/dev/null; then sudo="sudo -n"; else
-      say "rabbitmq-server is not installed and installing it needs root"; exit 1; fi
+      say "$missing not installed and installing needs root"; exit 1; fi
     export DEBIAN_FRONTEND=noninteractive
-    if ! { $sudo apt-get update -qq && $sudo apt-get install -y -qq rabbitmq-server; } >/dev/null 2>&1; then
-      say "apt-get could not install rabbitmq-server"; exit 1
+    # shellcheck disable=SC2086
+    if ! { $sudo apt-get update -qq && $sudo apt-get install -y -qq $missing; } >/dev/null 2>&1; then
+      say "apt-get could not install $missing"; exit 1
     fi
     # Debian's package may start a system node; the tests use their own, so stop it if it is running.
     ( $sudo service rabbitmq-server stop ) >/dev/null 2>&1 || true
@@ -55,6 +85,7 @@ case "${1:-}" in
     ;;
   start)
     dir=${2:?start needs a folder}
+    tls=""; [ "${3:-}" = "--tls" ] && tls=1
     mkdir -p "$dir/log" "$dir/mnesia" && echo "[]." > "$dir/enabled_plugins" && : > "$dir/rabbitmq-env.conf"
     echo "loopback_users.guest = true" > "$dir/rabbitmq.conf"
     if [ -f "$dir/pid" ] && kill -0 "$(cat "$dir/pid")" 2>/dev/null; then
@@ -69,6 +100,21 @@ case "${1:-}" in
       port=$(free_port)
       echo "$port" > "$dir/port"
     fi
+    if [ -n "$tls" ]; then
+      make_certificates "$dir/tls" || exit 1
+      echo "[rabbitmq_auth_mechanism_ssl]." > "$dir/enabled_plugins"
+      { echo "listeners.ssl.default = $((port + 2))"
+        echo "ssl_options.cacertfile = $dir/tls/ca.pem"
+        echo "ssl_options.certfile = $dir/tls/server.pem"
+        echo "ssl_options.keyfile = $dir/tls/server.key"
+        echo "ssl_options.verify = verify_peer"
+        echo "ssl_options.fail_if_no_peer_cert = false"
+        echo "ssl_cert_login_from = common_name"
+        echo "auth_mechanisms.1 = PLAIN"
+        echo "auth_mechanisms.2 = AMQPLAIN"
+        echo "auth_mechanisms.3 = EXTERNAL"
+      } >> "$dir/rabbitmq.conf"
+    fi
     ( node_env "$dir" "$port"; exec setsid "$bin/rabbitmq-server" > "$dir/log/console.log" 2>&1 ) &
     echo $! > "$dir/pid"
     ( node_env "$dir" "$port"
@@ -78,7 +124,16 @@ case "${1:-}" in
         sleep 1
       done; exit 1 )
     case $? in
-      0) echo "amqp://guest:guest@127.0.0.1:$port/" ;;
+      0) echo "amqp://guest:guest@127.0.0.1:$port/"
+         if [ -n "$tls" ]; then
+           # The user the client certificate names (EXTERNAL logs in as it); its password is never used.
+           ( node_env "$dir" "$port"
+             ctl() { "$bin/rabbitmqctl" -n "$RABBITMQ_NODENAME" -q "$@" >/dev/null 2>&1; }
+             "$bin/rabbitmqctl" -n "$RABBITMQ_NODENAME" -q list_users 2>/dev/null | grep -q '^spanwire-client' ||
+               ctl add_user spanwire-client "$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')" || exit 1
+             ctl set_permissions -p / spanwire-client ".*" ".*" ".*" ) || { say "could not add the TLS client's user"; exit 1; }
+           echo "amqps://localhost:$((port + 2))/"
+         fi ;;
       2) say "the node exited during start-up; last log lines: $(tail -n 3 "$dir/log/console.log" | tr '\n' ' ')"; exit 1 ;;
       *) say "the node did not become ready within 90 s (log: $dir/log)"; exit 1 ;;
     esac
@@ -96,5 +151,5 @@ case "${1:-}" in
     rm -f "$dir/pid"   # the port stays: the next start in DIR is the same node
     ;;
   *)
-    say "usage: rabbitmq.sh install | start DIR | stop DIR"; exit 2 ;;
+    say "usage: rabbitmq.sh install | start DIR [--tls] | stop DIR"; exit 2 ;;
 esac

@@ -13,11 +13,10 @@ public class BrokerStopTests
     [Fact]
     public async Task BrokerStoppedMidStream_PendingConfirmsFault_ConnectionReportsFailure_NoCallHangs()
     {
-        string script = FindScript();
         string folder = Directory.CreateTempSubdirectory("spanwire-node-").FullName;
         try
         {
-            string uri = (await RunAsync(script, $"start {folder}", TimeSpan.FromSeconds(120))).Trim();
+            string uri = (await NodeScript.RunAsync($"start {folder}", TimeSpan.FromSeconds(120))).Trim();
             AmqpConnectionOptions options = AmqpConnectionOptions.Parse(uri);
             options.Heartbeat = 2;
             await using AmqpConnection connection = await AmqpConnection.ConnectAsync(options, Timeout.Token);
@@ -58,7 +57,7 @@ public class BrokerStopTests
                 Assert.Fail($"Publishing stopped before the broker did: {await publishing}");
             }
             var watch = Stopwatch.StartNew();
-            Task stopping = RunAsync(script, $"stop {folder}", TimeSpan.FromSeconds(60));
+            Task stopping = NodeScript.RunAsync($"stop {folder}", TimeSpan.FromSeconds(60));
 
             Exception reason = await connection.Completion.WaitAsync(TimeSpan.FromSeconds(2 * options.Heartbeat + 30));
             Exception? publishError = await publishing.WaitAsync(TimeSpan.FromSeconds(10));
@@ -74,7 +73,7 @@ public class BrokerStopTests
         }
         finally
         {
-            await RunAsync(script, $"stop {folder}", TimeSpan.FromSeconds(60), check: false);
+            await NodeScript.RunAsync($"stop {folder}", TimeSpan.FromSeconds(60), check: false);
             Directory.Delete(folder, recursive: true);
         }
     }
@@ -82,11 +81,10 @@ public class BrokerStopTests
     [Fact]
     public async Task NodeRestartedInItsFolder_IsTheSameNode_DurableQueueAndPersistentMessageSurvive()
     {
-        string script = FindScript();
         string folder = Directory.CreateTempSubdirectory("spanwire-node-").FullName;
         try
         {
-            string uri = (await RunAsync(script, $"start {folder}", TimeSpan.FromSeconds(120))).Trim();
+            string uri = (await NodeScript.RunAsync($"start {folder}", TimeSpan.FromSeconds(120))).Trim();
             string queue = Broker.Name("restart");
             await using (AmqpConnection connection = await AmqpConnection.ConnectAsync(uri, Timeout.Token))
             {
@@ -96,8 +94,8 @@ public class BrokerStopTests
                 await channel.PublishConfirmedAsync("", queue, new BasicProperties { DeliveryMode = 2 }, "kept"u8.ToArray(), cancellationToken: Timeout.Token);
             }
 
-            await RunAsync(script, $"stop {folder}", TimeSpan.FromSeconds(60));
-            string again = (await RunAsync(script, $"start {folder}", TimeSpan.FromSeconds(120))).Trim();
+            await NodeScript.RunAsync($"stop {folder}", TimeSpan.FromSeconds(60));
+            string again = (await NodeScript.RunAsync($"start {folder}", TimeSpan.FromSeconds(120))).Trim();
 
             Expect.Equal(uri, again, "the same port and node name after a restart");
             await using AmqpConnection reconnected = await AmqpConnection.ConnectAsync(again, Timeout.Token);
@@ -108,38 +106,8 @@ public class BrokerStopTests
         }
         finally
         {
-            await RunAsync(script, $"stop {folder}", TimeSpan.FromSeconds(60), check: false);
+            await NodeScript.RunAsync($"stop {folder}", TimeSpan.FromSeconds(60), check: false);
             Directory.Delete(folder, recursive: true);
         }
-    }
-
-    private static string FindScript()
-    {
-        for (DirectoryInfo? dir = new(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
-        {
-            string candidate = Path.Combine(dir.FullName, "scripts", "rabbitmq.sh");
-            if (File.Exists(candidate))
-            {
-                return candidate;
-            }
-        }
-
-        throw new InvalidOperationException("scripts/rabbitmq.sh was not found above the test binaries; this test starts its own node with it.");
-    }
-
-    private static async Task<string> RunAsync(string script, string arguments, TimeSpan limit, bool check = true)
-    {
-        var start = new ProcessStartInfo("bash", $"{script} {arguments}") { RedirectStandardOutput = true, RedirectStandardError = true };
-        using Process process = Process.Start(start)!;
-        Task<string> output = process.StandardOutput.ReadToEndAsync();
-        Task<string> error = process.StandardError.ReadToEndAsync();
-        using var timeout = new CancellationTokenSource(limit);
-        await process.WaitForExitAsync(timeout.Token);
-        if (check && process.ExitCode != 0)
-        {
-            throw new InvalidOperationException($"rabbitmq.sh {arguments} failed: {(await error).Trim()}");
-        }
-
-        return await output;
     }
 }

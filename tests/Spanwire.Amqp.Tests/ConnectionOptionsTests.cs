@@ -16,7 +16,8 @@ public sealed class ConnectionOptionsTests
         Expect.Equal(expected, AmqpConnectionOptions.Redact(uri), uri);
 
     [Theory]
-    [InlineData("amqps://guest:s3cret@broker/")]                    // not amqp
+    [InlineData("http://guest:s3cret@broker/")]                     // not amqp or amqps
+    [InlineData("amqps://guest:s3cret@broker/?auth_mechanism=kerberos")] // an unknown mechanism
     [InlineData("amqp://guest:s3cret@broker/a/b")]                  // an unescaped / in the vhost
     [InlineData("amqp://guest:s3cret@broker/?heartbeat=x")]         // not a number
     [InlineData("amqp://guest:s3cret@broker/?colour=blue")]         // an unknown parameter
@@ -26,6 +27,27 @@ public sealed class ConnectionOptionsTests
         Assert.DoesNotContain("s3cret", error.Message, StringComparison.Ordinal);
         Assert.Contains("guest:***@broker", error.Message, StringComparison.Ordinal);
     }
+
+    [Theory]
+    [InlineData("amqp://h/", 5672, false, null)]                                   // plain, its default port
+    [InlineData("amqps://h/", 5671, true, "h")]                                    // TLS, its default port, the host checked
+    [InlineData("amqps://h:5999/", 5999, true, "h")]
+    [InlineData("amqps://10.0.0.5/?server_name_indication=broker.example.com", 5671, true, "broker.example.com")]
+    public void Amqps_turns_on_tls_with_the_host_as_the_name_the_certificate_must_carry(string uri, int port, bool tls, string? targetHost)
+    {
+        AmqpConnectionOptions options = AmqpConnectionOptions.Parse(uri);
+        Expect.Equal(port, options.Port, uri);
+        Expect.Equal(tls, options.Tls is not null, uri);
+        Expect.Equal(targetHost, options.Tls?.TargetHost, uri);
+    }
+
+    [Theory]
+    [InlineData("amqps://h/?auth_mechanism=external", AmqpAuthMechanism.External)]
+    [InlineData("amqps://h/?auth_mechanism=EXTERNAL", AmqpAuthMechanism.External)]
+    [InlineData("amqp://h/?auth_mechanism=plain", AmqpAuthMechanism.Plain)]
+    [InlineData("amqp://h/", AmqpAuthMechanism.Plain)]
+    public void Auth_mechanism_comes_from_the_query(string uri, AmqpAuthMechanism expected) =>
+        Expect.Equal(expected, AmqpConnectionOptions.Parse(uri).AuthMechanism, uri);
 
     [Fact]
     public void ContinuationTimeout_defaults_to_20_seconds_as_RabbitMQ_Client_and_refuses_zero()

@@ -1,4 +1,6 @@
+using System.Net.Security;
 using System.Net.Sockets;
+using System.Security.Authentication;
 using System.Text;
 using Spanwire.Amqp.Protocol;
 
@@ -40,11 +42,16 @@ public sealed partial class AmqpConnection
         bool writerStarted = false;
         try
         {
-            NetworkStream stream;
+            Stream stream;
             try
             {
                 _socket.Connect(_options.Host, _options.Port);
                 stream = new NetworkStream(_socket, ownsSocket: false); // the connection disposes the socket
+                if (_options.Tls is { } tls)
+                {
+                    stream = AuthenticateTls(stream, tls);
+                }
+
                 StartWriter(stream);
                 writerStarted = true;
                 Handshake(stream);
@@ -56,7 +63,7 @@ public sealed partial class AmqpConnection
                     _writerEnded.TrySetResult();
                 }
 
-                opened.TrySetException(ex);
+                opened.TrySetException(TlsRefusal(ex) ?? ex);
                 return;
             }
 
@@ -75,7 +82,73 @@ public sealed partial class AmqpConnection
         }
     }
 
-    private void Handshake(NetworkStream stream)
+    /// <summary>
+    /// TLS over the socket, before any AMQP byte: the server's certificate is checked as <paramref name="tls"/> says
+    /// (by default against the machine's trusted roots and <see cref="SslClientAuthenticationOptions.TargetHost"/>).
+    /// One read and one write may run at once on an SslStream, which is how the reader and writer threads use it.
+    /// </summary>
+    private SslStream AuthenticateTls(Stream stream, SslClientAuthenticationOptions tls)
+    {
+        var ssl = new SslStream(stream, leaveInnerStreamOpen: false);
+        _tlsStream = ssl;
+        SslClientAuthenticationOptions options = tls;
+        if (string.IsNullOrEmpty(options.TargetHost))
+        {
+            options = CopyWithTargetHost(tls, _options.Host);
+        }
+
+        try
+        {
+            ssl.AuthenticateAsClient(options);
+        }
+        catch (AuthenticationException ex)
+        {
+            throw new AuthenticationException($"TLS with {_options.Host}:{_options.Port} failed: {ex.Message} {ex.InnerException?.Message}".TrimEnd(), ex);
+        }
+
+        return ssl;
+    }
+
+    /// <summary>
+    /// With TLS 1.3 the broker checks the client's certificate after the client has finished its side of the TLS
+    /// handshake, so a refusal (an unknown CA, an expired certificate) arrives as a TLS alert at the first read:
+    /// reported as the authentication failure it is, with the alert, rather than as a failed read.
+    /// </summary>
+    private AuthenticationException? TlsRefusal(Exception error)
+    {
+        if (_tlsStream is null || error is not IOException || error.InnerException is null)
+        {
+            return null;
+        }
+
+        Exception innermost = error;
+        while (innermost.InnerException is not null)
+        {
+            innermost = innermost.InnerException;
+        }
+
+        return new AuthenticationException(
+            $"The broker at {_options.Host}:{_options.Port} ended the TLS session: {innermost.Message} (is the client certificate one the broker trusts?)", error);
+    }
+
+    private static SslClientAuthenticationOptions CopyWithTargetHost(SslClientAuthenticationOptions tls, string host) => new()
+    {
+        TargetHost = host,
+        ClientCertificates = tls.ClientCertificates,
+        ClientCertificateContext = tls.ClientCertificateContext,
+        LocalCertificateSelectionCallback = tls.LocalCertificateSelectionCallback,
+        RemoteCertificateValidationCallback = tls.RemoteCertificateValidationCallback,
+        EnabledSslProtocols = tls.EnabledSslProtocols,
+        CertificateRevocationCheckMode = tls.CertificateRevocationCheckMode,
+        CertificateChainPolicy = tls.CertificateChainPolicy,
+        EncryptionPolicy = tls.EncryptionPolicy,
+        CipherSuitesPolicy = tls.CipherSuitesPolicy,
+        AllowRenegotiation = tls.AllowRenegotiation,
+        AllowTlsResume = tls.AllowTlsResume,
+        ApplicationProtocols = tls.ApplicationProtocols,
+    };
+
+    private void Handshake(Stream stream)
     {
         _decoder.AllowProtocolHeader = true; // a broker that refuses the version answers with its own header
         using (FrameOutput.Scope scope = _output.Begin())
@@ -145,9 +218,11 @@ public sealed partial class AmqpConnection
                 throw new AmqpConnectionClosedException(0, $"the broker speaks AMQP {method.GetOctet(0)}-{method.GetOctet(1)}, not 0-9-1");
             }
 
-            if (!Encoding.UTF8.GetString(method.GetLongString(3)).Split(' ').Contains("PLAIN"))
+            string mechanism = _options.AuthMechanism == AmqpAuthMechanism.External ? "EXTERNAL" : "PLAIN";
+            if (!Encoding.UTF8.GetString(method.GetLongString(3)).Split(' ').Contains(mechanism))
             {
-                throw new AmqpConnectionClosedException(0, $"the broker does not offer PLAIN authentication (it offers: {method.GetString(3)})");
+                throw new AmqpConnectionClosedException(0, $"the broker does not offer {mechanism} authentication (it offers: {method.GetString(3)})"
+                    + (mechanism == "EXTERNAL" ? "; RabbitMQ offers it with the rabbitmq_auth_mechanism_ssl plugin on a TLS listener" : ""));
             }
 
             ServerProperties = FieldTableConversion.ToDictionary(method.GetTable(2));
@@ -157,7 +232,7 @@ public sealed partial class AmqpConnection
 
         if (state == HandshakeState.Tune && m == AmqpMethods.ConnectionSecure)
         {
-            byte[] response = PlainResponse();
+            byte[] response = _options.AuthMechanism == AmqpAuthMechanism.External ? [] : PlainResponse();
             WriteMethod(AmqpMethods.ConnectionSecureOk, 4 + response.Length, (ref AmqpMethodEncoder a) => a.WriteLongString(response));
             return state;
         }
@@ -243,11 +318,12 @@ public sealed partial class AmqpConnection
         }
 
         var table = FieldTable.FromDictionary(properties);
-        byte[] response = PlainResponse();
-        WriteMethod(AmqpMethods.ConnectionStartOk, table.EncodedLength + 6 + 4 + response.Length + 6, (ref AmqpMethodEncoder a) =>
+        bool external = _options.AuthMechanism == AmqpAuthMechanism.External;
+        byte[] response = external ? [] : PlainResponse(); // EXTERNAL: the broker takes the identity from the client certificate
+        WriteMethod(AmqpMethods.ConnectionStartOk, table.EncodedLength + 9 + 4 + response.Length + 6, (ref AmqpMethodEncoder a) =>
         {
             a.WriteTable(table);
-            a.WriteShortString("PLAIN"u8);
+            a.WriteShortString(external ? "EXTERNAL"u8 : "PLAIN"u8);
             a.WriteLongString(response);
             a.WriteShortString("en_US"u8);
         });
@@ -263,7 +339,7 @@ public sealed partial class AmqpConnection
         frame.Complete();
     }
 
-    private void StartWriter(NetworkStream stream)
+    private void StartWriter(Stream stream)
     {
         var thread = new Thread(() =>
         {
@@ -285,7 +361,7 @@ public sealed partial class AmqpConnection
         thread.Start();
     }
 
-    private void ReadFrames(NetworkStream stream)
+    private void ReadFrames(Stream stream)
     {
         while (true)
         {
@@ -469,6 +545,7 @@ public sealed partial class AmqpConnection
         {
             await _writerEnded.Task.WaitAsync(TimeSpan.FromSeconds(5)).ConfigureAwait(false);
             _output.Release();
+            _tlsStream?.Dispose();
         }
         catch (Exception)
         {

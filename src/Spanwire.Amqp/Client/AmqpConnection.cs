@@ -34,6 +34,7 @@ public sealed partial class AmqpConnection : IAsyncDisposable
     private readonly TaskCompletionSource _writerEnded = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly ManualResetEventSlim _readerStopped = new();
     private AmqpConnectionClosedException? _brokerClose;
+    private System.Net.Security.SslStream? _tlsStream;
     private Task _heartbeatLoop = Task.CompletedTask;
     private long _lastReceiveTicks = Environment.TickCount64;
     private ushort _nextChannel = 1;

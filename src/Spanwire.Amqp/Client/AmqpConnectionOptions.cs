@@ -1,3 +1,5 @@
+using System.Net.Security;
+using System.Security.Authentication;
 using Spanwire.Buffers;
 
 namespace Spanwire.Amqp.Client;
@@ -8,8 +10,31 @@ public sealed class AmqpConnectionOptions
     /// <summary>The broker's host name or address. Default "localhost".</summary>
     public string Host { get; set; } = "localhost";
 
-    /// <summary>The broker's port. Default 5672.</summary>
+    /// <summary>The broker's port. Default 5672 (<see cref="Parse"/> gives 5671 for an <c>amqps://</c> URI).</summary>
     public int Port { get; set; } = 5672;
+
+    /// <summary>
+    /// TLS for the connection, or null (the default) for plain TCP. The options are .NET's own for
+    /// <see cref="SslStream"/>: <see cref="SslClientAuthenticationOptions.TargetHost"/> (the server name checked against
+    /// its certificate and sent as SNI; <see cref="Host"/> when left empty), a
+    /// <see cref="SslClientAuthenticationOptions.RemoteCertificateValidationCallback"/> (by default the certificate must
+    /// chain to a root the machine trusts and name the host), <see cref="SslClientAuthenticationOptions.ClientCertificates"/>
+    /// and <see cref="SslClientAuthenticationOptions.EnabledSslProtocols"/> (by default what the operating system allows).
+    /// A certificate the checks refuse fails the connect with <see cref="AuthenticationException"/>.
+    /// </summary>
+    /// <example>
+    /// <code>
+    /// var options = AmqpConnectionOptions.Parse("amqps://broker.example.com/");
+    /// options.Tls!.ClientCertificates = [X509Certificate2.CreateFromPemFile("client.pem", "client.key")];
+    /// options.AuthMechanism = AmqpAuthMechanism.External; // log in as the certificate's user
+    /// await using AmqpConnection connection = await AmqpConnection.ConnectAsync(options);
+    /// </code>
+    /// </example>
+    public SslClientAuthenticationOptions? Tls { get; set; }
+
+    /// <summary>How to log in: <see cref="AmqpAuthMechanism.Plain"/> (user and password, the default) or
+    /// <see cref="AmqpAuthMechanism.External"/> (the TLS client certificate).</summary>
+    public AmqpAuthMechanism AuthMechanism { get; set; }
 
     /// <summary>The user name for PLAIN authentication. Default "guest".</summary>
     public string UserName { get; set; } = "guest";
@@ -67,19 +92,32 @@ public sealed class AmqpConnectionOptions
     public SegmentPool Pool { get; set; } = SegmentPool.Shared;
 
     /// <summary>
-    /// Reads <c>amqp://user:pass@host:port/vhost?heartbeat=N&amp;frame_max=N&amp;channel_max=N</c>. User, password,
-    /// port and vhost are optional; the vhost is percent-decoded ("/" is written <c>%2F</c>), and an absent path means "/".
+    /// Reads a RabbitMQ URI: <c>amqp://user:pass@host:port/vhost?heartbeat=N&amp;frame_max=N&amp;channel_max=N</c>, or
+    /// <c>amqps://</c> for TLS (port 5671 by default; <see cref="Tls"/> set, checking the server's certificate against
+    /// the host name). User, password, port and vhost are optional; the vhost is percent-decoded ("/" is written
+    /// <c>%2F</c>), and an absent path means "/". Query parameters: <c>heartbeat</c>, <c>frame_max</c>,
+    /// <c>channel_max</c>, <c>connection_timeout</c> (ms), <c>auth_mechanism</c> (<c>plain</c> or <c>external</c>) and
+    /// <c>server_name_indication</c> (the name the server's certificate must carry, when not the host).
     /// </summary>
-    /// <exception cref="FormatException">The text is not an amqp:// URI this client can use.</exception>
+    /// <param name="uri">The URI.</param>
+    /// <returns>New options; change any of them before connecting.</returns>
+    /// <exception cref="FormatException">The text is not an amqp:// or amqps:// URI this client can use (the message
+    /// shows the URI with its password as <c>***</c>).</exception>
     public static AmqpConnectionOptions Parse(string uri)
     {
         ArgumentNullException.ThrowIfNull(uri);
-        if (!Uri.TryCreate(uri, UriKind.Absolute, out Uri? parsed) || parsed.Scheme != "amqp")
+        if (!Uri.TryCreate(uri, UriKind.Absolute, out Uri? parsed) || parsed.Scheme is not ("amqp" or "amqps"))
         {
-            throw new FormatException($"'{Redact(uri)}' is not an amqp:// URI (amqps is not supported).");
+            throw new FormatException($"'{Redact(uri)}' is not an amqp:// or amqps:// URI.");
         }
 
         var options = new AmqpConnectionOptions { Host = parsed.Host.Length == 0 ? "localhost" : parsed.Host };
+        if (parsed.Scheme == "amqps")
+        {
+            options.Port = 5671;
+            options.Tls = new SslClientAuthenticationOptions { TargetHost = options.Host };
+        }
+
         if (!parsed.IsDefaultPort && parsed.Port > 0)
         {
             options.Port = parsed.Port;
@@ -114,6 +152,17 @@ public sealed class AmqpConnectionOptions
                 case "frame_max": options.FrameMax = ParseNumber<uint>(uri, kv[0], value); break;
                 case "channel_max": options.ChannelMax = ParseNumber<ushort>(uri, kv[0], value); break;
                 case "connection_timeout": options.ConnectTimeout = TimeSpan.FromMilliseconds(ParseNumber<uint>(uri, kv[0], value)); break;
+                case "auth_mechanism":
+                    options.AuthMechanism = value.ToLowerInvariant() switch
+                    {
+                        "plain" => AmqpAuthMechanism.Plain,
+                        "external" => AmqpAuthMechanism.External,
+                        _ => throw new FormatException($"'{Redact(uri)}': auth_mechanism={value} is not plain or external."),
+                    };
+                    break;
+                case "server_name_indication" when options.Tls is not null:
+                    options.Tls.TargetHost = Uri.UnescapeDataString(value);
+                    break;
                 default: throw new FormatException($"'{Redact(uri)}' has an unknown query parameter '{kv[0]}'.");
             }
         }

@@ -33,6 +33,10 @@ internal static class AmqpClientErrors
         {
             throw new CliException($"cannot connect to the broker: {ex.Message}");
         }
+        catch (System.Security.Authentication.AuthenticationException ex)
+        {
+            throw new CliException(ex.Message.TrimEnd('.'));
+        }
         catch (TimeoutException ex)
         {
             throw new CliException(ex.Message.TrimEnd('.'));

@@ -1,0 +1,76 @@
+using System.Security.Authentication;
+using Spanwire.Amqp.Client;
+using Spanwire.Amqp.Protocol;
+
+namespace Spanwire.Amqp.IntegrationTests;
+
+/// <summary>amqps:// against a node with a TLS listener: trust, server names, client certificates and EXTERNAL login, refusals.</summary>
+public class TlsTests(TlsNode node) : IClassFixture<TlsNode>
+{
+    [Fact]
+    public async Task Amqps_TrustingTheTestCa_PublishesAndReadsBack_OverTls()
+    {
+        await using AmqpConnection connection = await AmqpConnection.ConnectAsync(node.Options(), Timeout.Token);
+        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
+        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: Timeout.Token);
+        await channel.EnableConfirmsAsync(Timeout.Token);
+        byte[] body = new byte[300_000]; // several TLS records and AMQP frames
+        Random.Shared.NextBytes(body);
+        await channel.PublishConfirmedAsync("", queue.Name, default, body, cancellationToken: Timeout.Token);
+
+        AmqpDelivery? delivery = await channel.GetAsync(queue.Name, autoAck: true, Timeout.Token);
+        Assert.NotNull(delivery);
+        Assert.Equal(body, delivery.Body.ToArray());
+    }
+
+    [Fact]
+    public async Task Amqps_WithTheMachinesDefaultTrust_RefusesTheTestServerCertificate()
+    {
+        // The test CA is in no trust store of the machine: the default check must refuse the broker.
+        AuthenticationException error = await Assert.ThrowsAsync<AuthenticationException>(() => AmqpConnection.ConnectAsync(node.TlsUri, Timeout.Token));
+        Assert.Contains("localhost", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Amqps_ServerNameThatTheCertificateDoesNotCarry_IsRefused()
+    {
+        AmqpConnectionOptions options = node.Options();
+        options.Tls!.TargetHost = "broker.example.com";
+        await Assert.ThrowsAsync<AuthenticationException>(() => AmqpConnection.ConnectAsync(options, Timeout.Token));
+    }
+
+    [Fact]
+    public async Task External_WithTheClientCertificate_LogsInAsItsUser()
+    {
+        await using AmqpConnection connection = await AmqpConnection.ConnectAsync(node.Options("client", AmqpAuthMechanism.External), Timeout.Token);
+        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
+        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: Timeout.Token);
+        Assert.StartsWith("amq.gen-", queue.Name, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task External_ForAUserTheBrokerDoesNotKnow_IsRefusedWith403()
+    {
+        AmqpConnectionClosedException error = await Assert.ThrowsAsync<AmqpConnectionClosedException>(() =>
+            AmqpConnection.ConnectAsync(node.Options("unknown-user", AmqpAuthMechanism.External), Timeout.Token));
+        Expect.Equal(AmqpReplyCode.AccessRefused, error.ReplyCode, error.Message);
+    }
+
+    [Fact]
+    public async Task External_WithACertificateFromAnUntrustedCa_NeverGetsAConnection()
+    {
+        // The broker checks client certificates (verify_peer): one from another CA ends the TLS session, in the TLS
+        // handshake or, with TLS 1.3, at the first read after it; either way an AuthenticationException with the alert.
+        AuthenticationException error = await Assert.ThrowsAsync<AuthenticationException>(() =>
+            AmqpConnection.ConnectAsync(node.Options("stranger", AmqpAuthMechanism.External), Timeout.Token));
+        Assert.Contains("unknown ca", error.Message, StringComparison.OrdinalIgnoreCase);
+    }
+
+    [Fact]
+    public async Task External_WithoutTls_TheBrokerDoesNotOfferIt_AndTheErrorSaysSo()
+    {
+        AmqpConnectionOptions options = AmqpConnectionOptions.Parse(node.PlainUri + "?auth_mechanism=external");
+        AmqpConnectionClosedException error = await Assert.ThrowsAsync<AmqpConnectionClosedException>(() => AmqpConnection.ConnectAsync(options, Timeout.Token));
+        Assert.Contains("does not offer EXTERNAL", error.Message, StringComparison.Ordinal);
+    }
+}
