@@ -7,6 +7,8 @@
 #                                    server and client certificates in DIR/tls (openssl), adds the user named by the
 #                                    client certificate, and prints the amqps:// URI as a second line
 #   scripts/rabbitmq.sh stop DIR     stop the node started in DIR and its own epmd (nothing else on the machine)
+#   scripts/rabbitmq.sh kill DIR     kill -9 the node started in DIR (a crash, for fault tests); start brings it back
+#   scripts/rabbitmq.sh ctl DIR ARGS run rabbitmqctl ARGS against the node in DIR (close_all_connections, ...)
 # A node keeps its port, name and data in DIR: starting it again in the same DIR brings back the same node, with
 # its durable queues and persistent messages.
 # Each node has its own epmd on a port of its own (ERL_EPMD_PORT), so stopping it never touches another node's, and
@@ -150,6 +152,20 @@ case "${1:-}" in
     if epmd=$(epmd_binary) && [ -n "$epmd" ]; then "$epmd" -port $((port + 1)) -kill >/dev/null 2>&1 || true; fi
     rm -f "$dir/pid"   # the port stays: the next start in DIR is the same node
     ;;
+  kill)
+    dir=${2:?kill needs a folder}
+    [ -f "$dir/pid" ] || exit 0
+    pkill -KILL -s "$(cat "$dir/pid")" 2>/dev/null
+    port=$(cat "$dir/port")
+    if epmd=$(epmd_binary) && [ -n "$epmd" ]; then "$epmd" -port $((port + 1)) -kill >/dev/null 2>&1 || true; fi
+    rm -f "$dir/pid"
+    ;;
+  ctl)
+    dir=${2:?ctl needs a folder}; shift 2
+    [ -f "$dir/port" ] || { say "no node in $dir"; exit 1; }
+    port=$(cat "$dir/port")
+    ( node_env "$dir" "$port"; exec "$bin/rabbitmqctl" -n "$RABBITMQ_NODENAME" -q "$@" )
+    ;;
   *)
-    say "usage: rabbitmq.sh install | start DIR [--tls] | stop DIR"; exit 2 ;;
+    say "usage: rabbitmq.sh install | start DIR [--tls] | stop DIR | kill DIR | ctl DIR ARGS..."; exit 2 ;;
 esac

@@ -19,6 +19,7 @@ public class BrokerStopTests
             string uri = (await NodeScript.RunAsync($"start {folder}", TimeSpan.FromSeconds(120))).Trim();
             AmqpConnectionOptions options = AmqpConnectionOptions.Parse(uri);
             options.Heartbeat = 2;
+            options.AutomaticRecovery = false; // this test is about how the connection ends
             await using AmqpConnection connection = await AmqpConnection.ConnectAsync(options, Timeout.Token);
             AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
             AmqpQueueInfo queue = await channel.QueueDeclareAsync(durable: false, cancellationToken: Timeout.Token);

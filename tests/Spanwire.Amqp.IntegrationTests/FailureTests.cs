@@ -115,7 +115,7 @@ public class FailureTests
     {
         await using var fake = new FakeBroker();
         Task<AmqpConnection> connecting = AmqpConnection.ConnectAsync(
-            new AmqpConnectionOptions { Host = "127.0.0.1", Port = fake.Port, ContinuationTimeout = TimeSpan.FromMilliseconds(300) }, Timeout.Token);
+            new AmqpConnectionOptions { Host = "127.0.0.1", Port = fake.Port, ContinuationTimeout = TimeSpan.FromMilliseconds(300), AutomaticRecovery = false }, Timeout.Token);
         await fake.AcceptAsync(Timeout.Token);
         await using AmqpConnection connection = await connecting;
         Task<AmqpChannel> opening = connection.OpenChannelAsync(Timeout.Token);

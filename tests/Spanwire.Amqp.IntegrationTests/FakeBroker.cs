@@ -26,10 +26,19 @@ public sealed class FakeBroker : IAsyncDisposable
 
     public int Port => ((IPEndPoint)_listener.LocalEndpoint).Port;
 
-    /// <summary>Connects a client to this broker and completes the handshake on both sides.</summary>
-    public async Task<Spanwire.Amqp.Client.AmqpConnection> ConnectClientAsync(CancellationToken cancellationToken)
+    /// <summary>Options for this broker; without recovery, since a fake that drops a client does not take it back
+    /// (recovery tests turn it on and accept again).</summary>
+    public Spanwire.Amqp.Client.AmqpConnectionOptions Options(bool recover = false)
     {
-        Task<Spanwire.Amqp.Client.AmqpConnection> connecting = Spanwire.Amqp.Client.AmqpConnection.ConnectAsync(Uri, cancellationToken);
+        Spanwire.Amqp.Client.AmqpConnectionOptions options = Spanwire.Amqp.Client.AmqpConnectionOptions.Parse(Uri);
+        options.AutomaticRecovery = recover;
+        return options;
+    }
+
+    /// <summary>Connects a client to this broker and completes the handshake on both sides.</summary>
+    public async Task<Spanwire.Amqp.Client.AmqpConnection> ConnectClientAsync(CancellationToken cancellationToken, bool recover = false)
+    {
+        Task<Spanwire.Amqp.Client.AmqpConnection> connecting = Spanwire.Amqp.Client.AmqpConnection.ConnectAsync(Options(recover), cancellationToken);
         await AcceptAsync(cancellationToken);
         return await connecting;
     }
@@ -108,6 +117,9 @@ public sealed class FakeBroker : IAsyncDisposable
 
     /// <summary>Bytes sent to the client so far, handshake included: the client's stream offsets count from the same start.</summary>
     public long BytesSent { get; private set; }
+
+    /// <summary>Stops accepting: connecting to this broker is refused from now on.</summary>
+    public void StopListening() => _listener.Stop();
 
     /// <summary>Drops the connection without a word (RST).</summary>
     public void Drop()

@@ -49,6 +49,28 @@ public sealed class ConnectionOptionsTests
     public void Auth_mechanism_comes_from_the_query(string uri, AmqpAuthMechanism expected) =>
         Expect.Equal(expected, AmqpConnectionOptions.Parse(uri).AuthMechanism, uri);
 
+    [Theory]
+    [InlineData("amqp://u:p@n1:5673,n2,n3:5675/v", "n1:5673 n2:5672 n3:5675")]   // a cluster: unlisted ports are the scheme's
+    [InlineData("amqps://n1,n2/", "n1:5671 n2:5671")]
+    [InlineData("amqp://n1,[::1]:5674/", "n1:5672 [::1]:5674")]
+    [InlineData("amqp://only/", "")]                                             // one host: Host and Port, no list
+    public void Several_hosts_in_a_uri_become_the_endpoint_list(string uri, string expected)
+    {
+        AmqpConnectionOptions options = AmqpConnectionOptions.Parse(uri);
+        Expect.Equal(expected, string.Join(' ', options.Endpoints), uri);
+        Expect.Equal("v", AmqpConnectionOptions.Parse("amqp://u:p@a,b/v").VirtualHost, "the vhost after a host list");
+        Expect.Equal("p", AmqpConnectionOptions.Parse("amqp://u:p@a,b/v").Password, "the password before a host list");
+    }
+
+    [Fact]
+    public void Recovery_is_on_by_default_as_in_RabbitMQ_Client()
+    {
+        var options = new AmqpConnectionOptions();
+        Assert.True(options.AutomaticRecovery);
+        Assert.True(options.TopologyRecovery);
+        Expect.Equal(TimeSpan.FromSeconds(5), options.RecoveryInterval, "RabbitMQ.Client's NetworkRecoveryInterval");
+    }
+
     [Fact]
     public void ContinuationTimeout_defaults_to_20_seconds_as_RabbitMQ_Client_and_refuses_zero()
     {

@@ -39,20 +39,11 @@ public sealed partial class AmqpChannel
     {
         ArgumentNullException.ThrowIfNull(queue);
         ArgumentNullException.ThrowIfNull(consumerTag);
-        var consumer = new AmqpConsumer(this, queue, _connection.AllowSynchronousContinuations);
-        await CallAsync(AmqpMethods.BasicConsumeOk, (o, ch) =>
+        var consumer = new AmqpConsumer(this, queue, _connection.AllowSynchronousContinuations)
         {
-            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.BasicConsume, 2 + 512 + 1 + arguments.EncodedLength);
-            frame.Arguments.WriteShort(0);
-            frame.Arguments.WriteShortString(queue);
-            frame.Arguments.WriteShortString(consumerTag);
-            frame.Arguments.WriteBit(false);
-            frame.Arguments.WriteBit(autoAck);
-            frame.Arguments.WriteBit(exclusive);
-            frame.Arguments.WriteBit(false);
-            frame.Arguments.WriteTable(arguments);
-            frame.Complete();
-        }, (in AmqpMethodView reply) =>
+            Registration = (autoAck, exclusive, arguments),
+        };
+        await CallAsync(AmqpMethods.BasicConsumeOk, (o, ch) => WriteConsume(o, ch, queue, consumerTag, autoAck, exclusive, arguments), (in AmqpMethodView reply) =>
         {
             // Registered on the read loop, before any delivery for it can be read.
             consumer.SetTag(reply.GetString(0));
@@ -64,6 +55,21 @@ public sealed partial class AmqpChannel
             return null;
         }, cancellationToken).ConfigureAwait(false);
         return consumer;
+    }
+
+    private static void WriteConsume(IBufferWriter<byte> output, ushort channel, string queue, string consumerTag, bool autoAck, bool exclusive,
+        FieldTable arguments)
+    {
+        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(output, channel, AmqpMethods.BasicConsume, 2 + 512 + 1 + arguments.EncodedLength);
+        frame.Arguments.WriteShort(0);
+        frame.Arguments.WriteShortString(queue);
+        frame.Arguments.WriteShortString(consumerTag);
+        frame.Arguments.WriteBit(false);
+        frame.Arguments.WriteBit(autoAck);
+        frame.Arguments.WriteBit(exclusive);
+        frame.Arguments.WriteBit(false);
+        frame.Arguments.WriteTable(arguments);
+        frame.Complete();
     }
 
     /// <summary>
@@ -98,19 +104,27 @@ public sealed partial class AmqpChannel
     /// <summary>Acknowledges a delivery, or with <paramref name="multiple"/> every delivery up to it.</summary>
     public ValueTask AckAsync(ulong deliveryTag, bool multiple = false, CancellationToken cancellationToken = default)
     {
-        ThrowIfClosed();
-        using FrameOutput.Scope scope = _output.Begin();
-        AmqpFrameWriter.WriteBasicAck(scope.Writer, Number, deliveryTag, multiple);
+        if (IsFromLostLink(deliveryTag))
+        {
+            return default;
+        }
+
+        using FrameOutput.Scope scope = BeginFrames();
+        AmqpFrameWriter.WriteBasicAck(scope.Writer, Number, ToWireTag(deliveryTag), multiple);
         return default;
     }
 
     /// <summary>Rejects a delivery, or with <paramref name="multiple"/> every delivery up to it (basic.nack); requeued unless <paramref name="requeue"/> is false.</summary>
     public ValueTask NackAsync(ulong deliveryTag, bool multiple = false, bool requeue = true, CancellationToken cancellationToken = default)
     {
-        ThrowIfClosed();
-        using FrameOutput.Scope scope = _output.Begin();
+        if (IsFromLostLink(deliveryTag))
+        {
+            return default;
+        }
+
+        using FrameOutput.Scope scope = BeginFrames();
         AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(scope.Writer, Number, AmqpMethods.BasicNack, 9);
-        frame.Arguments.WriteLongLong(deliveryTag);
+        frame.Arguments.WriteLongLong(ToWireTag(deliveryTag));
         frame.Arguments.WriteBit(multiple);
         frame.Arguments.WriteBit(requeue);
         frame.Complete();
@@ -120,10 +134,14 @@ public sealed partial class AmqpChannel
     /// <summary>Rejects one delivery (basic.reject); requeued unless <paramref name="requeue"/> is false.</summary>
     public ValueTask RejectAsync(ulong deliveryTag, bool requeue = true, CancellationToken cancellationToken = default)
     {
-        ThrowIfClosed();
-        using FrameOutput.Scope scope = _output.Begin();
+        if (IsFromLostLink(deliveryTag))
+        {
+            return default;
+        }
+
+        using FrameOutput.Scope scope = BeginFrames();
         AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(scope.Writer, Number, AmqpMethods.BasicReject, 9);
-        frame.Arguments.WriteLongLong(deliveryTag);
+        frame.Arguments.WriteLongLong(ToWireTag(deliveryTag));
         frame.Arguments.WriteBit(requeue);
         frame.Complete();
         return default;
@@ -150,7 +168,7 @@ public sealed partial class AmqpChannel
     {
         AmqpConsumer? consumer = FindConsumer(method.GetShortString(0));
         _incomingConsumer = consumer;
-        _incoming = new AmqpDelivery(consumer?.Tag ?? method.GetString(0), method.GetLongLong(1), method.GetBit(2),
+        _incoming = new AmqpDelivery(consumer?.Tag ?? method.GetString(0), FromWireTag(method.GetLongLong(1)), method.GetBit(2),
             _recentExchange.Get(method.GetShortString(3)), _recentRoutingKey.Get(method.GetShortString(4)), 0);
         _contentKind = ContentKind.Delivery;
     }
@@ -159,7 +177,7 @@ public sealed partial class AmqpChannel
     {
         _incomingGet = _rpc.Match(method.Method)
             ?? throw new AmqpProtocolException(AmqpReplyCode.CommandInvalid, method.Offset, $"basic.get-ok on channel {Number} with no basic.get pending");
-        _incoming = new AmqpDelivery("", method.GetLongLong(0), method.GetBit(1), _recentExchange.Get(method.GetShortString(2)),
+        _incoming = new AmqpDelivery("", FromWireTag(method.GetLongLong(0)), method.GetBit(1), _recentExchange.Get(method.GetShortString(2)),
             _recentRoutingKey.Get(method.GetShortString(3)), method.GetLong(4));
         _contentKind = ContentKind.Get;
     }

@@ -40,7 +40,7 @@ public sealed partial class AmqpChannel
         {
             try
             {
-                await _output.WaitForRoomAsync(FrameOutput.HighWater / 2, CancellationToken.None).ConfigureAwait(false);
+                await Output.WaitForRoomAsync(FrameOutput.HighWater / 2, CancellationToken.None).ConfigureAwait(false);
                 ThrowIfClosed();
             }
             catch (Exception ex)
@@ -51,7 +51,7 @@ public sealed partial class AmqpChannel
 
             lock (_parkedLock)
             {
-                while (_parked.Count > 0 && !_output.IsCongested)
+                while (_parked.Count > 0 && !Output.IsCongested)
                 {
                     ParkedPublish next = _parked.Dequeue();
                     if (next.TryClaim())

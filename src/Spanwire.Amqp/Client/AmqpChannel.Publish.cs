@@ -1,3 +1,4 @@
+using System.Buffers;
 using Spanwire.Amqp.Protocol;
 
 namespace Spanwire.Amqp.Client;
@@ -27,12 +28,7 @@ public sealed partial class AmqpChannel
         }
 
         var tracker = new ConfirmTracker(_connection.AllowSynchronousContinuations);
-        await CallAsync(AmqpMethods.ConfirmSelectOk, static (o, ch) =>
-        {
-            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.ConfirmSelect, 1);
-            frame.Arguments.WriteBit(false);
-            frame.Complete();
-        }, (in AmqpMethodView _) =>
+        await CallAsync(AmqpMethods.ConfirmSelectOk, static (o, ch) => WriteConfirmSelect(o, ch), (in AmqpMethodView _) =>
         {
             // Set on the read loop, so no ack can arrive before the tracker exists.
             _confirms = tracker;
@@ -141,6 +137,13 @@ public sealed partial class AmqpChannel
         (_confirms ?? throw new InvalidOperationException("Confirm mode is off on this channel: call EnableConfirmsAsync first."))
             .WaitForAllAsync(cancellationToken);
 
+    private static void WriteConfirmSelect(IBufferWriter<byte> output, ushort channel)
+    {
+        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(output, channel, AmqpMethods.ConfirmSelect, 1);
+        frame.Arguments.WriteBit(false);
+        frame.Complete();
+    }
+
     private void ThrowIfConfirmsOff()
     {
         if (_confirms is null)
@@ -156,7 +159,7 @@ public sealed partial class AmqpChannel
         ArgumentNullException.ThrowIfNull(exchange);
         ArgumentNullException.ThrowIfNull(routingKey);
         ThrowIfClosed();
-        if (Volatile.Read(ref _parkedCount) != 0 || _output.IsCongested)
+        if (Volatile.Read(ref _parkedCount) != 0 || Output.IsCongested)
         {
             return Park(exchange, routingKey, properties, template, body, mandatory, wait, cancellationToken);
         }
@@ -168,7 +171,7 @@ public sealed partial class AmqpChannel
         ReadOnlyMemory<byte> body, bool mandatory, bool wait)
     {
         ValueTask confirmed = default;
-        using FrameOutput.Scope scope = _output.Begin();
+        using FrameOutput.Scope scope = BeginFrames();
         ConfirmTracker? confirms = _confirms;
         ulong seq = confirms is null ? 0 : confirms.Add(wait, out confirmed);
         try

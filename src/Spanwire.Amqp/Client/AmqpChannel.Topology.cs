@@ -1,3 +1,4 @@
+using System.Buffers;
 using Spanwire.Amqp.Protocol;
 
 namespace Spanwire.Amqp.Client;
@@ -10,13 +11,16 @@ public readonly record struct AmqpQueueInfo(string Name, uint MessageCount, uint
 
 public sealed partial class AmqpChannel
 {
+    /// <summary>Where declarations are recorded for recovery; recovery's own channel records nothing.</summary>
+    private TopologyRecorder? Recorder => IsForRecovery ? null : _connection.Topology;
+
     /// <summary>Declares an exchange (exchange.declare); with <paramref name="passive"/>, only checks that it exists.</summary>
-    public Task ExchangeDeclareAsync(string exchange, string type, bool durable = false, bool autoDelete = false, bool @internal = false,
+    public async Task ExchangeDeclareAsync(string exchange, string type, bool durable = false, bool autoDelete = false, bool @internal = false,
         FieldTable arguments = default, bool passive = false, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(exchange);
         ArgumentNullException.ThrowIfNull(type);
-        return CallAsync(AmqpMethods.ExchangeDeclareOk, (o, ch) =>
+        await CallAsync(AmqpMethods.ExchangeDeclareOk, (o, ch) =>
         {
             AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.ExchangeDeclare, 2 + 512 + 1 + arguments.EncodedLength);
             frame.Arguments.WriteShort(0);
@@ -29,14 +33,18 @@ public sealed partial class AmqpChannel
             frame.Arguments.WriteBit(false);
             frame.Arguments.WriteTable(arguments);
             frame.Complete();
-        }, null, cancellationToken);
+        }, null, cancellationToken).ConfigureAwait(false);
+        if (!passive)
+        {
+            Recorder?.RecordExchange(exchange, new TopologyRecorder.ExchangeRecord(type, durable, autoDelete, @internal, arguments));
+        }
     }
 
     /// <summary>Deletes an exchange (exchange.delete).</summary>
-    public Task ExchangeDeleteAsync(string exchange, bool ifUnused = false, CancellationToken cancellationToken = default)
+    public async Task ExchangeDeleteAsync(string exchange, bool ifUnused = false, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(exchange);
-        return CallAsync(AmqpMethods.ExchangeDeleteOk, (o, ch) =>
+        await CallAsync(AmqpMethods.ExchangeDeleteOk, (o, ch) =>
         {
             AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.ExchangeDelete, 2 + 256 + 1);
             frame.Arguments.WriteShort(0);
@@ -44,18 +52,27 @@ public sealed partial class AmqpChannel
             frame.Arguments.WriteBit(ifUnused);
             frame.Arguments.WriteBit(false);
             frame.Complete();
-        }, null, cancellationToken);
+        }, null, cancellationToken).ConfigureAwait(false);
+        Recorder?.ForgetExchange(exchange);
     }
 
     /// <summary>Binds exchange <paramref name="destination"/> to exchange <paramref name="source"/> (exchange.bind).</summary>
-    public Task ExchangeBindAsync(string destination, string source, string routingKey, FieldTable arguments = default,
-        CancellationToken cancellationToken = default) =>
-        ExchangeBinding(AmqpMethods.ExchangeBind, AmqpMethods.ExchangeBindOk, destination, source, routingKey, arguments, cancellationToken);
+    public async Task ExchangeBindAsync(string destination, string source, string routingKey, FieldTable arguments = default,
+        CancellationToken cancellationToken = default)
+    {
+        await ExchangeBinding(AmqpMethods.ExchangeBind, AmqpMethods.ExchangeBindOk, destination, source, routingKey, arguments, cancellationToken)
+            .ConfigureAwait(false);
+        Recorder?.RecordBinding(new TopologyRecorder.BindingRecord(ToExchange: true, destination, source, routingKey, arguments));
+    }
 
     /// <summary>Removes an exchange-to-exchange binding (exchange.unbind).</summary>
-    public Task ExchangeUnbindAsync(string destination, string source, string routingKey, FieldTable arguments = default,
-        CancellationToken cancellationToken = default) =>
-        ExchangeBinding(AmqpMethods.ExchangeUnbind, AmqpMethods.ExchangeUnbindOk, destination, source, routingKey, arguments, cancellationToken);
+    public async Task ExchangeUnbindAsync(string destination, string source, string routingKey, FieldTable arguments = default,
+        CancellationToken cancellationToken = default)
+    {
+        await ExchangeBinding(AmqpMethods.ExchangeUnbind, AmqpMethods.ExchangeUnbindOk, destination, source, routingKey, arguments, cancellationToken)
+            .ConfigureAwait(false);
+        Recorder?.ForgetBinding(new TopologyRecorder.BindingRecord(ToExchange: true, destination, source, routingKey, arguments));
+    }
 
     /// <summary>Declares a queue (queue.declare); an empty name asks the broker to name it. With <paramref name="passive"/>, only checks that it exists.</summary>
     public async Task<AmqpQueueInfo> QueueDeclareAsync(string queue = "", bool durable = false, bool exclusive = false, bool autoDelete = false,
@@ -76,16 +93,22 @@ public sealed partial class AmqpChannel
             frame.Complete();
         }, static (in AmqpMethodView reply) => new AmqpQueueInfo(reply.GetString(0), reply.GetLong(1), reply.GetLong(2)), cancellationToken)
             .ConfigureAwait(false);
-        return (AmqpQueueInfo)result!;
+        var info = (AmqpQueueInfo)result!;
+        if (!passive)
+        {
+            Recorder?.RecordQueue(info.Name, new TopologyRecorder.QueueRecord(durable, exclusive, autoDelete, arguments, ServerNamed: queue.Length == 0));
+        }
+
+        return info;
     }
 
     /// <summary>Binds a queue to an exchange (queue.bind).</summary>
-    public Task QueueBindAsync(string queue, string exchange, string routingKey, FieldTable arguments = default, CancellationToken cancellationToken = default)
+    public async Task QueueBindAsync(string queue, string exchange, string routingKey, FieldTable arguments = default, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(queue);
         ArgumentNullException.ThrowIfNull(exchange);
         ArgumentNullException.ThrowIfNull(routingKey);
-        return CallAsync(AmqpMethods.QueueBindOk, (o, ch) =>
+        await CallAsync(AmqpMethods.QueueBindOk, (o, ch) =>
         {
             AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.QueueBind, 2 + 768 + 1 + arguments.EncodedLength);
             frame.Arguments.WriteShort(0);
@@ -95,16 +118,17 @@ public sealed partial class AmqpChannel
             frame.Arguments.WriteBit(false);
             frame.Arguments.WriteTable(arguments);
             frame.Complete();
-        }, null, cancellationToken);
+        }, null, cancellationToken).ConfigureAwait(false);
+        Recorder?.RecordBinding(new TopologyRecorder.BindingRecord(ToExchange: false, queue, exchange, routingKey, arguments));
     }
 
     /// <summary>Removes a queue binding (queue.unbind).</summary>
-    public Task QueueUnbindAsync(string queue, string exchange, string routingKey, FieldTable arguments = default, CancellationToken cancellationToken = default)
+    public async Task QueueUnbindAsync(string queue, string exchange, string routingKey, FieldTable arguments = default, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(queue);
         ArgumentNullException.ThrowIfNull(exchange);
         ArgumentNullException.ThrowIfNull(routingKey);
-        return CallAsync(AmqpMethods.QueueUnbindOk, (o, ch) =>
+        await CallAsync(AmqpMethods.QueueUnbindOk, (o, ch) =>
         {
             AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.QueueUnbind, 2 + 768 + arguments.EncodedLength);
             frame.Arguments.WriteShort(0);
@@ -113,7 +137,8 @@ public sealed partial class AmqpChannel
             frame.Arguments.WriteShortString(routingKey);
             frame.Arguments.WriteTable(arguments);
             frame.Complete();
-        }, null, cancellationToken);
+        }, null, cancellationToken).ConfigureAwait(false);
+        Recorder?.ForgetBinding(new TopologyRecorder.BindingRecord(ToExchange: false, queue, exchange, routingKey, arguments));
     }
 
     /// <summary>Removes every ready message from a queue (queue.purge); returns how many.</summary>
@@ -145,6 +170,7 @@ public sealed partial class AmqpChannel
             frame.Arguments.WriteBit(false);
             frame.Complete();
         }, static (in AmqpMethodView reply) => reply.GetLong(0), cancellationToken).ConfigureAwait(false);
+        Recorder?.ForgetQueue(queue);
         return (uint)result!;
     }
 
@@ -159,15 +185,21 @@ public sealed partial class AmqpChannel
     /// <param name="cancellationToken">Cancels waiting for basic.qos-ok.</param>
     /// <returns>A task that completes when the broker has applied the limit.</returns>
     /// <exception cref="AmqpClosedException">The channel or connection closed.</exception>
-    public Task QosAsync(uint prefetchSize, ushort prefetchCount, bool global, CancellationToken cancellationToken = default) =>
-        CallAsync(AmqpMethods.BasicQosOk, (o, ch) =>
-        {
-            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.BasicQos, 7);
-            frame.Arguments.WriteLong(prefetchSize);
-            frame.Arguments.WriteShort(prefetchCount);
-            frame.Arguments.WriteBit(global);
-            frame.Complete();
-        }, null, cancellationToken);
+    public async Task QosAsync(uint prefetchSize, ushort prefetchCount, bool global, CancellationToken cancellationToken = default)
+    {
+        await CallAsync(AmqpMethods.BasicQosOk, (o, ch) => WriteQos(o, ch, prefetchSize, prefetchCount, global), null, cancellationToken)
+            .ConfigureAwait(false);
+        _qos = (prefetchSize, prefetchCount, global); // what recovery restores
+    }
+
+    private static void WriteQos(IBufferWriter<byte> output, ushort channel, uint prefetchSize, ushort prefetchCount, bool global)
+    {
+        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(output, channel, AmqpMethods.BasicQos, 7);
+        frame.Arguments.WriteLong(prefetchSize);
+        frame.Arguments.WriteShort(prefetchCount);
+        frame.Arguments.WriteBit(global);
+        frame.Complete();
+    }
 
     /// <summary>Limits unacknowledged deliveries to <paramref name="prefetchCount"/> for each new consumer on the channel (basic.qos, no size limit).</summary>
     /// <example>

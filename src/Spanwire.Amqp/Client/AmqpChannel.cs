@@ -12,17 +12,22 @@ namespace Spanwire.Amqp.Client;
 public sealed partial class AmqpChannel : IAsyncDisposable
 {
     private readonly AmqpConnection _connection;
-    private readonly FrameOutput _output;
     private readonly RpcSlot _rpc;
     private Exception? _closeReason;
+    private Exception? _suspended; // while the connection recovers
 
-    internal AmqpChannel(AmqpConnection connection, FrameOutput output, ushort number)
+    internal AmqpChannel(AmqpConnection connection, ushort number)
     {
         _connection = connection;
-        _output = output;
         Number = number;
         _rpc = new RpcSlot(connection.ContinuationTimeout);
     }
+
+    /// <summary>The connection's current frame output; a recovered connection has a new one.</summary>
+    private FrameOutput Output => _connection.Output;
+
+    /// <summary>A channel recovery opens for its own use: not restored itself, and its declarations not recorded.</summary>
+    internal bool IsForRecovery { get; init; }
 
     /// <summary>The channel number.</summary>
     public ushort Number { get; }
@@ -30,8 +35,8 @@ public sealed partial class AmqpChannel : IAsyncDisposable
     /// <summary>The connection the channel belongs to.</summary>
     public AmqpConnection Connection => _connection;
 
-    /// <summary>Whether the channel is open.</summary>
-    public bool IsOpen => Volatile.Read(ref _closeReason) is null;
+    /// <summary>Whether the channel is open: false once closed, and while its connection recovers.</summary>
+    public bool IsOpen => Volatile.Read(ref _closeReason) is null && Volatile.Read(ref _suspended) is null;
 
     /// <summary>Why the channel closed, or null while it is open.</summary>
     public Exception? CloseReason => Volatile.Read(ref _closeReason);
@@ -39,8 +44,15 @@ public sealed partial class AmqpChannel : IAsyncDisposable
     /// <summary>Closes the channel (channel.close, then waits for close-ok). Closing a closed channel does nothing.</summary>
     public async Task CloseAsync(CancellationToken cancellationToken = default)
     {
-        if (!IsOpen)
+        if (Volatile.Read(ref _closeReason) is not null)
         {
+            return;
+        }
+
+        if (Volatile.Read(ref _suspended) is not null)
+        {
+            // Nothing to say to a broker we are not connected to: the channel is simply not restored.
+            Shutdown(new AmqpChannelClosedException(Number, AmqpReplyCode.Success, "closed by the application"));
             return;
         }
 
@@ -75,7 +87,7 @@ public sealed partial class AmqpChannel : IAsyncDisposable
     }
 
     internal Task OpenAsync(CancellationToken cancellationToken) =>
-        CallAsync(AmqpMethods.ChannelOpenOk, static (o, ch) =>
+        CallRawAsync(AmqpMethods.ChannelOpenOk, static (o, ch) =>
         {
             AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.ChannelOpen, 1);
             frame.Arguments.WriteShortString(""u8);
@@ -105,15 +117,36 @@ public sealed partial class AmqpChannel : IAsyncDisposable
     private Task<object?> CallAsync(AmqpMethod reply, MethodWriter write, ReplyParser? parse, CancellationToken cancellationToken, AmqpMethod? alternative = null)
     {
         ThrowIfClosed();
-        return _rpc.CallAsync(_output, Number, write, reply, alternative, parse, cancellationToken);
+        return CallRawAsync(reply, write, parse, cancellationToken, alternative);
     }
+
+    // Without the open check: recovery talks to the broker while the channel is still suspended.
+    private Task<object?> CallRawAsync(AmqpMethod reply, MethodWriter write, ReplyParser? parse, CancellationToken cancellationToken, AmqpMethod? alternative = null) =>
+        _rpc.CallAsync(Output, Number, write, reply, alternative, parse, cancellationToken);
 
     private void ThrowIfClosed()
     {
-        if (Volatile.Read(ref _closeReason) is { } reason)
+        if ((Volatile.Read(ref _closeReason) ?? Volatile.Read(ref _suspended)) is { } reason)
         {
             StoredFailure.Throw(reason);
         }
+    }
+
+    /// <summary>
+    /// Takes the output lock for frames of this channel, then checks the channel is open: a channel is suspended before
+    /// its connection's link is replaced and resumed only once reopened on the new one, so a frame never reaches a link
+    /// on which the channel is not open.
+    /// </summary>
+    private FrameOutput.Scope BeginFrames()
+    {
+        FrameOutput.Scope scope = Output.Begin();
+        if ((Volatile.Read(ref _closeReason) ?? Volatile.Read(ref _suspended)) is { } reason)
+        {
+            scope.Dispose();
+            StoredFailure.Throw(reason);
+        }
+
+        return scope;
     }
 
     private static void WriteClose(IBufferWriter<byte> output, ushort channel, ushort code, string text)
@@ -128,7 +161,7 @@ public sealed partial class AmqpChannel : IAsyncDisposable
 
     private void WriteFrame(MethodWriter write)
     {
-        using FrameOutput.Scope scope = _output.Begin();
+        using FrameOutput.Scope scope = BeginFrames();
         write(scope.Writer, Number);
     }
 

@@ -9,7 +9,6 @@ namespace Spanwire.Amqp.Client;
 public sealed partial class AmqpConnection
 {
     private static readonly TimeSpan WriterFailureGrace = TimeSpan.FromMilliseconds(250);
-    private readonly CancellationTokenSource _stop = new();
 
     private enum HandshakeState
     {
@@ -25,10 +24,10 @@ public sealed partial class AmqpConnection
     /// calls, by this thread and the writer's: each read is one system call, with no event-loop thread and no
     /// thread-pool work item between the socket and the frames.
     /// </summary>
-    private Task StartReader()
+    private Task StartReader(Link link)
     {
         var opened = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        var thread = new Thread(() => RunReader(opened))
+        var thread = new Thread(() => RunReader(link, opened))
         {
             IsBackground = true,
             Name = "Spanwire AMQP reader",
@@ -37,7 +36,7 @@ public sealed partial class AmqpConnection
         return opened.Task;
     }
 
-    private void RunReader(TaskCompletionSource opened)
+    private void RunReader(Link link, TaskCompletionSource opened)
     {
         bool writerStarted = false;
         try
@@ -45,40 +44,40 @@ public sealed partial class AmqpConnection
             Stream stream;
             try
             {
-                _socket.Connect(_options.Host, _options.Port);
-                stream = new NetworkStream(_socket, ownsSocket: false); // the connection disposes the socket
+                link.Socket.Connect(link.Endpoint.Host, link.Endpoint.Port);
+                stream = new NetworkStream(link.Socket, ownsSocket: false); // the connection disposes the socket
                 if (_options.Tls is { } tls)
                 {
-                    stream = AuthenticateTls(stream, tls);
+                    stream = AuthenticateTls(link, stream, tls);
                 }
 
-                StartWriter(stream);
+                StartWriter(link, stream);
                 writerStarted = true;
-                Handshake(stream);
+                Handshake(link, stream);
             }
             catch (Exception ex)
             {
                 if (!writerStarted)
                 {
-                    _writerEnded.TrySetResult();
+                    link.WriterEnded.TrySetResult();
                 }
 
-                opened.TrySetException(TlsRefusal(ex) ?? ex);
+                opened.TrySetException(TlsRefusal(link, ex) ?? ex);
                 return;
             }
 
             opened.TrySetResult();
-            ReadFrames(stream);
+            ReadFrames(link, stream);
         }
         catch (Exception ex)
         {
-            _readerStopped.Set();
-            FailAsync(ex).GetAwaiter().GetResult(); // this thread has nothing else to do
+            link.ReaderStopped.Set();
+            FailAsync(link, ex).GetAwaiter().GetResult(); // this thread has nothing else to do
         }
         finally
         {
-            _readerStopped.Set();
-            _receive.Dispose();
+            link.ReaderStopped.Set();
+            link.Receive.Dispose();
         }
     }
 
@@ -87,14 +86,14 @@ public sealed partial class AmqpConnection
     /// (by default against the machine's trusted roots and <see cref="SslClientAuthenticationOptions.TargetHost"/>).
     /// One read and one write may run at once on an SslStream, which is how the reader and writer threads use it.
     /// </summary>
-    private SslStream AuthenticateTls(Stream stream, SslClientAuthenticationOptions tls)
+    private SslStream AuthenticateTls(Link link, Stream stream, SslClientAuthenticationOptions tls)
     {
         var ssl = new SslStream(stream, leaveInnerStreamOpen: false);
-        _tlsStream = ssl;
+        link.Tls = ssl;
         SslClientAuthenticationOptions options = tls;
         if (string.IsNullOrEmpty(options.TargetHost))
         {
-            options = CopyWithTargetHost(tls, _options.Host);
+            options = CopyWithTargetHost(tls, link.Endpoint.Host);
         }
 
         try
@@ -103,7 +102,7 @@ public sealed partial class AmqpConnection
         }
         catch (AuthenticationException ex)
         {
-            throw new AuthenticationException($"TLS with {_options.Host}:{_options.Port} failed: {ex.Message} {ex.InnerException?.Message}".TrimEnd(), ex);
+            throw new AuthenticationException($"TLS with {link.Endpoint} failed: {ex.Message} {ex.InnerException?.Message}".TrimEnd(), ex);
         }
 
         return ssl;
@@ -114,9 +113,9 @@ public sealed partial class AmqpConnection
     /// handshake, so a refusal (an unknown CA, an expired certificate) arrives as a TLS alert at the first read:
     /// reported as the authentication failure it is, with the alert, rather than as a failed read.
     /// </summary>
-    private AuthenticationException? TlsRefusal(Exception error)
+    private static AuthenticationException? TlsRefusal(Link link, Exception error)
     {
-        if (_tlsStream is null || error is not IOException || error.InnerException is null)
+        if (link.Tls is null || error is not IOException || error.InnerException is null)
         {
             return null;
         }
@@ -128,7 +127,7 @@ public sealed partial class AmqpConnection
         }
 
         return new AuthenticationException(
-            $"The broker at {_options.Host}:{_options.Port} ended the TLS session: {innermost.Message} (is the client certificate one the broker trusts?)", error);
+            $"The broker at {link.Endpoint} ended the TLS session: {innermost.Message} (is the client certificate one the broker trusts?)", error);
     }
 
     private static SslClientAuthenticationOptions CopyWithTargetHost(SslClientAuthenticationOptions tls, string host) => new()
@@ -148,10 +147,10 @@ public sealed partial class AmqpConnection
         ApplicationProtocols = tls.ApplicationProtocols,
     };
 
-    private void Handshake(Stream stream)
+    private void Handshake(Link link, Stream stream)
     {
-        _decoder.AllowProtocolHeader = true; // a broker that refuses the version answers with its own header
-        using (FrameOutput.Scope scope = _output.Begin())
+        link.Decoder.AllowProtocolHeader = true; // a broker that refuses the version answers with its own header
+        using (FrameOutput.Scope scope = link.Output.Begin())
         {
             AmqpFrameWriter.WriteProtocolHeader(scope.Writer);
         }
@@ -159,7 +158,7 @@ public sealed partial class AmqpConnection
         HandshakeState state = HandshakeState.Start;
         while (state != HandshakeState.Done)
         {
-            int count = stream.Read(_receive.GetReceiveMemory().Span);
+            int count = stream.Read(link.Receive.GetReceiveMemory().Span);
             if (count == 0)
             {
                 throw new AmqpConnectionClosedException(0, state == HandshakeState.Start
@@ -167,26 +166,26 @@ public sealed partial class AmqpConnection
                     : "the broker closed the socket during the handshake; check the user, password and vhost");
             }
 
-            _receive.Commit(count);
-            System.Buffers.ReadOnlySequence<byte> data = _receive.Data;
+            link.Receive.Commit(count);
+            System.Buffers.ReadOnlySequence<byte> data = link.Receive.Data;
             try
             {
-                while (state != HandshakeState.Done && _decoder.TryReadFrame(ref data, out AmqpFrame frame))
+                while (state != HandshakeState.Done && link.Decoder.TryReadFrame(ref data, out AmqpFrame frame))
                 {
-                    state = HandshakeStep(frame, state);
+                    state = HandshakeStep(link, frame, state);
                 }
             }
             finally
             {
-                _receive.AdvanceTo(data.Start);
+                link.Receive.AdvanceTo(data.Start);
             }
         }
 
-        _decoder.AllowProtocolHeader = false;
-        Volatile.Write(ref _lastReceiveTicks, Environment.TickCount64);
+        link.Decoder.AllowProtocolHeader = false;
+        Volatile.Write(ref link.LastReceiveTicks, Environment.TickCount64);
     }
 
-    private HandshakeState HandshakeStep(in AmqpFrame frame, HandshakeState state)
+    private HandshakeState HandshakeStep(Link link, in AmqpFrame frame, HandshakeState state)
     {
         if (frame.Type == AmqpFrameType.Heartbeat)
         {
@@ -204,11 +203,11 @@ public sealed partial class AmqpConnection
             throw new AmqpProtocolException(AmqpReplyCode.UnexpectedFrame, frame.Offset, $"a {frame.Type} frame on channel {frame.Channel} during the handshake");
         }
 
-        var method = AmqpMethodView.Parse(_decoder.GetPayloadSpan(frame), frame.PayloadOffset);
+        var method = AmqpMethodView.Parse(link.Decoder.GetPayloadSpan(frame), frame.PayloadOffset);
         AmqpMethod m = method.Method;
         if (m == AmqpMethods.ConnectionClose)
         {
-            throw AcceptBrokerClose(method);
+            throw AcceptBrokerClose(link, method);
         }
 
         if (state == HandshakeState.Start && m == AmqpMethods.ConnectionStart)
@@ -226,14 +225,14 @@ public sealed partial class AmqpConnection
             }
 
             ServerProperties = FieldTableConversion.ToDictionary(method.GetTable(2));
-            WriteStartOk();
+            WriteStartOk(link);
             return HandshakeState.Tune;
         }
 
         if (state == HandshakeState.Tune && m == AmqpMethods.ConnectionSecure)
         {
             byte[] response = _options.AuthMechanism == AmqpAuthMechanism.External ? [] : PlainResponse();
-            WriteMethod(AmqpMethods.ConnectionSecureOk, 4 + response.Length, (ref AmqpMethodEncoder a) => a.WriteLongString(response));
+            WriteMethod(link, AmqpMethods.ConnectionSecureOk, 4 + response.Length, (ref AmqpMethodEncoder a) => a.WriteLongString(response));
             return state;
         }
 
@@ -247,15 +246,15 @@ public sealed partial class AmqpConnection
                 throw new AmqpConnectionClosedException(0, $"the negotiated frame_max {FrameMax} is below the protocol minimum {AmqpFraming.MinFrameMax}");
             }
 
-            WriteMethod(AmqpMethods.ConnectionTuneOk, 8, (ref AmqpMethodEncoder a) =>
+            WriteMethod(link, AmqpMethods.ConnectionTuneOk, 8, (ref AmqpMethodEncoder a) =>
             {
                 a.WriteShort(ChannelMax);
                 a.WriteLong(FrameMax);
                 a.WriteShort(Heartbeat);
             });
-            _decoder.FrameMax = FrameMax;
+            link.Decoder.FrameMax = FrameMax;
             string vhost = _options.VirtualHost;
-            WriteMethod(AmqpMethods.ConnectionOpen, 256 + 2, (ref AmqpMethodEncoder a) =>
+            WriteMethod(link, AmqpMethods.ConnectionOpen, 256 + 2, (ref AmqpMethodEncoder a) =>
             {
                 a.WriteShortString(vhost);
                 a.WriteShortString(""u8);
@@ -273,14 +272,14 @@ public sealed partial class AmqpConnection
     }
 
     /// <summary>Answers the broker's connection.close with close-ok and returns the exception that ends the connection.</summary>
-    private AmqpConnectionClosedException AcceptBrokerClose(in AmqpMethodView close)
+    private static AmqpConnectionClosedException AcceptBrokerClose(Link link, in AmqpMethodView close)
     {
         var reason = new AmqpConnectionClosedException(close.GetShort(0), close.GetString(1), close.GetShort(2), close.GetShort(3));
 
         // Kept before close-ok goes out: a broker that is shutting down drops the socket at once, and the writer's
         // failure on it must not replace the reason the broker gave.
-        Volatile.Write(ref _brokerClose, reason);
-        using (FrameOutput.Scope scope = _output.Begin())
+        Volatile.Write(ref link.BrokerClose, reason);
+        using (FrameOutput.Scope scope = link.Output.Begin())
         {
             AmqpFrameWriter.BeginMethod(scope.Writer, 0, AmqpMethods.ConnectionCloseOk, 0).Complete();
         }
@@ -294,7 +293,7 @@ public sealed partial class AmqpConnection
 
     private byte[] PlainResponse() => Encoding.UTF8.GetBytes($"\0{_options.UserName}\0{_options.Password}");
 
-    private void WriteStartOk()
+    private void WriteStartOk(Link link)
     {
         var capabilities = new Dictionary<string, object?>
         {
@@ -320,7 +319,7 @@ public sealed partial class AmqpConnection
         var table = FieldTable.FromDictionary(properties);
         bool external = _options.AuthMechanism == AmqpAuthMechanism.External;
         byte[] response = external ? [] : PlainResponse(); // EXTERNAL: the broker takes the identity from the client certificate
-        WriteMethod(AmqpMethods.ConnectionStartOk, table.EncodedLength + 9 + 4 + response.Length + 6, (ref AmqpMethodEncoder a) =>
+        WriteMethod(link, AmqpMethods.ConnectionStartOk, table.EncodedLength + 9 + 4 + response.Length + 6, (ref AmqpMethodEncoder a) =>
         {
             a.WriteTable(table);
             a.WriteShortString(external ? "EXTERNAL"u8 : "PLAIN"u8);
@@ -331,28 +330,28 @@ public sealed partial class AmqpConnection
 
     private delegate void ArgumentsWriter(ref AmqpMethodEncoder arguments);
 
-    private void WriteMethod(AmqpMethod method, int maxArgumentsSize, ArgumentsWriter write)
+    private static void WriteMethod(Link link, AmqpMethod method, int maxArgumentsSize, ArgumentsWriter write)
     {
-        using FrameOutput.Scope scope = _output.Begin();
+        using FrameOutput.Scope scope = link.Output.Begin();
         AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(scope.Writer, 0, method, maxArgumentsSize);
         write(ref frame.Arguments);
         frame.Complete();
     }
 
-    private void StartWriter(Stream stream)
+    private void StartWriter(Link link, Stream stream)
     {
         var thread = new Thread(() =>
         {
-            Exception error = _output.Run(stream);
-            if (IsOpen)
+            Exception error = link.Output.Run(stream);
+            if (!link.HasEnded)
             {
                 // A write fails on a socket the broker has just closed, often before the reader has seen the
                 // connection.close that says why: give the reader a moment to read what has already arrived.
-                _readerStopped.Wait(WriterFailureGrace);
-                _ = FailAsync(error);
+                link.ReaderStopped.Wait(WriterFailureGrace);
+                _ = FailAsync(link, error);
             }
 
-            _writerEnded.TrySetResult();
+            link.WriterEnded.TrySetResult();
         })
         {
             IsBackground = true,
@@ -361,37 +360,39 @@ public sealed partial class AmqpConnection
         thread.Start();
     }
 
-    private void ReadFrames(Stream stream)
+    private void ReadFrames(Link link, Stream stream)
     {
         while (true)
         {
-            System.Buffers.ReadOnlySequence<byte> data = _receive.Data;
-            _output.BeginDeferral(); // what is written here, or by code resuming here, goes out once per read
+            System.Buffers.ReadOnlySequence<byte> data = link.Receive.Data;
+            link.Output.BeginDeferral(); // what is written here, or by code resuming here, goes out once per read
             try
             {
-                while (_decoder.TryReadFrame(ref data, out AmqpFrame frame))
+                // A link that has ended (lost, its channels suspended) dispatches nothing more: channels belong to
+                // its successor from then on.
+                while (!link.HasEnded && link.Decoder.TryReadFrame(ref data, out AmqpFrame frame))
                 {
-                    Dispatch(frame);
+                    Dispatch(link, frame);
                 }
             }
             finally
             {
-                _output.EndDeferral();
-                _receive.AdvanceTo(data.Start);
+                link.Output.EndDeferral();
+                link.Receive.AdvanceTo(data.Start);
             }
 
-            int count = stream.Read(_receive.GetReceiveMemory().Span);
+            int count = stream.Read(link.Receive.GetReceiveMemory().Span);
             if (count == 0)
             {
                 throw new AmqpConnectionClosedException(0, "the broker closed the socket");
             }
 
-            _receive.Commit(count);
-            Volatile.Write(ref _lastReceiveTicks, Environment.TickCount64);
+            link.Receive.Commit(count);
+            Volatile.Write(ref link.LastReceiveTicks, Environment.TickCount64);
         }
     }
 
-    private void Dispatch(in AmqpFrame frame)
+    private void Dispatch(Link link, in AmqpFrame frame)
     {
         if (frame.Channel != 0)
         {
@@ -406,7 +407,7 @@ public sealed partial class AmqpConnection
                 throw new AmqpProtocolException(AmqpReplyCode.ChannelError, frame.Offset, $"a {frame.Type} frame for channel {frame.Channel}, which is not open");
             }
 
-            channel.HandleFrame(frame, _decoder);
+            channel.HandleFrame(frame, link.Decoder);
             return;
         }
 
@@ -420,11 +421,11 @@ public sealed partial class AmqpConnection
             throw new AmqpProtocolException(AmqpReplyCode.UnexpectedFrame, frame.Offset, $"a {frame.Type} frame on channel 0");
         }
 
-        var method = AmqpMethodView.Parse(_decoder.GetPayloadSpan(frame), frame.PayloadOffset);
+        var method = AmqpMethodView.Parse(link.Decoder.GetPayloadSpan(frame), frame.PayloadOffset);
         AmqpMethod m = method.Method;
         if (m == AmqpMethods.ConnectionClose)
         {
-            throw AcceptBrokerClose(method);
+            throw AcceptBrokerClose(link, method);
         }
 
         if (m == AmqpMethods.ConnectionBlocked)
@@ -438,9 +439,9 @@ public sealed partial class AmqpConnection
             IsBlocked = false;
             Raise(() => Unblocked?.Invoke(this, EventArgs.Empty));
         }
-        else if (_rpc.Match(m) is { } pending)
+        else if (link.Rpc.Match(m) is { } pending)
         {
-            _rpc.Complete(pending, null);
+            link.Rpc.Complete(pending, null);
         }
         else
         {
@@ -448,7 +449,7 @@ public sealed partial class AmqpConnection
         }
     }
 
-    private async Task RunHeartbeatsAsync()
+    private async Task RunHeartbeatsAsync(Link link)
     {
         if (Heartbeat == 0)
         {
@@ -459,19 +460,19 @@ public sealed partial class AmqpConnection
         try
         {
             using var timer = new PeriodicTimer(TimeSpan.FromMilliseconds(Math.Max(100, interval / 4)));
-            while (await timer.WaitForNextTickAsync(_stop.Token).ConfigureAwait(false))
+            while (await timer.WaitForNextTickAsync(link.Stop.Token).ConfigureAwait(false))
             {
                 long now = Environment.TickCount64;
-                if (now - Volatile.Read(ref _lastReceiveTicks) > 2 * interval)
+                if (now - Volatile.Read(ref link.LastReceiveTicks) > 2 * interval)
                 {
-                    await FailAsync(new AmqpConnectionClosedException(0,
+                    await FailAsync(link, new AmqpConnectionClosedException(0,
                         $"no frame from the broker for two heartbeat intervals ({2 * Heartbeat} s); the peer is considered dead")).ConfigureAwait(false);
                     return;
                 }
 
-                if (now - _output.LastWriteTicks >= interval / 2)
+                if (now - link.Output.LastWriteTicks >= interval / 2)
                 {
-                    using FrameOutput.Scope scope = _output.Begin();
+                    using FrameOutput.Scope scope = link.Output.Begin();
                     AmqpFrameWriter.WriteHeartbeat(scope.Writer);
                 }
             }
@@ -482,20 +483,24 @@ public sealed partial class AmqpConnection
         }
     }
 
-    /// <summary>Ends the connection because of <paramref name="error"/>: a protocol fault is reported to the broker with connection.close first.</summary>
-    private async Task FailAsync(Exception error)
+    /// <summary>
+    /// Ends <paramref name="link"/> because of <paramref name="error"/> (a protocol fault is reported to the broker with
+    /// connection.close first). Then, if the link was the connection's, the connection recovers on a new link when
+    /// <see cref="AmqpConnectionOptions.AutomaticRecovery"/> allows, or closes for good.
+    /// </summary>
+    private async Task FailAsync(Link link, Exception error)
     {
-        if (!IsOpen)
+        if (link.HasEnded)
         {
             return;
         }
 
-        Exception reason = Volatile.Read(ref _brokerClose) ?? AmqpConnectionClosedException.ForFailure(error);
+        Exception reason = Volatile.Read(ref link.BrokerClose) ?? AmqpConnectionClosedException.ForFailure(error);
         try
         {
             if (error is AmqpProtocolException protocol)
             {
-                using (FrameOutput.Scope scope = _output.Begin())
+                using (FrameOutput.Scope scope = link.Output.Begin())
                 {
                     WriteConnectionClose(scope.Writer, protocol.ReplyCode, $"{AmqpReplyCode.GetName(protocol.ReplyCode)}: {protocol.Detail}", 0, 0);
                 }
@@ -505,27 +510,87 @@ public sealed partial class AmqpConnection
             {
                 // Let the close or close-ok reach the broker before the socket goes.
                 using var flush = new CancellationTokenSource(TimeSpan.FromSeconds(1));
-                await _output.WaitForRoomAsync(0, flush.Token).ConfigureAwait(false);
+                await link.Output.WaitForRoomAsync(0, flush.Token).ConfigureAwait(false);
             }
         }
         catch (Exception)
         {
-            // Best effort: the connection is going away regardless.
+            // Best effort: the link is going away regardless.
         }
 
-        await TerminateAsync(reason).ConfigureAwait(false);
+        if (!link.Established || !ReferenceEquals(link, Volatile.Read(ref _link)))
+        {
+            // A link still being set up (by ConnectAsync or a recovery attempt, which see the failure themselves) or
+            // one already replaced.
+            await EndLinkAsync(link, reason).ConfigureAwait(false);
+            return;
+        }
+
+        if (_options.AutomaticRecovery && !_closing && ShouldRecover(reason))
+        {
+            await LoseAsync(link, reason).ConfigureAwait(false);
+        }
+        else
+        {
+            await TerminateAsync(link, reason).ConfigureAwait(false);
+        }
     }
 
-    private async Task TerminateAsync(Exception reason)
+    /// <summary>
+    /// A lost connection recovers, as RabbitMQ.Client's does, unless the broker said the client did something wrong
+    /// (a protocol error it reported, or one of ours): then trying again would fail again.
+    /// </summary>
+    private static bool ShouldRecover(Exception reason) => reason switch
     {
-        if (Interlocked.CompareExchange(ref _closeReason, reason, null) is not null)
+        AmqpProtocolException => false,
+        AmqpConnectionClosedException { ReplyCode: AmqpReplyCode.FrameError or AmqpReplyCode.SyntaxError or AmqpReplyCode.CommandInvalid
+            or AmqpReplyCode.ChannelError or AmqpReplyCode.UnexpectedFrame or AmqpReplyCode.NotAllowed or AmqpReplyCode.NotImplemented } => false,
+        _ => true,
+    };
+
+    /// <summary>
+    /// Stops a link for good: its loops end, its pending connection-level requests and writers fail with
+    /// <paramref name="reason"/>, and its buffers go back to the pool once its writer has stopped.
+    /// </summary>
+    private static async Task EndLinkAsync(Link link, Exception reason)
+    {
+        if (!link.TryEnd())
         {
             return;
         }
 
-        _stop.Cancel();
-        _output.Fail(reason);
-        _rpc.Fail(reason);
+        link.Stop.Cancel();
+        link.Output.Fail(reason);
+        link.Rpc.Fail(reason);
+
+        // Disposing the socket also ends a connect or read blocked on it.
+        link.Socket.Dispose();
+        try
+        {
+            await link.WriterEnded.Task.WaitAsync(TimeSpan.FromSeconds(5)).ConfigureAwait(false);
+            link.Output.Release();
+            link.Tls?.Dispose();
+        }
+        catch (Exception)
+        {
+            // The writer loop already reported its own failure.
+        }
+    }
+
+    /// <summary>Closes the connection for good with <paramref name="reason"/>: every channel, consumer and pending call ends.</summary>
+    private async Task TerminateAsync(Link? link, Exception reason)
+    {
+        if (Interlocked.CompareExchange(ref _closeReason, reason, null) is not null)
+        {
+            if (link is not null)
+            {
+                await EndLinkAsync(link, reason).ConfigureAwait(false);
+            }
+
+            return;
+        }
+
+        _recoveryStop.Cancel();
         AmqpChannel?[] channels;
         lock (_channelsLock)
         {
@@ -537,20 +602,10 @@ public sealed partial class AmqpConnection
             channel?.Shutdown(reason);
         }
 
-        // Disposing the socket also ends a connect or read blocked on it.
-        _socket.Dispose();
+        Task ending = link is null ? Task.CompletedTask : EndLinkAsync(link, reason);
         _closed.TrySetResult(reason);
         Raise(() => Closed?.Invoke(this, reason));
-        try
-        {
-            await _writerEnded.Task.WaitAsync(TimeSpan.FromSeconds(5)).ConfigureAwait(false);
-            _output.Release();
-            _tlsStream?.Dispose();
-        }
-        catch (Exception)
-        {
-            // The writer loop already reported its own failure.
-        }
+        await ending.ConfigureAwait(false);
     }
 
     private static void Raise(Action raise)

@@ -22,32 +22,23 @@ namespace Spanwire.Amqp.Client;
 public sealed partial class AmqpConnection : IAsyncDisposable
 {
     private readonly AmqpConnectionOptions _options;
-    private readonly Socket _socket;
-    private readonly FrameOutput _output;
-    private readonly ReceiveBuffer _receive;
-    private readonly AmqpFrameDecoder _decoder = new() { AllowProtocolHeader = false };
-    private readonly RpcSlot _rpc;
     private readonly Lock _channelsLock = new();
     private readonly TaskCompletionSource<Exception> _closed = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private AmqpChannel?[] _channels = [];
     private Exception? _closeReason;
-    private readonly TaskCompletionSource _writerEnded = new(TaskCreationOptions.RunContinuationsAsynchronously);
-    private readonly ManualResetEventSlim _readerStopped = new();
-    private AmqpConnectionClosedException? _brokerClose;
-    private System.Net.Security.SslStream? _tlsStream;
-    private Task _heartbeatLoop = Task.CompletedTask;
-    private long _lastReceiveTicks = Environment.TickCount64;
+    private Link _link;
     private ushort _nextChannel = 1;
 
-    private AmqpConnection(AmqpConnectionOptions options, Socket socket)
+    private AmqpConnection(AmqpConnectionOptions options, Link link)
     {
         _options = options;
-        _socket = socket;
-        _output = new FrameOutput(options.Pool);
-        _receive = new ReceiveBuffer(options.Pool);
+        _link = link;
         ContinuationTimeout = options.ContinuationTimeout;
-        _rpc = new RpcSlot(ContinuationTimeout);
+        _endpoints = options.GetEndpoints();
     }
+
+    /// <summary>The current link's frame output: every channel writes here (a recovered connection has a new one).</summary>
+    internal FrameOutput Output => Volatile.Read(ref _link).Output;
 
     /// <summary>How long a request to the broker waits for its reply (from the options when connecting).</summary>
     internal TimeSpan ContinuationTimeout { get; }
@@ -82,8 +73,8 @@ public sealed partial class AmqpConnection : IAsyncDisposable
     /// <summary>Whether the broker has blocked publishing and not yet unblocked it.</summary>
     public bool IsBlocked { get; private set; }
 
-    /// <summary>Whether the connection is open.</summary>
-    public bool IsOpen => Volatile.Read(ref _closeReason) is null;
+    /// <summary>Whether the connection is open: false once closed, and while it recovers from a lost link.</summary>
+    public bool IsOpen => Volatile.Read(ref _closeReason) is null && Volatile.Read(ref _lost) is null;
 
     /// <summary>Why the connection ended, or null while it is open.</summary>
     public Exception? CloseReason => Volatile.Read(ref _closeReason);
@@ -95,27 +86,64 @@ public sealed partial class AmqpConnection : IAsyncDisposable
     public static Task<AmqpConnection> ConnectAsync(string uri, CancellationToken cancellationToken = default) =>
         ConnectAsync(AmqpConnectionOptions.Parse(uri), cancellationToken);
 
-    /// <summary>Connects and completes the handshake: protocol header, start/start-ok (PLAIN), secure if asked, tune/tune-ok, open.</summary>
+    /// <summary>
+    /// Connects and completes the handshake: protocol header, start/start-ok (PLAIN or EXTERNAL), secure if asked,
+    /// tune/tune-ok, open. With several endpoints (<see cref="AmqpConnectionOptions.Endpoints"/>) each is tried in turn
+    /// until one accepts; the error of the last one is thrown if none does.
+    /// </summary>
+    /// <param name="options">Where and how to connect; read once, here.</param>
+    /// <param name="cancellationToken">Cancels connecting.</param>
+    /// <returns>The open connection.</returns>
     /// <exception cref="AmqpConnectionClosedException">The broker refused the connection (403 for bad credentials, 530 for a vhost it will not open).</exception>
+    /// <exception cref="TimeoutException">No endpoint completed the handshake within <see cref="AmqpConnectionOptions.ConnectTimeout"/>.</exception>
+    /// <exception cref="System.Security.Authentication.AuthenticationException">TLS failed: a certificate was refused.</exception>
+    /// <exception cref="SocketException">No endpoint could be reached.</exception>
     public static async Task<AmqpConnection> ConnectAsync(AmqpConnectionOptions options, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(options);
+        IReadOnlyList<AmqpEndpoint> endpoints = options.GetEndpoints();
+        AmqpConnection? connection = null;
+        for (int i = 0; ; i++)
+        {
+            var link = new Link(options, endpoints[i]);
+            connection ??= new AmqpConnection(options, link);
+            try
+            {
+                await connection.OpenLinkAsync(link, cancellationToken).ConfigureAwait(false);
+                connection._link = link;
+                connection._endpointIndex = i;
+                link.Established = true;
+                return connection;
+            }
+            catch (Exception) when (i + 1 < endpoints.Count && !cancellationToken.IsCancellationRequested)
+            {
+                // The next endpoint.
+            }
+            catch (Exception)
+            {
+                await connection.TerminateAsync(null, new AmqpConnectionClosedException(0, "the connection could not be opened")).ConfigureAwait(false);
+                throw;
+            }
+        }
+    }
+
+    /// <summary>Connects a link and completes its handshake within the connect timeout; on failure the link is ended.</summary>
+    private async Task OpenLinkAsync(Link link, CancellationToken cancellationToken)
+    {
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        timeout.CancelAfter(options.ConnectTimeout);
-        var connection = new AmqpConnection(options, new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true });
+        timeout.CancelAfter(_options.ConnectTimeout);
         try
         {
             // The reader thread connects and shakes hands; a timeout or cancellation here disposes the socket under it.
-            await connection.StartReader().WaitAsync(timeout.Token).ConfigureAwait(false);
-            connection._heartbeatLoop = connection.RunHeartbeatsAsync();
-            return connection;
+            await StartReader(link).WaitAsync(timeout.Token).ConfigureAwait(false);
+            link.HeartbeatLoop = RunHeartbeatsAsync(link);
         }
         catch (Exception ex)
         {
             Exception reason = ex is OperationCanceledException && !cancellationToken.IsCancellationRequested
-                ? new TimeoutException($"Connecting to {options.Host}:{options.Port} did not complete within {options.ConnectTimeout.TotalSeconds:0.#} s.", ex)
+                ? new TimeoutException($"Connecting to {link.Endpoint} did not complete within {_options.ConnectTimeout.TotalSeconds:0.#} s.", ex)
                 : ex;
-            await connection.TerminateAsync(reason).ConfigureAwait(false);
+            await EndLinkAsync(link, reason).ConfigureAwait(false);
             if (reason == ex)
             {
                 throw;
@@ -134,7 +162,7 @@ public sealed partial class AmqpConnection : IAsyncDisposable
         lock (_channelsLock)
         {
             ushort number = FindFreeChannel();
-            channel = new AmqpChannel(this, _output, number);
+            channel = new AmqpChannel(this, number);
             _channels[number] = channel;
         }
 
@@ -157,7 +185,8 @@ public sealed partial class AmqpConnection : IAsyncDisposable
         ArgumentNullException.ThrowIfNull(newSecret);
         ArgumentNullException.ThrowIfNull(reason);
         ThrowIfClosed();
-        return _rpc.CallAsync(_output, 0, (o, ch) =>
+        Link link = Volatile.Read(ref _link);
+        return link.Rpc.CallAsync(link.Output, 0, (o, ch) =>
         {
             AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.ConnectionUpdateSecret, 4 + Encoding.UTF8.GetByteCount(newSecret) + 256);
             frame.Arguments.WriteLongString(newSecret);
@@ -170,25 +199,31 @@ public sealed partial class AmqpConnection : IAsyncDisposable
     /// or the continuation timeout if shorter). Whether or not the broker answers, the connection is closed afterwards.</summary>
     public async Task CloseAsync(ushort replyCode = AmqpReplyCode.Success, string replyText = "Goodbye", CancellationToken cancellationToken = default)
     {
-        if (!IsOpen)
+        if (Volatile.Read(ref _closeReason) is not null)
         {
             await Completion.ConfigureAwait(false);
             return;
         }
 
-        try
+        _closing = true; // from here a lost link ends the connection instead of recovering it
+        _recoveryStop.Cancel();
+        Link link = Volatile.Read(ref _link);
+        if (Volatile.Read(ref _lost) is null && !link.HasEnded)
         {
-            using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-            timeout.CancelAfter(TimeSpan.FromSeconds(5));
-            await _rpc.CallAsync(_output, 0, (o, ch) => WriteConnectionClose(o, replyCode, replyText, 0, 0),
-                AmqpMethods.ConnectionCloseOk, null, null, timeout.Token).ConfigureAwait(false);
-        }
-        catch (Exception ex) when (ex is AmqpClosedException or OperationCanceledException or TimeoutException or ObjectDisposedException or IOException)
-        {
-            // The broker closed first or did not answer in time: the connection ends either way.
+            try
+            {
+                using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+                timeout.CancelAfter(TimeSpan.FromSeconds(5));
+                await link.Rpc.CallAsync(link.Output, 0, (o, ch) => WriteConnectionClose(o, replyCode, replyText, 0, 0),
+                    AmqpMethods.ConnectionCloseOk, null, null, timeout.Token).ConfigureAwait(false);
+            }
+            catch (Exception ex) when (ex is AmqpClosedException or OperationCanceledException or TimeoutException or ObjectDisposedException or IOException)
+            {
+                // The broker closed first or did not answer in time: the connection ends either way.
+            }
         }
 
-        await TerminateAsync(new AmqpConnectionClosedException(replyCode, "closed by the application")).ConfigureAwait(false);
+        await TerminateAsync(Volatile.Read(ref _link), new AmqpConnectionClosedException(replyCode, "closed by the application")).ConfigureAwait(false);
     }
 
     /// <summary>Closes the connection.</summary>
@@ -233,7 +268,7 @@ public sealed partial class AmqpConnection : IAsyncDisposable
 
     private void ThrowIfClosed()
     {
-        if (Volatile.Read(ref _closeReason) is { } reason)
+        if ((Volatile.Read(ref _closeReason) ?? Volatile.Read(ref _lost)) is { } reason)
         {
             StoredFailure.Throw(reason);
         }

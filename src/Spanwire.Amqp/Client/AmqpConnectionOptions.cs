@@ -54,6 +54,39 @@ public sealed class AmqpConnectionOptions
     /// <summary>The most channels to ask for; 0 asks for the protocol's limit. Default 2047.</summary>
     public ushort ChannelMax { get; set; } = 2047;
 
+    /// <summary>
+    /// The brokers to connect to, for a cluster: tried in order (or shuffled, <see cref="ShuffleEndpoints"/>) until one
+    /// accepts, and recovery moves on to the next. Empty (the default) means <see cref="Host"/> and <see cref="Port"/>.
+    /// A URI can list them: <c>amqp://user:pass@node1:5672,node2:5672,node3/vhost</c>.
+    /// </summary>
+    public IList<AmqpEndpoint> Endpoints { get; } = new List<AmqpEndpoint>();
+
+    /// <summary>Whether the endpoints are tried in a random order (spreading clients over a cluster), instead of as listed. Default false.</summary>
+    public bool ShuffleEndpoints { get; set; }
+
+    /// <summary>
+    /// Whether a lost connection recovers by itself, as RabbitMQ.Client's does: it reconnects (to the next endpoint),
+    /// declares again the exchanges, queues and bindings it declared, reopens its channels with their QoS and confirm
+    /// mode, and registers its consumers again, which go on delivering to the same <c>ReadAllAsync</c> loop or handler.
+    /// Default true. It does not recover after the application closes it, nor after a protocol error.
+    /// </summary>
+    /// <remarks>
+    /// While it recovers, calls throw <see cref="AmqpConnectionClosedException"/>. Publishes awaiting confirms when the
+    /// link was lost fault with it too: the broker may or may not have taken them, so publishing them again may
+    /// duplicate them (at-least-once). Deliveries not acknowledged before the loss are delivered again, flagged
+    /// redelivered; acknowledging one of them after recovery does nothing (its tag belonged to the lost link).
+    /// </remarks>
+    public bool AutomaticRecovery { get; set; } = true;
+
+    /// <summary>How long recovery waits before its first attempt, and between attempts unless <see cref="MaxRecoveryInterval"/> is longer. Default 5 seconds, as RabbitMQ.Client.</summary>
+    public TimeSpan RecoveryInterval { get; set; } = TimeSpan.FromSeconds(5);
+
+    /// <summary>The longest wait between recovery attempts: each failed attempt doubles the wait up to it. Default 0 (no backoff: every wait is <see cref="RecoveryInterval"/>).</summary>
+    public TimeSpan MaxRecoveryInterval { get; set; }
+
+    /// <summary>Whether recovery declares again the exchanges, queues (server-named ones included) and bindings this connection declared. Default true.</summary>
+    public bool TopologyRecovery { get; set; } = true;
+
     /// <summary>How long the TCP connect and the handshake may take. Default 30 seconds.</summary>
     public TimeSpan ConnectTimeout { get; set; } = TimeSpan.FromSeconds(30);
 
@@ -106,6 +139,7 @@ public sealed class AmqpConnectionOptions
     public static AmqpConnectionOptions Parse(string uri)
     {
         ArgumentNullException.ThrowIfNull(uri);
+        string[] extraHosts = TakeExtraHosts(ref uri);
         if (!Uri.TryCreate(uri, UriKind.Absolute, out Uri? parsed) || parsed.Scheme is not ("amqp" or "amqps"))
         {
             throw new FormatException($"'{Redact(uri)}' is not an amqp:// or amqps:// URI.");
@@ -121,6 +155,15 @@ public sealed class AmqpConnectionOptions
         if (!parsed.IsDefaultPort && parsed.Port > 0)
         {
             options.Port = parsed.Port;
+        }
+
+        if (extraHosts.Length > 0)
+        {
+            options.Endpoints.Add(new AmqpEndpoint(options.Host, options.Port));
+            foreach (string hostAndPort in extraHosts)
+            {
+                options.Endpoints.Add(ParseEndpoint(uri, hostAndPort, parsed.Scheme == "amqps" ? 5671 : 5672));
+            }
         }
 
         if (parsed.UserInfo.Length > 0)
@@ -170,11 +213,63 @@ public sealed class AmqpConnectionOptions
         return options;
     }
 
+    /// <summary>The endpoints to try, in the order to try them.</summary>
+    internal IReadOnlyList<AmqpEndpoint> GetEndpoints()
+    {
+        AmqpEndpoint[] endpoints = Endpoints.Count > 0 ? [.. Endpoints] : [new AmqpEndpoint(Host, Port)];
+        if (ShuffleEndpoints)
+        {
+            Random.Shared.Shuffle(endpoints);
+        }
+
+        return endpoints;
+    }
+
     private static T ParseNumber<T>(string uri, string name, string value)
         where T : IParsable<T> =>
         T.TryParse(value, System.Globalization.CultureInfo.InvariantCulture, out T? result)
             ? result
             : throw new FormatException($"'{Redact(uri)}': {name}={value} is not a valid number.");
+
+    /// <summary>Cuts <c>,host2:port,host3</c> out of the authority, leaving the first host for <see cref="Uri"/>.</summary>
+    private static string[] TakeExtraHosts(ref string uri)
+    {
+        int start = uri.IndexOf("://", StringComparison.Ordinal);
+        if (start < 0)
+        {
+            return [];
+        }
+
+        start += 3;
+        int end = uri.IndexOfAny(['/', '?', '#'], start);
+        end = end < 0 ? uri.Length : end;
+        int hosts = uri.LastIndexOf('@', end - 1, end - start) + 1;
+        hosts = hosts == 0 ? start : hosts;
+        int comma = uri.IndexOf(',', hosts, end - hosts);
+        if (comma < 0)
+        {
+            return [];
+        }
+
+        string[] extra = uri[(comma + 1)..end].Split(',', StringSplitOptions.TrimEntries);
+        uri = string.Concat(uri.AsSpan(0, comma), uri.AsSpan(end));
+        return extra;
+    }
+
+    private static AmqpEndpoint ParseEndpoint(string uri, string hostAndPort, int defaultPort)
+    {
+        int colon = hostAndPort.LastIndexOf(':');
+        bool bracketed = hostAndPort.StartsWith('[');
+        if (colon > 0 && (!bracketed || hostAndPort[colon - 1] == ']'))
+        {
+            string host = hostAndPort[..colon].Trim('[', ']');
+            return host.Length > 0 && int.TryParse(hostAndPort.AsSpan(colon + 1), System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out int port) && port is > 0 and < 65536
+                ? new AmqpEndpoint(host, port)
+                : throw new FormatException($"'{Redact(uri)}': '{hostAndPort}' is not host:port.");
+        }
+
+        return hostAndPort.Length > 0 ? new AmqpEndpoint(hostAndPort.Trim('[', ']'), defaultPort) : throw new FormatException($"'{Redact(uri)}' has an empty host in its list.");
+    }
 
     /// <summary>The URI with its password replaced by <c>***</c>, for messages: a password never appears in one.</summary>
     /// <param name="uri">Any text; only an <c>scheme://user:password@</c> part is changed.</param>

@@ -1,3 +1,4 @@
+using Spanwire.Amqp.Protocol;
 using System.Runtime.CompilerServices;
 using System.Text;
 using System.Threading.Channels;
@@ -43,8 +44,8 @@ public sealed class AmqpConsumer
     /// <summary>The channel the consumer is on.</summary>
     public AmqpChannel Channel { get; }
 
-    /// <summary>The queue consumed from.</summary>
-    public string Queue { get; }
+    /// <summary>The queue consumed from (after recovery, the new name of a server-named queue).</summary>
+    public string Queue { get; internal set; }
 
     /// <summary>The consumer tag (the broker's, when none was given).</summary>
     public string Tag { get; private set; } = "";
@@ -56,6 +57,9 @@ public sealed class AmqpConsumer
     public Task Completion => _handlerLoop ?? _ended.Task;
 
     internal byte[] TagUtf8 { get; private set; } = [];
+
+    /// <summary>The basic.consume arguments, for recovery to register the consumer again as it was.</summary>
+    internal (bool AutoAck, bool Exclusive, FieldTable Arguments) Registration { get; set; }
 
     /// <summary>The deliveries, in order. Read them from one loop at a time.</summary>
     public async IAsyncEnumerable<AmqpDelivery> ReadAllAsync([EnumeratorCancellation] CancellationToken cancellationToken = default)

@@ -127,6 +127,15 @@ internal sealed class RpcSlot(TimeSpan timeout)
         }
     }
 
+    /// <summary>Accepts requests again after <see cref="Fail"/>: the channel was reopened on a recovered connection.</summary>
+    public void Reset()
+    {
+        lock (_lock)
+        {
+            _closed = null;
+        }
+    }
+
     internal sealed class Pending(AmqpMethod reply, AmqpMethod? alternative, ReplyParser? parse)
     {
         public AmqpMethod Reply { get; } = reply;
