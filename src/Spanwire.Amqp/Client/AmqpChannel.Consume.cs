@@ -98,7 +98,13 @@ public sealed partial class AmqpChannel
             frame.Arguments.WriteBit(autoAck);
             frame.Complete();
         }, null, cancellationToken, AmqpMethods.BasicGetEmpty).ConfigureAwait(false);
-        return (AmqpDelivery?)result;
+        var delivery = (AmqpDelivery?)result;
+        if (delivery is not null && AmqpTelemetry.TracesDeliveries)
+        {
+            AmqpTelemetry.StartDeliver(delivery, fetched: true)?.Dispose();
+        }
+
+        return delivery;
     }
 
     /// <summary>Acknowledges a delivery, or with <paramref name="multiple"/> every delivery up to it.</summary>
@@ -111,6 +117,7 @@ public sealed partial class AmqpChannel
 
         using FrameOutput.Scope scope = BeginFrames();
         AmqpFrameWriter.WriteBasicAck(scope.Writer, Number, ToWireTag(deliveryTag), multiple);
+        CountAcked(deliveryTag, multiple);
         return default;
     }
 
@@ -235,6 +242,7 @@ public sealed partial class AmqpChannel
                 _incoming = null;
                 delivery.Properties = _incomingProperties;
                 delivery.SetBody(body);
+                AmqpTelemetry.Delivered.Add(1);
                 if (kind == ContentKind.Get)
                 {
                     RpcSlot.Pending pending = _incomingGet!;

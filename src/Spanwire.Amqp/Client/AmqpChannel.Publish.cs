@@ -159,12 +159,36 @@ public sealed partial class AmqpChannel
         ArgumentNullException.ThrowIfNull(exchange);
         ArgumentNullException.ThrowIfNull(routingKey);
         ThrowIfClosed();
+        if (AmqpTelemetry.TracesPublishes)
+        {
+            return PublishTracedAsync(exchange, routingKey, template?.Properties ?? properties, body, mandatory, wait, cancellationToken);
+        }
+
         if (Volatile.Read(ref _parkedCount) != 0 || Output.IsCongested)
         {
             return Park(exchange, routingKey, properties, template, body, mandatory, wait, cancellationToken);
         }
 
         return PublishNow(exchange, routingKey, properties, template, body, mandatory, wait);
+    }
+
+    // Only with a listener: the span's trace context goes into the headers, so the properties are encoded per message.
+    private async ValueTask PublishTracedAsync(string exchange, string routingKey, BasicProperties properties, ReadOnlyMemory<byte> body,
+        bool mandatory, bool wait, CancellationToken cancellationToken)
+    {
+        using System.Diagnostics.Activity? activity = AmqpTelemetry.StartPublish(exchange, routingKey, body.Length, ref properties);
+        try
+        {
+            ValueTask publish = Volatile.Read(ref _parkedCount) != 0 || Output.IsCongested
+                ? Park(exchange, routingKey, properties, null, body, mandatory, wait, cancellationToken)
+                : PublishNow(exchange, routingKey, properties, null, body, mandatory, wait);
+            await publish.ConfigureAwait(false);
+        }
+        catch (Exception ex)
+        {
+            activity?.SetStatus(System.Diagnostics.ActivityStatusCode.Error, ex.Message);
+            throw;
+        }
     }
 
     private ValueTask PublishNow(string exchange, string routingKey, in BasicProperties properties, AmqpPublishTemplate? template,
@@ -195,6 +219,7 @@ public sealed partial class AmqpChannel
             throw;
         }
 
+        AmqpTelemetry.Published.Add(1);
         return confirmed;
     }
 

@@ -94,6 +94,7 @@ public sealed partial class AmqpConnection
                 }
 
                 Volatile.Write(ref _lost, null);
+                AmqpTelemetry.Recoveries.Add(1);
                 Raise(() => RecoverySucceeded?.Invoke(this, new AmqpRecoveryEventArgs(attempt, link.Endpoint, null)));
                 return;
             }

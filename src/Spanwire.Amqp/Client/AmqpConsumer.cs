@@ -74,7 +74,15 @@ public sealed class AmqpConsumer
                 {
                     previous?.Dispose();
                     previous = delivery;
-                    yield return delivery;
+                    delivery.Activity = AmqpTelemetry.TracesDeliveries ? AmqpTelemetry.StartDeliver(delivery, fetched: false) : null;
+                    try
+                    {
+                        yield return delivery;
+                    }
+                    finally
+                    {
+                        delivery.Activity?.Dispose(); // the span covers the delivery's processing, until the next is asked for
+                    }
                 }
             }
         }
@@ -105,6 +113,7 @@ public sealed class AmqpConsumer
             {
                 await foreach (AmqpDelivery delivery in ReadAllAsync().ConfigureAwait(false))
                 {
+                    System.Diagnostics.Activity.Current = delivery.Activity ?? System.Diagnostics.Activity.Current; // spans the handler starts are its children
                     await handler(delivery, CancellationToken.None).ConfigureAwait(false);
                 }
             }

@@ -40,6 +40,13 @@ public sealed class AmqpDelivery : IDisposable
     /// <summary>For basic.get: messages left in the queue; 0 for consumer deliveries.</summary>
     public uint MessageCount { get; }
 
+    /// <summary>
+    /// The deliver span of this message while it is processed (from <see cref="AmqpConsumer.ReadAllAsync"/> handing it
+    /// out until the next is asked for), when something listens to <see cref="AmqpTelemetry.SubscriberSourceName"/>;
+    /// otherwise null. Parent spans of your own on it; a handler consumer runs with it as <see cref="System.Diagnostics.Activity.Current"/>.
+    /// </summary>
+    public System.Diagnostics.Activity? Activity { get; internal set; }
+
     /// <summary>The content properties.</summary>
     public BasicProperties Properties { get; internal set; }
 

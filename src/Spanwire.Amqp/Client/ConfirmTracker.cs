@@ -95,6 +95,7 @@ internal sealed class ConfirmTracker
         List<(Waiter Waiter, bool Ack)> completions = _completions;
         List<TaskCompletionSource>? batches = null;
         Exception? batchError = null;
+        ulong from;
         lock (_lock)
         {
             if (tag >= _next)
@@ -103,7 +104,7 @@ internal sealed class ConfirmTracker
             }
 
             int mask = _state.Length - 1;
-            ulong from = multiple ? _low : tag;
+            from = multiple ? _low : tag;
             for (ulong seq = from; seq <= tag; seq++)
             {
                 int index = (int)(seq & (ulong)mask);
@@ -143,6 +144,11 @@ internal sealed class ConfirmTracker
                 batchError = new AmqpPublishNackedException(_nackedSinceWait);
                 _nackedSinceWait = 0;
             }
+        }
+
+        if (AmqpTelemetry.Confirmed.Enabled || AmqpTelemetry.Nacked.Enabled)
+        {
+            CountResolved(from, tag, ack);
         }
 
         foreach ((Waiter waiter, bool acked) in completions)
@@ -226,6 +232,13 @@ internal sealed class ConfirmTracker
         {
             done.TrySetException(reason);
         }
+    }
+
+    // Approximate for a multiple ack that also covers publishes resolved earlier; exact for the usual in-order acks.
+    private static void CountResolved(ulong from, ulong tag, bool ack)
+    {
+        long count = tag >= from ? (long)(tag - from + 1) : 1;
+        (ack ? AmqpTelemetry.Confirmed : AmqpTelemetry.Nacked).Add(count);
     }
 
     private void Grow()

@@ -1,0 +1,164 @@
+using System.Collections.Concurrent;
+using System.Diagnostics;
+using System.Diagnostics.Metrics;
+using System.Text;
+using RabbitMQ.Client;
+using Spanwire.Amqp.Client;
+using SpanwireProperties = Spanwire.Amqp.Protocol.BasicProperties;
+
+namespace Spanwire.Amqp.IntegrationTests;
+
+[CollectionDefinition(nameof(TelemetryTests), DisableParallelization = true)]
+public sealed class TelemetryCollection;
+
+/// <summary>
+/// Publish and deliver spans with RabbitMQ.Client's conventions, trace context that crosses between the two clients
+/// in both directions, and the counters. Listeners are process-wide, so this class runs alone.
+/// </summary>
+[Collection(nameof(TelemetryTests))]
+public sealed class TelemetryTests : IDisposable
+{
+    private readonly ConcurrentQueue<Activity> _stopped = new();
+    private readonly ActivityListener _listener;
+
+    public TelemetryTests()
+    {
+        _listener = new ActivityListener
+        {
+            ShouldListenTo = source => source.Name.StartsWith("Spanwire.Amqp", StringComparison.Ordinal) || source.Name.StartsWith("RabbitMQ.Client", StringComparison.Ordinal),
+            Sample = (ref ActivityCreationOptions<ActivityContext> _) => ActivitySamplingResult.AllDataAndRecorded,
+            ActivityStopped = _stopped.Enqueue,
+        };
+        ActivitySource.AddActivityListener(_listener);
+    }
+
+    public void Dispose() => _listener.Dispose();
+
+    [Fact]
+    public async Task PublishAndDeliverSpans_CarryTheMessagingTags_TheDeliverSpanLinksToThePublish()
+    {
+        await using AmqpConnection connection = await Broker.ConnectAsync();
+        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
+        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: Timeout.Token);
+        await channel.EnableConfirmsAsync(Timeout.Token);
+
+        await channel.PublishConfirmedAsync("", queue.Name, new SpanwireProperties { MessageId = "m-1" }, "hello"u8.ToArray(), cancellationToken: Timeout.Token);
+        AmqpConsumer consumer = await channel.ConsumeAsync(queue.Name, autoAck: true, cancellationToken: Timeout.Token);
+        Activity? during = null;
+        await foreach (AmqpDelivery delivery in consumer.ReadAllAsync(Timeout.Token))
+        {
+            during = delivery.Activity;
+            break;
+        }
+
+        Activity publish = Assert.Single(_stopped, a => a.DisplayName == $"publish {queue.Name}");
+        Expect.Equal(ActivityKind.Producer, publish.Kind, "publish kind");
+        Expect.Equal("rabbitmq", publish.GetTagItem("messaging.system"), "messaging.system");
+        Expect.Equal("amq.default", publish.GetTagItem("messaging.destination.name"), "the default exchange");
+        Expect.Equal(queue.Name, publish.GetTagItem("messaging.rabbitmq.destination.routing_key"), "routing key");
+        Expect.Equal("m-1", publish.GetTagItem("messaging.message.id"), "message id");
+        Expect.Equal(5, publish.GetTagItem("messaging.message.body.size"), "body size");
+
+        Activity deliver = Assert.Single(_stopped, a => a.DisplayName == $"deliver {queue.Name}");
+        Assert.Same(deliver, during);
+        Expect.Equal(ActivityKind.Consumer, deliver.Kind, "deliver kind");
+        Expect.Equal("process", deliver.GetTagItem("messaging.operation.type"), "operation type");
+        ActivityLink link = Assert.Single(deliver.Links);
+        Expect.Equal(publish.TraceId, link.Context.TraceId, "linked to the publisher's trace");
+        Expect.Equal(publish.SpanId, link.Context.SpanId, "linked to the publish span");
+    }
+
+    [Fact]
+    public async Task SpanwirePublishes_RabbitMqClientReads_TheTraceparentHeaderIsThePublishSpan()
+    {
+        await using AmqpConnection connection = await Broker.ConnectAsync();
+        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
+        AmqpQueueInfo queue = await channel.QueueDeclareAsync(cancellationToken: Timeout.Token);
+        await channel.EnableConfirmsAsync(Timeout.Token);
+        await channel.PublishConfirmedAsync("", queue.Name, default, "x"u8.ToArray(), cancellationToken: Timeout.Token);
+
+        var factory = new ConnectionFactory { Uri = new Uri(Broker.Uri) };
+        await using IConnection other = await factory.CreateConnectionAsync(Timeout.Token);
+        await using IChannel otherChannel = await other.CreateChannelAsync(cancellationToken: Timeout.Token);
+        BasicGetResult? got = await otherChannel.BasicGetAsync(queue.Name, autoAck: true, Timeout.Token);
+        await channel.QueueDeleteAsync(queue.Name, cancellationToken: Timeout.Token);
+
+        Assert.NotNull(got);
+        Activity publish = Assert.Single(_stopped, a => a.DisplayName == $"publish {queue.Name}");
+        byte[] traceparent = Assert.IsType<byte[]>(got.BasicProperties.Headers!["traceparent"]);
+        Expect.Equal(publish.Id, Encoding.UTF8.GetString(traceparent), "the W3C traceparent RabbitMQ.Client reads");
+        // RabbitMQ.Client's own fetch span links to it too.
+        Activity fetch = Assert.Single(_stopped, a => a.Source.Name.StartsWith("RabbitMQ.Client", StringComparison.Ordinal) && a.Kind == ActivityKind.Consumer);
+        Expect.Equal(publish.TraceId, Assert.Single(fetch.Links).Context.TraceId, "RabbitMQ.Client's span links to Spanwire's");
+    }
+
+    [Fact]
+    public async Task RabbitMqClientPublishes_SpanwireFetches_ItsSpanLinksToRabbitMqClientsPublish()
+    {
+        await using AmqpConnection connection = await Broker.ConnectAsync();
+        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
+        AmqpQueueInfo queue = await channel.QueueDeclareAsync(cancellationToken: Timeout.Token);
+
+        var factory = new ConnectionFactory { Uri = new Uri(Broker.Uri) };
+        await using (IConnection other = await factory.CreateConnectionAsync(Timeout.Token))
+        await using (IChannel otherChannel = await other.CreateChannelAsync(cancellationToken: Timeout.Token))
+        {
+            await otherChannel.BasicPublishAsync("", queue.Name, mandatory: false, new BasicProperties(), "y"u8.ToArray(), Timeout.Token);
+        }
+
+        AmqpDelivery? delivery = null;
+        for (int i = 0; i < 50 && delivery is null; i++)
+        {
+            delivery = await channel.GetAsync(queue.Name, autoAck: true, Timeout.Token) ?? await Task.Delay(50).ContinueWith(_ => (AmqpDelivery?)null);
+        }
+
+        await channel.QueueDeleteAsync(queue.Name, cancellationToken: Timeout.Token);
+        Assert.NotNull(delivery);
+        Activity theirs = Assert.Single(_stopped, a => a.Source.Name == "RabbitMQ.Client.Publisher");
+        Activity ours = Assert.Single(_stopped, a => a.DisplayName == $"fetch {queue.Name}");
+        Expect.Equal(theirs.TraceId, Assert.Single(ours.Links).Context.TraceId, "Spanwire's fetch span links to RabbitMQ.Client's publish");
+    }
+
+    [Fact]
+    public async Task Counters_CountPublishedConfirmedDeliveredAndAcked()
+    {
+        var totals = new ConcurrentDictionary<string, long>();
+        using var meters = new MeterListener
+        {
+            InstrumentPublished = (instrument, listener) =>
+            {
+                if (instrument.Meter.Name == AmqpTelemetry.MeterName)
+                {
+                    listener.EnableMeasurementEvents(instrument);
+                }
+            },
+        };
+        meters.SetMeasurementEventCallback<long>((instrument, value, _, _) => totals.AddOrUpdate(instrument.Name, value, (_, sum) => sum + value));
+        meters.Start();
+
+        await using AmqpConnection connection = await Broker.ConnectAsync();
+        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
+        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: Timeout.Token);
+        await channel.EnableConfirmsAsync(Timeout.Token);
+        for (int i = 0; i < 10; i++)
+        {
+            await channel.PublishConfirmedAsync("", queue.Name, default, new byte[] { (byte)i }, cancellationToken: Timeout.Token);
+        }
+
+        AmqpConsumer consumer = await channel.ConsumeAsync(queue.Name, cancellationToken: Timeout.Token);
+        int received = 0;
+        await foreach (AmqpDelivery delivery in consumer.ReadAllAsync(Timeout.Token))
+        {
+            await channel.AckAsync(delivery.DeliveryTag, multiple: ++received == 10);
+            if (received == 10)
+            {
+                break;
+            }
+        }
+
+        Expect.Equal(10, totals.GetValueOrDefault("spanwire.amqp.messages.published"), "published");
+        Expect.Equal(10, totals.GetValueOrDefault("spanwire.amqp.messages.confirmed"), "confirmed");
+        Expect.Equal(10, totals.GetValueOrDefault("spanwire.amqp.messages.delivered"), "delivered");
+        Expect.Equal(10, totals.GetValueOrDefault("spanwire.amqp.messages.acked"), "acked: nine single acks, then one multiple ack settling the tenth");
+    }
+}
