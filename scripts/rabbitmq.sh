@@ -9,6 +9,10 @@
 #   scripts/rabbitmq.sh stop DIR     stop the node started in DIR and its own epmd (nothing else on the machine)
 #   scripts/rabbitmq.sh kill DIR     kill -9 the node started in DIR (a crash, for fault tests); start brings it back
 #   scripts/rabbitmq.sh ctl DIR ARGS run rabbitmqctl ARGS against the node in DIR (close_all_connections, ...)
+#   scripts/rabbitmq.sh cluster DIR  start three nodes in DIR/n1, DIR/n2, DIR/n3 joined into one cluster (one Erlang
+#                                    cookie, one epmd); prints amqp://guest:guest@127.0.0.1:P1,127.0.0.1:P2,127.0.0.1:P3/.
+#                                    stop, kill and start DIR/nK act on one node (a restarted node rejoins by itself)
+#   scripts/rabbitmq.sh cluster-stop DIR   stop the three nodes and their epmd
 # A node keeps its port, name and data in DIR: starting it again in the same DIR brings back the same node, with
 # its durable queues and persistent messages.
 # Each node has its own epmd on a port of its own (ERL_EPMD_PORT), so stopping it never touches another node's, and
@@ -65,7 +69,7 @@ node_env() {
     RABBITMQ_ENABLED_PLUGINS_FILE="$dir/enabled_plugins" RABBITMQ_FEATURE_FLAGS_FILE="$dir/feature_flags" \
     RABBITMQ_PLUGINS_EXPAND_DIR="$dir/plugins" RABBITMQ_CONFIG_FILE="$dir/rabbitmq.conf" \
     RABBITMQ_ADVANCED_CONFIG_FILE="$dir/advanced.config" RABBITMQ_CONF_ENV_FILE="$dir/rabbitmq-env.conf" \
-    ERL_EPMD_PORT=$((port + 1)) ERL_CRASH_DUMP="$dir/erl_crash.dump"
+    ERL_EPMD_PORT="$(cat "$dir/epmd-port" 2>/dev/null || echo $((port + 1)))" ERL_CRASH_DUMP="$dir/erl_crash.dump"
 }
 
 case "${1:-}" in
@@ -95,6 +99,10 @@ case "${1:-}" in
     fi
     if [ -f "$dir/port" ]; then
       port=$(cat "$dir/port")   # the same node again: same port, name and data
+      for _ in $(seq 1 30); do   # a node just stopped may still be closing its listeners
+        listening "$port" || listening $((port + 10000)) || break
+        sleep 0.5
+      done
       if listening "$port" || listening $((port + 10000)); then
         say "port $port (or its distribution port) of the node in $dir is taken by another process"; exit 1
       fi
@@ -145,11 +153,16 @@ case "${1:-}" in
     [ -f "$dir/port" ] && [ -f "$dir/pid" ] || exit 0
     port=$(cat "$dir/port")
     ( node_env "$dir" "$port"; timeout 30 "$bin/rabbitmqctl" -n "$RABBITMQ_NODENAME" -q shutdown >/dev/null 2>&1 )
-    if [ -f "$dir/pid" ] && kill -0 "$(cat "$dir/pid")" 2>/dev/null; then
+    for _ in $(seq 1 20); do   # shutdown can return while the VM still closes its listeners
+      listening "$port" || break
+      sleep 0.5
+    done
+    if pgrep -s "$(cat "$dir/pid")" >/dev/null 2>&1; then
       pkill -TERM -s "$(cat "$dir/pid")" 2>/dev/null; sleep 1; pkill -KILL -s "$(cat "$dir/pid")" 2>/dev/null
     fi
-    # epmd outlives the node: end the node's own one, by its port (never by name: other nodes have theirs).
-    if epmd=$(epmd_binary) && [ -n "$epmd" ]; then "$epmd" -port $((port + 1)) -kill >/dev/null 2>&1 || true; fi
+    # epmd outlives the node: end the node's own one, by its port (never by name: other nodes have theirs); a
+    # cluster's shared one stays until cluster-stop.
+    if [ ! -f "$dir/epmd-port" ] && epmd=$(epmd_binary) && [ -n "$epmd" ]; then "$epmd" -port $((port + 1)) -kill >/dev/null 2>&1 || true; fi
     rm -f "$dir/pid"   # the port stays: the next start in DIR is the same node
     ;;
   kill)
@@ -157,8 +170,46 @@ case "${1:-}" in
     [ -f "$dir/pid" ] || exit 0
     pkill -KILL -s "$(cat "$dir/pid")" 2>/dev/null
     port=$(cat "$dir/port")
-    if epmd=$(epmd_binary) && [ -n "$epmd" ]; then "$epmd" -port $((port + 1)) -kill >/dev/null 2>&1 || true; fi
+    if [ ! -f "$dir/epmd-port" ] && epmd=$(epmd_binary) && [ -n "$epmd" ]; then "$epmd" -port $((port + 1)) -kill >/dev/null 2>&1 || true; fi
     rm -f "$dir/pid"
+    ;;
+  cluster)
+    dir=${2:?cluster needs a folder}
+    mkdir -p "$dir/n1" "$dir/n2" "$dir/n3"
+    cookie=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+    ports=""
+    for i in 1 2 3; do
+      p=$(free_port)
+      while case " $ports " in *" $p "*) true ;; *) false ;; esac; do p=$(free_port); done
+      ports="$ports $p"
+    done
+    set -- $ports
+    epmd_port=$(($1 + 1))
+    i=0
+    for p in "$@"; do
+      i=$((i + 1)); n="$dir/n$i"
+      echo "$p" > "$n/port"; echo "$epmd_port" > "$n/epmd-port"
+      printf '%s' "$cookie" > "$n/.erlang.cookie"; chmod 400 "$n/.erlang.cookie"
+    done
+    # Started one after another: three nodes booting at once on two cores can each miss their start-up deadline.
+    for i in 1 2 3; do
+      "$0" start "$dir/n$i" > "$dir/n$i/uri" || { say "cluster node n$i did not start"; exit 1; }
+    done
+    first="spanwire$1@localhost"
+    for i in 2 3; do
+      ( node_env "$dir/n$i" "$(cat "$dir/n$i/port")"
+        ctl() { "$bin/rabbitmqctl" -n "$RABBITMQ_NODENAME" -q "$@" >/dev/null 2>&1; }
+        ctl stop_app && ctl join_cluster "$first" && ctl start_app && ctl await_startup ) \
+        || { say "node n$i could not join the cluster (log: $dir/n$i/log)"; exit 1; }
+    done
+    echo "amqp://guest:guest@127.0.0.1:$1,127.0.0.1:$2,127.0.0.1:$3/"
+    ;;
+  cluster-stop)
+    dir=${2:?cluster-stop needs a folder}
+    for i in 3 2 1; do [ -d "$dir/n$i" ] && "$0" stop "$dir/n$i"; done
+    if [ -f "$dir/n1/epmd-port" ] && epmd=$(epmd_binary) && [ -n "$epmd" ]; then
+      "$epmd" -port "$(cat "$dir/n1/epmd-port")" -kill >/dev/null 2>&1 || true
+    fi
     ;;
   ctl)
     dir=${2:?ctl needs a folder}; shift 2
@@ -167,5 +218,5 @@ case "${1:-}" in
     ( node_env "$dir" "$port"; exec "$bin/rabbitmqctl" -n "$RABBITMQ_NODENAME" -q "$@" )
     ;;
   *)
-    say "usage: rabbitmq.sh install | start DIR [--tls] | stop DIR | kill DIR | ctl DIR ARGS..."; exit 2 ;;
+    say "usage: rabbitmq.sh install | start DIR [--tls] | stop DIR | kill DIR | ctl DIR ARGS... | cluster DIR | cluster-stop DIR"; exit 2 ;;
 esac
