@@ -3,6 +3,7 @@
 # against each incumbent, also written to artifacts/benchmarks/quick-report.md.
 #   scripts/bench.sh --full             BenchmarkDotNet's default job (long; for the README's table)
 #   scripts/bench.sh --filter Signing   only the classes whose name contains "Signing" (repeat --filter for more)
+#   scripts/bench.sh --faults           node faults on a three-node cluster, Spanwire and RabbitMQ.Client side by side
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1

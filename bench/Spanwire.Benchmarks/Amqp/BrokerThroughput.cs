@@ -17,6 +17,11 @@ namespace Spanwire.Benchmarks.Amqp;
 public static class BrokerThroughput
 {
     private const int BodySize = 256;
+
+    /// <summary>RabbitMQ.Client's package version (its informational version without the commit; the assembly version stays 7.0.0 across 7.x).</summary>
+    internal static string RabbitMqClientVersion { get; } =
+        System.Reflection.CustomAttributeExtensions.GetCustomAttribute<System.Reflection.AssemblyInformationalVersionAttribute>(
+            typeof(global::RabbitMQ.Client.IConnection).Assembly)?.InformationalVersion?.Split('+')[0] ?? "?";
     private const int Window = 1000;
 
     public sealed record Row(string Scenario, string Client, bool Baseline, double MessagesPerSecond, double CpuMicrosPerMessage, double BytesPerMessage);
@@ -246,14 +251,7 @@ public static class BrokerThroughput
             _confirming = confirming;
         }
 
-        public string Name { get; } = "RabbitMQ.Client " + PackageVersion(typeof(global::RabbitMQ.Client.IConnection).Assembly);
-
-        /// <summary>The package version (the informational version without its commit; the assembly version stays 7.0.0 across 7.x).</summary>
-        private static string PackageVersion(System.Reflection.Assembly assembly)
-        {
-            string? version = System.Reflection.CustomAttributeExtensions.GetCustomAttribute<System.Reflection.AssemblyInformationalVersionAttribute>(assembly)?.InformationalVersion;
-            return version is null ? "?" : version.Split('+')[0];
-        }
+        public string Name { get; } = "RabbitMQ.Client " + RabbitMqClientVersion;
 
         public static async Task<IClient> CreateAsync(string uri)
         {

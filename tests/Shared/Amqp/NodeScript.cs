@@ -1,8 +1,8 @@
 using System.Diagnostics;
 
-namespace Spanwire.Amqp.IntegrationTests;
+namespace Spanwire.Amqp;
 
-/// <summary>Runs scripts/rabbitmq.sh, found above the test binaries.</summary>
+/// <summary>Runs scripts/rabbitmq.sh, found above the running binaries (tests and benchmarks alike).</summary>
 internal static class NodeScript
 {
     public static string Path { get; } = Find();
@@ -34,6 +34,6 @@ internal static class NodeScript
             }
         }
 
-        throw new InvalidOperationException("scripts/rabbitmq.sh was not found above the test binaries; these tests start their own node with it.");
+        throw new InvalidOperationException("scripts/rabbitmq.sh was not found above the test binaries; the tests and the fault benchmark start their own nodes with it.");
     }
 }
