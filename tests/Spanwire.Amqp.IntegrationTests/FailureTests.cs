@@ -80,10 +80,7 @@ public class FailureTests
         {
             await using var fake = new FakeBroker();
             await using AmqpConnection connection = await fake.ConnectClientAsync(Timeout.Token);
-            Task<AmqpChannel> opening = connection.OpenChannelAsync(Timeout.Token);
-            await fake.ReceiveFrameAsync(Timeout.Token); // channel.open
-            await fake.SendMethodAsync(AmqpMethods.ChannelOpenOk, 4, (ref AmqpMethodEncoder a) => a.WriteLongString(""u8), channel: 1);
-            AmqpChannel channel = await opening;
+            AmqpChannel channel = await fake.OpenChannelAsync(connection, Timeout.Token);
             Task publishing = Task.Run(async () =>
             {
                 var body = new byte[4096];
@@ -118,10 +115,7 @@ public class FailureTests
             new AmqpConnectionOptions { Host = "127.0.0.1", Port = fake.Port, ContinuationTimeout = TimeSpan.FromMilliseconds(300), AutomaticRecovery = false }, Timeout.Token);
         await fake.AcceptAsync(Timeout.Token);
         await using AmqpConnection connection = await connecting;
-        Task<AmqpChannel> opening = connection.OpenChannelAsync(Timeout.Token);
-        await fake.ReceiveFrameAsync(Timeout.Token); // channel.open
-        await fake.SendMethodAsync(AmqpMethods.ChannelOpenOk, 4, (ref AmqpMethodEncoder a) => a.WriteLongString(""u8), channel: 1);
-        AmqpChannel channel = await opening;
+        AmqpChannel channel = await fake.OpenChannelAsync(connection, Timeout.Token);
 
         var watch = System.Diagnostics.Stopwatch.StartNew();
         TimeoutException error = await Assert.ThrowsAsync<TimeoutException>(() => channel.QueuePurgeAsync("q"));

@@ -87,6 +87,16 @@ public sealed class FakeBroker : IAsyncDisposable
         await SendAsync([.. header, .. payload, 0xCE]);
     }
 
+    /// <summary>Opens a channel on <paramref name="connection"/>, answering its channel.open with open-ok.</summary>
+    public async Task<Spanwire.Amqp.Client.AmqpChannel> OpenChannelAsync(Spanwire.Amqp.Client.AmqpConnection connection, CancellationToken cancellationToken)
+    {
+        Task<Spanwire.Amqp.Client.AmqpChannel> opening = connection.OpenChannelAsync(cancellationToken);
+        byte[] open = await ReceiveFrameAsync(cancellationToken);
+        ushort channel = (ushort)((open[1] << 8) | open[2]);
+        await SendMethodAsync(AmqpMethods.ChannelOpenOk, 4, (ref AmqpMethodEncoder a) => a.WriteLongString(""u8), channel);
+        return await opening;
+    }
+
     /// <summary>Receives the client's next frame, whole (header, payload, frame end).</summary>
     public async Task<byte[]> ReceiveFrameAsync(CancellationToken cancellationToken)
     {

@@ -19,10 +19,7 @@ public class PublishOrderTests
         const int Count = 600;
         await using var fake = new FakeBroker();
         await using AmqpConnection connection = await fake.ConnectClientAsync(Timeout.Token);
-        Task<AmqpChannel> opening = connection.OpenChannelAsync(Timeout.Token);
-        await fake.ReceiveFrameAsync(Timeout.Token); // channel.open
-        await fake.SendMethodAsync(AmqpMethods.ChannelOpenOk, 4, (ref AmqpMethodEncoder a) => a.WriteLongString(""u8), channel: 1);
-        AmqpChannel channel = await opening;
+        AmqpChannel channel = await fake.OpenChannelAsync(connection, Timeout.Token);
 
         Task publishing = Task.Run(async () =>
         {
@@ -63,10 +60,7 @@ public class PublishOrderTests
         const int Count = 600;
         await using var fake = new FakeBroker();
         await using AmqpConnection connection = await fake.ConnectClientAsync(Timeout.Token);
-        Task<AmqpChannel> opening = connection.OpenChannelAsync(Timeout.Token);
-        await fake.ReceiveFrameAsync(Timeout.Token); // channel.open
-        await fake.SendMethodAsync(AmqpMethods.ChannelOpenOk, 4, (ref AmqpMethodEncoder a) => a.WriteLongString(""u8), channel: 1);
-        AmqpChannel channel = await opening;
+        AmqpChannel channel = await fake.OpenChannelAsync(connection, Timeout.Token);
 
         // Every third publish can be cancelled; those still waiting when the token fires must never reach the socket.
         using var cancel = new CancellationTokenSource();

@@ -29,10 +29,7 @@ public class RecoveryTests(PrivateNode node) : IClassFixture<PrivateNode>
             events.Enqueue($"succeeded {e.Attempt}");
             recovered.TrySetResult();
         };
-        Task<AmqpChannel> opening = connection.OpenChannelAsync(Timeout.Token);
-        await fake.ReceiveFrameAsync(Timeout.Token); // channel.open
-        await fake.SendMethodAsync(AmqpMethods.ChannelOpenOk, 4, (ref AmqpMethodEncoder a) => a.WriteLongString(""u8), channel: 1);
-        AmqpChannel channel = await opening;
+        AmqpChannel channel = await fake.OpenChannelAsync(connection, Timeout.Token);
 
         fake.Drop();
         await fake.AcceptAsync(Timeout.Token); // the client comes back

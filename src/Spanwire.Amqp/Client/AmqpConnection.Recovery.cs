@@ -114,27 +114,7 @@ public sealed partial class AmqpConnection
     }
 
     /// <summary>Opens a channel for recovery's own use while the connection is not yet open again.</summary>
-    internal async Task<AmqpChannel> OpenRecoveryChannelAsync(CancellationToken cancellationToken)
-    {
-        AmqpChannel channel;
-        lock (_channelsLock)
-        {
-            channel = new AmqpChannel(this, FindFreeChannel()) { IsForRecovery = true };
-            _channels[channel.Number] = channel;
-        }
-
-        try
-        {
-            await channel.OpenAsync(cancellationToken).ConfigureAwait(false);
-        }
-        catch (Exception ex)
-        {
-            channel.Shutdown(ex);
-            throw;
-        }
-
-        return channel;
-    }
+    internal Task<AmqpChannel> OpenRecoveryChannelAsync(CancellationToken cancellationToken) => OpenChannelCoreAsync(forRecovery: true, cancellationToken);
 
     /// <summary>The channels a recovery restores: open ones, not recovery's own.</summary>
     private AmqpChannel[] OpenChannels()

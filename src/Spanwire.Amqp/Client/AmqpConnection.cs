@@ -155,15 +155,19 @@ public sealed partial class AmqpConnection : IAsyncDisposable
 
     /// <summary>Opens a channel on the lowest free number.</summary>
     /// <exception cref="InvalidOperationException">All channel_max channels are open.</exception>
-    public async Task<AmqpChannel> OpenChannelAsync(CancellationToken cancellationToken = default)
+    public Task<AmqpChannel> OpenChannelAsync(CancellationToken cancellationToken = default)
     {
         ThrowIfClosed();
+        return OpenChannelCoreAsync(forRecovery: false, cancellationToken);
+    }
+
+    private async Task<AmqpChannel> OpenChannelCoreAsync(bool forRecovery, CancellationToken cancellationToken)
+    {
         AmqpChannel channel;
         lock (_channelsLock)
         {
-            ushort number = FindFreeChannel();
-            channel = new AmqpChannel(this, number);
-            _channels[number] = channel;
+            channel = new AmqpChannel(this, FindFreeChannel()) { IsForRecovery = forRecovery };
+            _channels[channel.Number] = channel;
         }
 
         try
