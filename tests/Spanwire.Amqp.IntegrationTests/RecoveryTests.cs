@@ -74,6 +74,51 @@ public class RecoveryTests(PrivateNode node) : IClassFixture<PrivateNode>
     }
 
     [Fact]
+    public async Task ShuffledEndpoints_RecoveryNeverRetriesTheDeadOneFirst()
+    {
+        // Ten connections, each to three endpoints in a random order: the first attempt after a loss goes to another
+        // endpoint than the one just lost, every time.
+        for (int run = 0; run < 10; run++)
+        {
+            FakeBroker[] fakes = [new(), new(), new()];
+            try
+            {
+                AmqpConnectionOptions options = fakes[0].Options(recover: true);
+                foreach (FakeBroker fake in fakes)
+                {
+                    options.Endpoints.Add(new AmqpEndpoint("127.0.0.1", fake.Port));
+                }
+
+                options.ShuffleEndpoints = true;
+                options.RecoveryInterval = TimeSpan.FromMilliseconds(50);
+                using var accepting = CancellationTokenSource.CreateLinkedTokenSource(Timeout.Token);
+                Task<AmqpConnection> connecting = AmqpConnection.ConnectAsync(options, Timeout.Token);
+                Task[] accepts = [.. fakes.Select(f => f.AcceptAsync(accepting.Token))];
+                Task accepted = await Task.WhenAny(accepts);
+                await using AmqpConnection connection = await connecting;
+                FakeBroker dead = fakes[Array.IndexOf(accepts, accepted)];
+                var firstAttempt = new TaskCompletionSource<AmqpEndpoint>(TaskCreationOptions.RunContinuationsAsynchronously);
+                connection.RecoveryStarted += (_, e) => firstAttempt.TrySetResult(e.Endpoint);
+
+                int deadPort = dead.Port;
+                dead.StopListening();
+                dead.Drop();
+                AmqpEndpoint tried = await firstAttempt.Task.WaitAsync(Timeout.Token);
+                Assert.True(tried.Port != deadPort, $"run {run}: the first attempt went back to the endpoint just lost ({tried})");
+                await connection.CloseAsync();
+                accepting.Cancel();
+            }
+            finally
+            {
+                foreach (FakeBroker fake in fakes)
+                {
+                    await fake.DisposeAsync();
+                }
+            }
+        }
+    }
+
+    [Fact]
     public async Task FirstEndpointRefuses_ConnectTriesTheNext()
     {
         await using var live = new FakeBroker();

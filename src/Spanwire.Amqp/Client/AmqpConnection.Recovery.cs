@@ -82,10 +82,9 @@ public sealed partial class AmqpConnection
                     await Topology.RecoverAsync(this, timeout.Token).ConfigureAwait(false);
                 }
 
-                foreach (AmqpChannel channel in OpenChannels())
-                {
-                    await channel.RecoverAsync(timeout.Token).ConfigureAwait(false);
-                }
+                // All at once: a channel whose consumer waits for its queue (a quorum queue electing a new leader)
+                // does not hold up the others.
+                await Task.WhenAll(OpenChannels().Select(c => c.RecoverAsync(timeout.Token))).ConfigureAwait(false);
 
                 link.Established = true;
                 if (link.HasEnded || _closing)

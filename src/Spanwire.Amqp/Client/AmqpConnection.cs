@@ -29,12 +29,12 @@ public sealed partial class AmqpConnection : IAsyncDisposable
     private Link _link;
     private ushort _nextChannel = 1;
 
-    private AmqpConnection(AmqpConnectionOptions options, Link link)
+    private AmqpConnection(AmqpConnectionOptions options, IReadOnlyList<AmqpEndpoint> endpoints, Link link)
     {
         _options = options;
         _link = link;
         ContinuationTimeout = options.ContinuationTimeout;
-        _endpoints = options.GetEndpoints();
+        _endpoints = endpoints; // in the order connect tried them: recovery goes on from the one in use
     }
 
     /// <summary>The current link's frame output: every channel writes here (a recovered connection has a new one).</summary>
@@ -106,7 +106,7 @@ public sealed partial class AmqpConnection : IAsyncDisposable
         for (int i = 0; ; i++)
         {
             var link = new Link(options, endpoints[i]);
-            connection ??= new AmqpConnection(options, link);
+            connection ??= new AmqpConnection(options, endpoints, link);
             try
             {
                 await connection.OpenLinkAsync(link, cancellationToken).ConfigureAwait(false);
