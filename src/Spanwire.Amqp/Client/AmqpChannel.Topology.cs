@@ -3,12 +3,6 @@ using Spanwire.Amqp.Protocol;
 
 namespace Spanwire.Amqp.Client;
 
-/// <summary>The broker's answer to queue.declare.</summary>
-/// <param name="Name">The queue's name (the broker's choice when the name was empty).</param>
-/// <param name="MessageCount">Messages ready in the queue.</param>
-/// <param name="ConsumerCount">Active consumers.</param>
-public readonly record struct AmqpQueueInfo(string Name, uint MessageCount, uint ConsumerCount);
-
 public sealed partial class AmqpChannel
 {
     /// <summary>Where declarations are recorded for recovery; recovery's own channel records nothing.</summary>

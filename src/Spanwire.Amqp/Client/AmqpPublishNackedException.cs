@@ -1,0 +1,15 @@
+namespace Spanwire.Amqp.Client;
+
+/// <summary>The broker refused (nacked) one or more publishes.</summary>
+public sealed class AmqpPublishNackedException : Exception
+{
+    /// <summary>Creates the exception.</summary>
+    public AmqpPublishNackedException(long count)
+        : base(count == 1 ? "The broker nacked the publish." : $"The broker nacked {count} publishes.")
+    {
+        Count = count;
+    }
+
+    /// <summary>How many publishes were nacked.</summary>
+    public long Count { get; }
+}
