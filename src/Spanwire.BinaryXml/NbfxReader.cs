@@ -20,7 +20,7 @@ namespace Spanwire.BinaryXml;
 /// reader to return it. Spans returned by the reader are valid until the next <see cref="Read"/>.
 /// </remarks>
 /// <example><code>
-/// var reader = new NbfxReader(bytes, BinaryXml.SoapDictionary);
+/// var reader = new NbfxReader(bytes, Nbfx.SoapDictionary);
 /// while (reader.Read())
 /// {
 ///     if (reader.TokenType == NbfxTokenType.Text &amp;&amp; reader.ValueType == NbfxValueType.Int32)

@@ -14,7 +14,7 @@ namespace Spanwire.BinaryXml;
 /// <example><code>
 /// var session = new NbfxWriterSession();
 /// var body = new ArrayBufferWriter&lt;byte&gt;();
-/// using (var writer = BinaryXml.CreateWriter(body, BinaryXml.SoapDictionary, session)) { ... }
+/// using (var writer = Nbfx.CreateWriter(body, Nbfx.SoapDictionary, session)) { ... }
 /// NbfxSessionTable.Write(output, session.TakeNewStrings());  // the table, then
 /// output.Write(body.WrittenSpan);                             // the document
 /// </code></example>

@@ -12,7 +12,7 @@ namespace Spanwire.BinaryXml;
 /// </summary>
 /// <remarks>
 /// <para>This is the record layer: the caller says which prefix an element has and declares namespaces itself
-/// (<see cref="WriteXmlnsAttribute(string?, string)"/>). <c>BinaryXml.CreateWriter</c>
+/// (<see cref="WriteXmlnsAttribute(string?, string)"/>). <c>Nbfx.CreateWriter</c>
 /// adds the namespace bookkeeping of an <see cref="XmlDictionaryWriter"/> on top.</para>
 /// <para>Bytes are committed to the output when the writer needs more room and on <see cref="Flush"/>. The in-box writer
 /// turns the last text record of an element into its "with end element" form only while that record is still in its

@@ -11,7 +11,7 @@ using System.Text.Unicode;
 namespace Spanwire.Json;
 
 /// <summary>
-/// Which characters an encoder escapes, and into what: the stateless escaping layer of <see cref="JsonWriter"/>.
+/// Which characters an encoder escapes, and into what: the stateless escaping layer of <see cref="SpanwireJsonWriter"/>.
 /// Everything is read off the encoder itself once: the ASCII characters it leaves alone (as SearchValues, so
 /// "nothing to escape" is one vectorized scan) and the escape of every other ASCII character (packed into a ulong,
 /// so escaping writes one 8-byte store per character). Non-ASCII: the default encoder escapes every UTF-16 unit as

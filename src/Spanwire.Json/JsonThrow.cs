@@ -13,7 +13,7 @@ internal static class JsonThrow
     public static void Argument(string message) => throw new ArgumentException(message);
 
     [DoesNotReturn, MethodImpl(MethodImplOptions.NoInlining)]
-    public static void Disposed() => throw new ObjectDisposedException(nameof(JsonWriter));
+    public static void Disposed() => throw new ObjectDisposedException(nameof(SpanwireJsonWriter));
 
     [DoesNotReturn, MethodImpl(MethodImplOptions.NoInlining)]
     public static void NotFinite(double value) =>

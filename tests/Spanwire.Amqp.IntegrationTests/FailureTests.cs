@@ -91,7 +91,7 @@ public class FailureTests
             });
             await Task.Delay(run % 4 * 5);
 
-            await fake.SendMethodAsync(AmqpMethods.ConnectionClose, 300, (ref AmqpMethodEncoder a) =>
+            await fake.SendMethodAsync(AmqpMethods.ConnectionClose, 300, (ref AmqpMethodWriter a) =>
             {
                 a.WriteShort(AmqpReplyCode.ConnectionForced);
                 a.WriteShortString("CONNECTION_FORCED - broker forced connection closure with reason 'shutdown'"u8);
@@ -142,7 +142,7 @@ public class FailureTests
         Assert.Equal(AmqpReplyCode.FrameError, error.ReplyCode);
         Assert.Equal(fake.BytesSent - 1, error.Offset); // the bad frame-end byte, as a stream offset
         byte[] sent = await fake.ReceiveUntilClosedAsync(Timeout.Token);
-        var view = AmqpMethodView.Parse(sent.AsSpan(7, sent.Length - 8));
+        var view = AmqpMethodReader.Parse(sent.AsSpan(7, sent.Length - 8));
         Assert.Equal(AmqpMethods.ConnectionClose, view.Method);
         Assert.Equal(AmqpReplyCode.FrameError, view.GetShort(0));
         Assert.Same(error, await connection.Completion.WaitAsync(Timeout.Token));
@@ -158,10 +158,10 @@ public class FailureTests
         connection.Blocked += (_, reason) => blocked.TrySetResult(reason);
         connection.Unblocked += (_, _) => unblocked.TrySetResult();
 
-        await fake.SendMethodAsync(AmqpMethods.ConnectionBlocked, 256, (ref AmqpMethodEncoder a) => a.WriteShortString("low on memory"u8));
+        await fake.SendMethodAsync(AmqpMethods.ConnectionBlocked, 256, (ref AmqpMethodWriter a) => a.WriteShortString("low on memory"u8));
         Assert.Equal("low on memory", await blocked.Task.WaitAsync(Timeout.Token));
         Assert.True(connection.IsBlocked);
-        await fake.SendMethodAsync(AmqpMethods.ConnectionUnblocked, 0, (ref AmqpMethodEncoder _) => { });
+        await fake.SendMethodAsync(AmqpMethods.ConnectionUnblocked, 0, (ref AmqpMethodWriter _) => { });
         await unblocked.Task.WaitAsync(Timeout.Token);
         Assert.False(connection.IsBlocked);
         Assert.True(connection.IsOpen);

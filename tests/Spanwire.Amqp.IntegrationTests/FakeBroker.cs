@@ -51,7 +51,7 @@ public sealed class FakeBroker : IAsyncDisposable
         var header = new byte[8];
         await ReceiveExactlyAsync(header, cancellationToken);
         Assert.Equal(AmqpFraming.ProtocolHeader.ToArray(), header);
-        await SendMethodAsync(AmqpMethods.ConnectionStart, 512, (ref AmqpMethodEncoder a) =>
+        await SendMethodAsync(AmqpMethods.ConnectionStart, 512, (ref AmqpMethodWriter a) =>
         {
             a.WriteOctet(0);
             a.WriteOctet(9);
@@ -60,7 +60,7 @@ public sealed class FakeBroker : IAsyncDisposable
             a.WriteLongString("en_US"u8);
         });
         await ReceiveFrameAsync(cancellationToken); // start-ok
-        await SendMethodAsync(AmqpMethods.ConnectionTune, 8, (ref AmqpMethodEncoder a) =>
+        await SendMethodAsync(AmqpMethods.ConnectionTune, 8, (ref AmqpMethodWriter a) =>
         {
             a.WriteShort(16);
             a.WriteLong(131072);
@@ -68,7 +68,7 @@ public sealed class FakeBroker : IAsyncDisposable
         });
         await ReceiveFrameAsync(cancellationToken); // tune-ok
         await ReceiveFrameAsync(cancellationToken); // open
-        await SendMethodAsync(AmqpMethods.ConnectionOpenOk, 1, (ref AmqpMethodEncoder a) => a.WriteShortString(""u8));
+        await SendMethodAsync(AmqpMethods.ConnectionOpenOk, 1, (ref AmqpMethodWriter a) => a.WriteShortString(""u8));
     }
 
     /// <summary>Accepts the client and sends connection.start with the given server properties (an encoded table, its
@@ -93,7 +93,7 @@ public sealed class FakeBroker : IAsyncDisposable
         Task<Spanwire.Amqp.Client.AmqpChannel> opening = connection.OpenChannelAsync(cancellationToken);
         byte[] open = await ReceiveFrameAsync(cancellationToken);
         ushort channel = (ushort)((open[1] << 8) | open[2]);
-        await SendMethodAsync(AmqpMethods.ChannelOpenOk, 4, (ref AmqpMethodEncoder a) => a.WriteLongString(""u8), channel);
+        await SendMethodAsync(AmqpMethods.ChannelOpenOk, 4, (ref AmqpMethodWriter a) => a.WriteLongString(""u8), channel);
         return await opening;
     }
 
@@ -108,7 +108,7 @@ public sealed class FakeBroker : IAsyncDisposable
         return [.. head, .. rest];
     }
 
-    public delegate void ArgumentsWriter(ref AmqpMethodEncoder arguments);
+    public delegate void ArgumentsWriter(ref AmqpMethodWriter arguments);
 
     public async Task SendMethodAsync(AmqpMethod method, int maxArgumentsSize, ArgumentsWriter write, ushort channel = 0)
     {

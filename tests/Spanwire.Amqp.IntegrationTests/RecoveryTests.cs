@@ -34,11 +34,11 @@ public class RecoveryTests(PrivateNode node) : IClassFixture<PrivateNode>
         fake.Drop();
         await fake.AcceptAsync(Timeout.Token); // the client comes back
         byte[] reopen = await fake.ReceiveFrameAsync(Timeout.Token);
-        Expect.Equal(AmqpMethods.ChannelOpen, AmqpMethodView.Parse(reopen.AsSpan(7, reopen.Length - 8)).Method, "the first frame after the handshake");
+        Expect.Equal(AmqpMethods.ChannelOpen, AmqpMethodReader.Parse(reopen.AsSpan(7, reopen.Length - 8)).Method, "the first frame after the handshake");
         Expect.Equal(1, (reopen[1] << 8) | reopen[2], "the same channel number");
         Assert.False(channel.IsOpen);
         await Assert.ThrowsAsync<AmqpConnectionClosedException>(async () => await channel.PublishAsync("", "q", new byte[1]));
-        await fake.SendMethodAsync(AmqpMethods.ChannelOpenOk, 4, (ref AmqpMethodEncoder a) => a.WriteLongString(""u8), channel: 1);
+        await fake.SendMethodAsync(AmqpMethods.ChannelOpenOk, 4, (ref AmqpMethodWriter a) => a.WriteLongString(""u8), channel: 1);
         await recovered.Task.WaitAsync(Timeout.Token);
 
         Assert.True(connection.IsOpen);
@@ -46,7 +46,7 @@ public class RecoveryTests(PrivateNode node) : IClassFixture<PrivateNode>
         Expect.Equal("lost,started 1,succeeded 1", string.Join(',', events), "the events");
         await channel.PublishAsync("", "q", new byte[] { 42 }, Timeout.Token);
         byte[] publish = await fake.ReceiveFrameAsync(Timeout.Token);
-        Expect.Equal(AmqpMethods.BasicPublish, AmqpMethodView.Parse(publish.AsSpan(7, publish.Length - 8)).Method, "after recovery");
+        Expect.Equal(AmqpMethods.BasicPublish, AmqpMethodReader.Parse(publish.AsSpan(7, publish.Length - 8)).Method, "after recovery");
     }
 
     [Fact]

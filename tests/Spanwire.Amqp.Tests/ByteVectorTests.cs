@@ -20,7 +20,7 @@ public class ByteVectorTests
         var frames = DecodeAll(new ReadOnlySequence<byte>(bytes));
         Assert.Single(frames);
         Assert.Equal((AmqpFrameType.Method, (ushort)1), (frames[0].Type, frames[0].Channel));
-        AmqpMethodView method = AmqpMethodView.Parse(frames[0].Payload, 7);
+        AmqpMethodReader method = AmqpMethodReader.Parse(frames[0].Payload, 7);
         Assert.Same(AmqpMethods.BasicAck, method.Method);
         Assert.Equal(1UL, method.GetLongLong(0));
         Assert.False(method.GetBit(1));
@@ -304,14 +304,14 @@ public class ByteVectorTests
     public void A_frame_of_exactly_frame_max_is_accepted_and_one_byte_more_rejected_from_its_header_alone()
     {
         byte[] exact = [.. Hex("03 0001 00000FF8"), .. new byte[4088], 0xCE];
-        var decoder = new AmqpFrameDecoder { FrameMax = 4096, CheckContentSequence = false };
+        var decoder = new AmqpFrameReader { FrameMax = 4096, CheckContentSequence = false };
         var sequence = new ReadOnlySequence<byte>(exact);
         Assert.True(decoder.TryReadFrame(ref sequence, out AmqpFrame frame));
         Assert.Equal(4088, frame.Payload.Length);
 
         // Only the 7-byte header of a 4097-byte frame is present: refused before any payload is buffered.
         var tooLarge = new ReadOnlySequence<byte>(Hex("03 0001 00000FF9"));
-        var error = Assert.Throws<AmqpProtocolException>(() => new AmqpFrameDecoder { FrameMax = 4096 }.TryReadFrame(ref tooLarge, out _));
+        var error = Assert.Throws<AmqpProtocolException>(() => new AmqpFrameReader { FrameMax = 4096 }.TryReadFrame(ref tooLarge, out _));
         Assert.Equal(AmqpReplyCode.FrameError, error.ReplyCode);
         Assert.Equal(3, error.Offset);
     }

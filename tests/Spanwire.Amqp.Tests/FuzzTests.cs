@@ -50,12 +50,12 @@ public class FuzzTests
     /// <summary>Decodes every frame and reads every argument, property and nested value, as a consumer would.</summary>
     private static void DecodeEverything(ReadOnlySequence<byte> buffer)
     {
-        var decoder = new AmqpFrameDecoder { FrameMax = 4096 };
+        var decoder = new AmqpFrameReader { FrameMax = 4096 };
         while (decoder.TryReadFrame(ref buffer, out AmqpFrame frame))
         {
             if (frame.Type == AmqpFrameType.Method)
             {
-                AmqpMethodView method = AmqpMethodView.Parse(decoder.GetPayloadSpan(frame), frame.PayloadOffset);
+                AmqpMethodReader method = AmqpMethodReader.Parse(decoder.GetPayloadSpan(frame), frame.PayloadOffset);
                 for (int i = 0; i < method.Method.Arguments.Length; i++)
                 {
                     if (method.Method.Arguments[i].Type == AmqpArgumentType.Table)

@@ -24,11 +24,11 @@ public sealed class NestingTests
     {
         byte[] payload = StartPayload(NestedFieldTables.Nested(levels, kind));
 
-        AssertTooDeep(() => AmqpMethodView.Parse(payload).GetTable(2).ToDictionary(), "ToDictionary");
-        AssertTooDeep(() => AmqpMethodView.Parse(payload).GetTable(2).ToString(), "FieldTableReader.ToString");
-        AssertTooDeep(() => AmqpMethodView.Parse(payload).ToString(), "AmqpMethodView.ToString");
-        AssertTooDeep(() => FieldTableConversion.Describe(AmqpMethodView.Parse(payload).GetTable(2)), "Describe");
-        AssertTooDeep(() => AmqpMethodView.Parse(payload).GetTable(2).Validate(), "Validate");
+        AssertTooDeep(() => AmqpMethodReader.Parse(payload).GetTable(2).ToDictionary(), "ToDictionary");
+        AssertTooDeep(() => AmqpMethodReader.Parse(payload).GetTable(2).ToString(), "FieldTableReader.ToString");
+        AssertTooDeep(() => AmqpMethodReader.Parse(payload).ToString(), "AmqpMethodReader.ToString");
+        AssertTooDeep(() => FieldTableConversion.Describe(AmqpMethodReader.Parse(payload).GetTable(2)), "Describe");
+        AssertTooDeep(() => AmqpMethodReader.Parse(payload).GetTable(2).Validate(), "Validate");
         AssertTooDeep(() => FieldTableReader.Parse(NestedFieldTables.Nested(levels, kind)), "FieldTableReader.Parse");
     }
 
@@ -38,7 +38,7 @@ public sealed class NestingTests
     public void Sixty_four_levels_are_read_converted_and_described(byte kind)
     {
         byte[] payload = StartPayload(NestedFieldTables.Nested(64, kind));
-        FieldTableReader table = AmqpMethodView.Parse(payload).GetTable(2);
+        FieldTableReader table = AmqpMethodReader.Parse(payload).GetTable(2);
 
         table.Validate();
         int depth = 0;

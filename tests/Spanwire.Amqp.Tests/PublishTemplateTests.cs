@@ -134,7 +134,7 @@ public sealed class PublishTemplateTests
         var frames = DecodeAll(new ReadOnlySequence<byte>(output.WrittenMemory), 4096);
 
         Assert.Equal([3, 3, 3, 9, 9], frames.Select(f => (int)f.Channel));
-        AmqpMethodView method = AmqpMethodView.Parse(frames[3].Payload);
+        AmqpMethodReader method = AmqpMethodReader.Parse(frames[3].Payload);
         Assert.Equal(AmqpMethods.BasicPublish, method.Method);
         Assert.True(method.GetBit(3)); // mandatory
         Assert.False(method.GetBit(4)); // immediate

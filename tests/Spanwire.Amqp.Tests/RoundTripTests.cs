@@ -33,10 +33,10 @@ public class RoundTripTests
             Assert.Equal(ExpectedPayloadSize(method, values) + 8, frameSize);
 
             ReadOnlySequence<byte> input = round % 10 == 0 ? OneByteSegments(output.WrittenSpan) : new ReadOnlySequence<byte>(output.WrittenMemory);
-            var decoder = new AmqpFrameDecoder { FrameMax = 0 };
+            var decoder = new AmqpFrameReader { FrameMax = 0 };
             Assert.True(decoder.TryReadFrame(ref input, out AmqpFrame decoded), $"seed {Seed}, round {round}");
             Assert.Equal(channel, decoded.Channel);
-            AmqpMethodView view = AmqpMethodView.Parse(decoder.GetPayloadSpan(decoded), decoded.PayloadOffset);
+            AmqpMethodReader view = AmqpMethodReader.Parse(decoder.GetPayloadSpan(decoded), decoded.PayloadOffset);
             Assert.Same(method, view.Method);
             for (int i = 0; i < values.Length; i++)
             {
@@ -49,16 +49,16 @@ public class RoundTripTests
     public void Arguments_out_of_order_or_missing_are_refused()
     {
         byte[] buffer = new byte[64];
-        Assert.Throws<InvalidOperationException>(() => new AmqpMethodEncoder(buffer, AmqpMethods.BasicAck).WriteShort(1));
+        Assert.Throws<InvalidOperationException>(() => new AmqpMethodWriter(buffer, AmqpMethods.BasicAck).WriteShort(1));
         Assert.Throws<InvalidOperationException>(() =>
         {
-            var encoder = new AmqpMethodEncoder(buffer, AmqpMethods.BasicAck);
+            var encoder = new AmqpMethodWriter(buffer, AmqpMethods.BasicAck);
             encoder.WriteLongLong(1);
             encoder.Complete();
         });
         Assert.Throws<InvalidOperationException>(() =>
         {
-            var encoder = new AmqpMethodEncoder(buffer, AmqpMethods.ChannelCloseOk);
+            var encoder = new AmqpMethodWriter(buffer, AmqpMethods.ChannelCloseOk);
             encoder.WriteBit(true);
         });
     }
@@ -90,9 +90,9 @@ public class RoundTripTests
                 frame.Arguments.WriteTable(FieldTable.FromEncoded(encoded));
                 frame.Complete();
                 ReadOnlySequence<byte> input = OneByteSegments(output.WrittenSpan);
-                var decoder = new AmqpFrameDecoder { FrameMax = 0 };
+                var decoder = new AmqpFrameReader { FrameMax = 0 };
                 Assert.True(decoder.TryReadFrame(ref input, out AmqpFrame decoded));
-                AmqpMethodView view = AmqpMethodView.Parse(decoder.GetPayloadSpan(decoded));
+                AmqpMethodReader view = AmqpMethodReader.Parse(decoder.GetPayloadSpan(decoded));
                 AssertDeepEqual(table, view.GetTable(7).ToDictionary(), $"seed {Seed}, round {round}, in a frame");
             }
         }
@@ -153,7 +153,7 @@ public class RoundTripTests
         _ => FieldTable.FromDictionary(random.Table(1)),
     };
 
-    private static void WriteArgument(ref AmqpMethodEncoder encoder, AmqpArgumentType type, object? value)
+    private static void WriteArgument(ref AmqpMethodWriter encoder, AmqpArgumentType type, object? value)
     {
         switch (type)
         {
@@ -169,7 +169,7 @@ public class RoundTripTests
         }
     }
 
-    private static void AssertArgument(AmqpMethodView view, int index, object? expected)
+    private static void AssertArgument(AmqpMethodReader view, int index, object? expected)
     {
         switch (expected)
         {

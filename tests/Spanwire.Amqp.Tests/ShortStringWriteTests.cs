@@ -74,9 +74,9 @@ public class ShortStringWriteTests
         Assert.Equal(output.WrittenCount, written);
 
         var sequence = new ReadOnlySequence<byte>(output.WrittenMemory);
-        var decoder = new AmqpFrameDecoder { FrameMax = 4096 };
+        var decoder = new AmqpFrameReader { FrameMax = 4096 };
         Assert.True(decoder.TryReadFrame(ref sequence, out AmqpFrame method));
-        AmqpMethodView view = AmqpMethodView.Parse(decoder.GetPayloadSpan(method), method.PayloadOffset);
+        AmqpMethodReader view = AmqpMethodReader.Parse(decoder.GetPayloadSpan(method), method.PayloadOffset);
         Assert.Equal("交换", Encoding.UTF8.GetString(view.GetShortString(1)));
         Assert.Equal("routing.ключ", Encoding.UTF8.GetString(view.GetShortString(2)));
         Assert.True(decoder.TryReadFrame(ref sequence, out AmqpFrame header));

@@ -70,7 +70,7 @@ internal static class TestData
     /// <summary>Every frame a decoder reads from the input, with payloads copied out.</summary>
     public static List<(AmqpFrameType Type, ushort Channel, byte[] Payload, long Offset)> DecodeAll(ReadOnlySequence<byte> input, uint frameMax = AmqpFraming.DefaultFrameMax)
     {
-        var decoder = new AmqpFrameDecoder { FrameMax = frameMax };
+        var decoder = new AmqpFrameReader { FrameMax = frameMax };
         var frames = new List<(AmqpFrameType, ushort, byte[], long)>();
         while (decoder.TryReadFrame(ref input, out AmqpFrame frame))
         {

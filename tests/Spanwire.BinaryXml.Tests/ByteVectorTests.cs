@@ -113,7 +113,7 @@ public class ByteVectorTests
     [Fact] // the static SOAP dictionary: 487 strings, in order, with its two oddities
     public void SoapDictionary()
     {
-        IXmlDictionary soap = BinaryXml.SoapDictionary;
+        IXmlDictionary soap = Nbfx.SoapDictionary;
         Assert.True(soap.TryLookup(0, out XmlDictionaryString? first) && first.Value == "mustUnderstand");
         Assert.True(soap.TryLookup(1, out XmlDictionaryString? envelope) && envelope.Value == "Envelope");
         Assert.True(soap.TryLookup(81, out XmlDictionaryString? empty) && empty.Value == "");

@@ -31,7 +31,7 @@ public class ContentNavigationTests
         for (int start = 0; ; start++)
         {
             using XmlDictionaryReader expected = XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max);
-            using XmlDictionaryReader actual = BinaryXml.CreateReader(bytes);
+            using XmlDictionaryReader actual = Nbfx.CreateReader(bytes);
             bool more = true;
             for (int i = 0; i < start && more; i++)
             {
@@ -75,7 +75,7 @@ public class ContentNavigationTests
             w.WriteEndElement();
         });
         using XmlDictionaryReader expected = XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max);
-        using XmlDictionaryReader actual = BinaryXml.CreateReader(bytes);
+        using XmlDictionaryReader actual = Nbfx.CreateReader(bytes);
         foreach (XmlDictionaryReader r in new[] { expected, actual })
         {
             r.Read();
@@ -115,7 +115,7 @@ public class ContentNavigationTests
             w.WriteEndElement();
         });
         using XmlDictionaryReader expected = XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max);
-        using XmlDictionaryReader actual = BinaryXml.CreateReader(bytes);
+        using XmlDictionaryReader actual = Nbfx.CreateReader(bytes);
         var seen = new List<string>[] { [], [] };
         foreach ((XmlDictionaryReader r, List<string> log) in new[] { (expected, seen[0]), (actual, seen[1]) })
         {

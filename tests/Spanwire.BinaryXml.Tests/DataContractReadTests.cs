@@ -79,9 +79,9 @@ public class DataContractReadTests
         var serializer = new DataContractSerializer(typeof(Catalog));
         var inputs = new Func<XmlDictionaryReader>[]
         {
-            () => BinaryXml.CreateReader(bytes, null, XmlDictionaryReaderQuotas.Max),
-            () => BinaryXml.CreateReader(ReaderHarness.Split(bytes, 1), null, XmlDictionaryReaderQuotas.Max),
-            () => BinaryXml.CreateReader(new MemoryStream(bytes), null, XmlDictionaryReaderQuotas.Max),
+            () => Nbfx.CreateReader(bytes, null, XmlDictionaryReaderQuotas.Max),
+            () => Nbfx.CreateReader(ReaderHarness.Split(bytes, 1), null, XmlDictionaryReaderQuotas.Max),
+            () => Nbfx.CreateReader(new MemoryStream(bytes), null, XmlDictionaryReaderQuotas.Max),
         };
         foreach (var open in inputs)
         {
@@ -103,14 +103,14 @@ public class DataContractReadTests
         var writerSession = new ReaderHarness.RecordingWriterSession();
         var output = new ArrayBufferWriter<byte>();
         var serializer = new DataContractSerializer(typeof(Catalog));
-        using (XmlDictionaryWriter writer = BinaryXml.CreateWriter(output, BinaryXml.SoapDictionary, writerSession))
+        using (XmlDictionaryWriter writer = Nbfx.CreateWriter(output, Nbfx.SoapDictionary, writerSession))
         {
             serializer.WriteObject(writer, Sample());
         }
         byte[] bytes = output.WrittenSpan.ToArray();
-        Assert.Equal(Convert.ToHexString(InBoxBytes(Sample(), BinaryXml.SoapDictionary, new XmlBinaryWriterSession())), Convert.ToHexString(bytes));
+        Assert.Equal(Convert.ToHexString(InBoxBytes(Sample(), Nbfx.SoapDictionary, new XmlBinaryWriterSession())), Convert.ToHexString(bytes));
 
-        using XmlDictionaryReader reader = BinaryXml.CreateReader(bytes, BinaryXml.SoapDictionary, XmlDictionaryReaderQuotas.Max, writerSession.ToReaderSession());
+        using XmlDictionaryReader reader = Nbfx.CreateReader(bytes, Nbfx.SoapDictionary, XmlDictionaryReaderQuotas.Max, writerSession.ToReaderSession());
         var back = (Catalog)serializer.ReadObject(reader)!;
         Assert.Equal(Convert.ToHexString(InBoxBytes(Sample())), Convert.ToHexString(InBoxBytes(back)));
     }
@@ -122,7 +122,7 @@ public class DataContractReadTests
         byte[] bytes = InBoxBytes(big);
         var serializer = new DataContractSerializer(typeof(Catalog));
         Assert.ThrowsAny<Exception>(() => serializer.ReadObject(XmlDictionaryReader.CreateBinaryReader(bytes, new XmlDictionaryReaderQuotas())));
-        var e = Assert.ThrowsAny<Exception>(() => serializer.ReadObject(BinaryXml.CreateReader(bytes)));
+        var e = Assert.ThrowsAny<Exception>(() => serializer.ReadObject(Nbfx.CreateReader(bytes)));
         Assert.Contains("MaxArrayLength", e.ToString());
     }
 }

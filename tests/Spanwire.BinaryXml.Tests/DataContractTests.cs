@@ -69,7 +69,7 @@ public class DataContractTests
             serializer.WriteObject(writer, Sample());
         }
         var actual = new ArrayBufferWriter<byte>();
-        using (XmlDictionaryWriter writer = BinaryXml.CreateWriter(actual))
+        using (XmlDictionaryWriter writer = Nbfx.CreateWriter(actual))
         {
             serializer.WriteObject(writer, Sample());
         }
@@ -87,12 +87,12 @@ public class DataContractTests
         var serializer = new DataContractSerializer(typeof(List<Order>));
         var graph = Enumerable.Range(0, 20).Select(_ => Sample()).ToList();
         var expected = new MemoryStream();
-        using (XmlDictionaryWriter writer = XmlDictionaryWriter.CreateBinaryWriter(expected, BinaryXml.SoapDictionary, new XmlBinaryWriterSession()))
+        using (XmlDictionaryWriter writer = XmlDictionaryWriter.CreateBinaryWriter(expected, Nbfx.SoapDictionary, new XmlBinaryWriterSession()))
         {
             serializer.WriteObject(writer, graph);
         }
         var actual = new MemoryStream();
-        using (XmlDictionaryWriter writer = BinaryXml.CreateWriter(actual, BinaryXml.SoapDictionary, new XmlBinaryWriterSession(), ownsStream: false))
+        using (XmlDictionaryWriter writer = Nbfx.CreateWriter(actual, Nbfx.SoapDictionary, new XmlBinaryWriterSession(), ownsStream: false))
         {
             serializer.WriteObject(writer, graph);
         }

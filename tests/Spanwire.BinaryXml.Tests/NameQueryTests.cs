@@ -19,8 +19,8 @@ public class NameQueryTests
         {
             using XmlDictionaryReader expected = XmlDictionaryReader.CreateBinaryReader(bytes, 0, bytes.Length, dictionary, XmlDictionaryReaderQuotas.Max, session);
             using XmlDictionaryReader actual = i % 5 == 0
-                ? BinaryXml.CreateReader(ReaderHarness.Split(bytes, 1), dictionary, XmlDictionaryReaderQuotas.Max, session)
-                : BinaryXml.CreateReader(bytes, dictionary, XmlDictionaryReaderQuotas.Max, session);
+                ? Nbfx.CreateReader(ReaderHarness.Split(bytes, 1), dictionary, XmlDictionaryReaderQuotas.Max, session)
+                : Nbfx.CreateReader(bytes, dictionary, XmlDictionaryReaderQuotas.Max, session);
             try
             {
                 CompareInStep(expected, actual, $"seed {Seed}, document {i}");
@@ -50,7 +50,7 @@ public class NameQueryTests
             writer.WriteEndElement();
         }
 
-        using XmlDictionaryReader reader = BinaryXml.CreateReader(bytes.ToArray());
+        using XmlDictionaryReader reader = Nbfx.CreateReader(bytes.ToArray());
         XmlNameTable names = reader.NameTable;
         Assert.Same(string.Empty, names.Get(""));
         Assert.Same(string.Empty, names.Add([], 0, 0));

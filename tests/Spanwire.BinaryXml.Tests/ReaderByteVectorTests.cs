@@ -50,9 +50,9 @@ public class ReaderByteVectorTests
     public void ReadsTheRecords(string why, string hex, string tokens)
     {
         byte[] bytes = Convert.FromHexString(hex.Replace(" ", ""));
-        var whole = new NbfxReader(bytes, BinaryXml.SoapDictionary);
+        var whole = new NbfxReader(bytes, Nbfx.SoapDictionary);
         Expect.Equal(tokens, ReaderHarness.Tokens(ref whole), why);
-        var split = new NbfxReader(ReaderHarness.Split(bytes, 1), BinaryXml.SoapDictionary);
+        var split = new NbfxReader(ReaderHarness.Split(bytes, 1), Nbfx.SoapDictionary);
         Expect.Equal(tokens, ReaderHarness.Tokens(ref split), why + " (1-byte segments)");
         split.Dispose();
     }
@@ -97,7 +97,7 @@ public class ReaderByteVectorTests
         {
             var e = Assert.Throws<NbfxFormatException>(() =>
             {
-                var reader = split ? new NbfxReader(ReaderHarness.Split(bytes, 1), BinaryXml.SoapDictionary) : new NbfxReader(bytes, BinaryXml.SoapDictionary);
+                var reader = split ? new NbfxReader(ReaderHarness.Split(bytes, 1), Nbfx.SoapDictionary) : new NbfxReader(bytes, Nbfx.SoapDictionary);
                 try
                 {
                     while (reader.Read()) { }
@@ -201,7 +201,7 @@ public class ReaderByteVectorTests
             return text.ToString();
         }
         using XmlDictionaryReader inBox = XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max);
-        using XmlDictionaryReader dropIn = BinaryXml.CreateReader(bytes);
+        using XmlDictionaryReader dropIn = Nbfx.CreateReader(bytes);
         if (valid)
         {
             Assert.Equal("\U0001F600", Records());
@@ -246,7 +246,7 @@ public class ReaderByteVectorTests
     public void StringAndArrayQuotasAreTheInBoxDefaults()
     {
         var writer = new ArrayBufferWriter<byte>();
-        using (var w = BinaryXml.CreateWriter(writer))
+        using (var w = Nbfx.CreateWriter(writer))
         {
             w.WriteStartElement("a");
             w.WriteString(new string('x', 8193));
@@ -256,7 +256,7 @@ public class ReaderByteVectorTests
         Assert.Contains("MaxStringContentLength", e.Message);
         // 8192 chars of 3-byte UTF-8 are within the quota: it counts chars, not bytes.
         writer.Clear();
-        using (var w = BinaryXml.CreateWriter(writer))
+        using (var w = Nbfx.CreateWriter(writer))
         {
             w.WriteStartElement("a");
             w.WriteString(new string('中', 8192));
@@ -266,7 +266,7 @@ public class ReaderByteVectorTests
         while (ok.Read()) { }
 
         writer.Clear();
-        using (var w = BinaryXml.CreateWriter(writer))
+        using (var w = Nbfx.CreateWriter(writer))
         {
             w.WriteArray(null, "a", null, new int[16385], 0, 16385);
         }

@@ -26,7 +26,7 @@ public sealed class ReaderCompatibilityTests
     {
 
         using XmlDictionaryReader reader = ours
-            ? BinaryXml.CreateReader(document, null, XmlDictionaryReaderQuotas.Max)
+            ? Nbfx.CreateReader(document, null, XmlDictionaryReaderQuotas.Max)
             : XmlDictionaryReader.CreateBinaryReader(document, XmlDictionaryReaderQuotas.Max);
         try
         {
@@ -137,14 +137,14 @@ public sealed class ReaderCompatibilityTests
     public void One_writer_and_one_reader_serve_many_documents_through_the_initializer_interfaces()
     {
         var inBoxWriter = (IXmlBinaryWriterInitializer)XmlDictionaryWriter.CreateBinaryWriter(Stream.Null);
-        var ourWriter = (IXmlBinaryWriterInitializer)BinaryXml.CreateWriter(Stream.Null);
+        var ourWriter = (IXmlBinaryWriterInitializer)Nbfx.CreateWriter(Stream.Null);
         var inBoxReader = (IXmlBinaryReaderInitializer)XmlDictionaryReader.CreateBinaryReader([0x40, 0x01, 0x63, 0x01], XmlDictionaryReaderQuotas.Max);
-        var ourReader = (IXmlBinaryReaderInitializer)BinaryXml.CreateReader([0x40, 0x01, 0x63, 0x01]);
+        var ourReader = (IXmlBinaryReaderInitializer)Nbfx.CreateReader([0x40, 0x01, 0x63, 0x01]);
         for (int i = 0; i < 5; i++)
         {
             var expected = new MemoryStream();
             var actual = new MemoryStream();
-            IXmlDictionary? dictionary = i % 2 == 0 ? BinaryXml.SoapDictionary : null;
+            IXmlDictionary? dictionary = i % 2 == 0 ? Nbfx.SoapDictionary : null;
             inBoxWriter.SetOutput(expected, dictionary, null, ownsStream: false);
             ourWriter.SetOutput(actual, dictionary, null, ownsStream: false);
             foreach (var w in new[] { (XmlDictionaryWriter)inBoxWriter, (XmlDictionaryWriter)ourWriter })
@@ -231,6 +231,6 @@ public sealed class ReaderCompatibilityTests
         }
 
         Assert.Equal(Read(XmlDictionaryReader.CreateBinaryReader(new MemoryStream(document), dictionary, quotas)),
-            Read(BinaryXml.CreateReader(new MemoryStream(document), dictionary, quotas)));
+            Read(Nbfx.CreateReader(new MemoryStream(document), dictionary, quotas)));
     }
 }

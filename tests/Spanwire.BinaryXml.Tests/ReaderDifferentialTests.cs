@@ -17,7 +17,7 @@ public class ReaderDifferentialTests
         foreach ((int i, byte[] bytes, IXmlDictionary? dictionary, XmlBinaryReaderSession? session) in ReaderHarness.InBoxDocuments(Seed, 10_000))
         {
             var expected = ReaderHarness.TryNodes(() => XmlDictionaryReader.CreateBinaryReader(bytes, 0, bytes.Length, dictionary, XmlDictionaryReaderQuotas.Max, session));
-            var actual = ReaderHarness.TryNodes(() => BinaryXml.CreateReader(bytes, dictionary, XmlDictionaryReaderQuotas.Max, session));
+            var actual = ReaderHarness.TryNodes(() => Nbfx.CreateReader(bytes, dictionary, XmlDictionaryReaderQuotas.Max, session));
             if (expected.Error is not null)
             {
                 // The in-box writer wrote something its reader rejects (a prefix declared twice on one element): ours rejects it too.
@@ -28,12 +28,12 @@ public class ReaderDifferentialTests
             AssertSameNodes(expected.Nodes!, actual, $"seed {Seed}, document {i}");
             if (i % 4 == 0)
             {
-                var split = ReaderHarness.TryNodes(() => BinaryXml.CreateReader(ReaderHarness.Split(bytes, 1), dictionary, XmlDictionaryReaderQuotas.Max, session));
+                var split = ReaderHarness.TryNodes(() => Nbfx.CreateReader(ReaderHarness.Split(bytes, 1), dictionary, XmlDictionaryReaderQuotas.Max, session));
                 AssertSameNodes(expected.Nodes!, split, $"seed {Seed}, document {i} in 1-byte segments");
 
                 // Read in place from the middle of a larger array: names and values are indexed from its offset.
                 byte[] framed = [.. new byte[] { 0x40, 0x01 }, .. bytes, 0x01, 0x01];
-                var inPlace = ReaderHarness.TryNodes(() => BinaryXml.CreateReader(framed.AsMemory(2, bytes.Length), dictionary, XmlDictionaryReaderQuotas.Max, session));
+                var inPlace = ReaderHarness.TryNodes(() => Nbfx.CreateReader(framed.AsMemory(2, bytes.Length), dictionary, XmlDictionaryReaderQuotas.Max, session));
                 AssertSameNodes(expected.Nodes!, inPlace, $"seed {Seed}, document {i} at offset 2 of a larger array");
 
                 var whole = new NbfxReader(bytes, dictionary, session, XmlDictionaryReaderQuotas.Max);
@@ -56,10 +56,10 @@ public class ReaderDifferentialTests
         byte[] bytes = Convert.FromHexString(hex.Replace(" ", ""));
         var expected = ReaderHarness.TryNodes(() => XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max));
         Assert.True(expected.Error is null, $"{why}: the in-box reader threw {expected.Error}");
-        AssertSameNodes(expected.Nodes!, ReaderHarness.TryNodes(() => BinaryXml.CreateReader(bytes)), why);
+        AssertSameNodes(expected.Nodes!, ReaderHarness.TryNodes(() => Nbfx.CreateReader(bytes)), why);
         foreach (int size in new[] { 1, 2, 3 })
         {
-            AssertSameNodes(expected.Nodes!, ReaderHarness.TryNodes(() => BinaryXml.CreateReader(ReaderHarness.Split(bytes, size))), $"{why} ({size}-byte segments)");
+            AssertSameNodes(expected.Nodes!, ReaderHarness.TryNodes(() => Nbfx.CreateReader(ReaderHarness.Split(bytes, size))), $"{why} ({size}-byte segments)");
         }
     }
 

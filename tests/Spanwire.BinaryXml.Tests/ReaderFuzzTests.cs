@@ -23,7 +23,7 @@ public class ReaderFuzzTests
             Raw(document, dictionary, session, XmlDictionaryReaderQuotas.Max, "warm-up");
             try
             {
-                using XmlReader reader = BinaryXml.CreateReader(document, dictionary, XmlDictionaryReaderQuotas.Max, session);
+                using XmlReader reader = Nbfx.CreateReader(document, dictionary, XmlDictionaryReaderQuotas.Max, session);
                 Walk(reader);
             }
             catch (XmlException) { }
@@ -52,7 +52,7 @@ public class ReaderFuzzTests
             before = GC.GetAllocatedBytesForCurrentThread();
             try
             {
-                using XmlDictionaryReader reader = BinaryXml.CreateReader(input, dictionary, quotas, session);
+                using XmlDictionaryReader reader = Nbfx.CreateReader(input, dictionary, quotas, session);
                 switch (i % 3)
                 {
                     case 0: Walk(reader); break;

@@ -28,8 +28,8 @@ public class ReaderWalkTests
         {
             using XmlDictionaryReader expected = XmlDictionaryReader.CreateBinaryReader(bytes, 0, bytes.Length, dictionary, XmlDictionaryReaderQuotas.Max, session);
             using XmlDictionaryReader actual = i % 4 == 0
-                ? BinaryXml.CreateReader(ReaderHarness.Split(bytes, 1), dictionary, XmlDictionaryReaderQuotas.Max, session)
-                : BinaryXml.CreateReader(bytes, dictionary, XmlDictionaryReaderQuotas.Max, session);
+                ? Nbfx.CreateReader(ReaderHarness.Split(bytes, 1), dictionary, XmlDictionaryReaderQuotas.Max, session)
+                : Nbfx.CreateReader(bytes, dictionary, XmlDictionaryReaderQuotas.Max, session);
             var trail = new List<string>();
             for (int step = 0; step < 400 && !expected.EOF; step++)
             {

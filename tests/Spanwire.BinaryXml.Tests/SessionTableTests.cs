@@ -55,7 +55,7 @@ public class SessionTableTests
         for (int m = 0; m < 3; m++)
         {
             var body = new ArrayBufferWriter<byte>();
-            using (XmlDictionaryWriter writer = BinaryXml.CreateWriter(body, null, writerSession))
+            using (XmlDictionaryWriter writer = Nbfx.CreateWriter(body, null, writerSession))
             {
                 writer.WriteStartElement("p", order, ns);
                 writer.WriteStartElement(m == 2 ? dictionary.Add("Extra") : line, ns);
@@ -77,7 +77,7 @@ public class SessionTableTests
             int b = NbfxSessionTable.Read(message, ourSession, ref ourKey);
             Assert.Equal(a, b);
             var expected = ReaderHarness.Nodes(XmlDictionaryReader.CreateBinaryReader(message, a, message.Length - a, null, XmlDictionaryReaderQuotas.Max, inBoxSession));
-            var actual = ReaderHarness.Nodes(BinaryXml.CreateReader(message.AsMemory(b), null, null, ourSession));
+            var actual = ReaderHarness.Nodes(Nbfx.CreateReader(message.AsMemory(b), null, null, ourSession));
             Assert.Equal(expected, actual);
         }
         Assert.Equal(4, ourKey); // Order, urn:shop, Line, Extra

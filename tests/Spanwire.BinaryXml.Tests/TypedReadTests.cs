@@ -100,8 +100,8 @@ public class TypedReadTests
 
     private static IEnumerable<(string Input, Func<XmlDictionaryReader> Open)> DropIns(byte[] bytes)
     {
-        yield return ("whole", () => BinaryXml.CreateReader(bytes));
-        yield return ("1-byte segments", () => BinaryXml.CreateReader(ReaderHarness.Split(bytes, 1)));
+        yield return ("whole", () => Nbfx.CreateReader(bytes));
+        yield return ("1-byte segments", () => Nbfx.CreateReader(ReaderHarness.Split(bytes, 1)));
     }
 
     private static string Outcome(XmlDictionaryReader reader, Func<XmlDictionaryReader, object> read, bool content)

@@ -56,7 +56,7 @@ public sealed class WriterCompatibilityTests
     [MemberData(nameof(Cases))]
     public void The_drop_in_writer_does_what_the_in_box_writer_does(string why, (string What, Action<XmlDictionaryWriter> Call)[] calls)
     {
-        foreach (IXmlDictionary? dictionary in new IXmlDictionary?[] { null, BinaryXml.SoapDictionary })
+        foreach (IXmlDictionary? dictionary in new IXmlDictionary?[] { null, Nbfx.SoapDictionary })
         {
             string? difference = WriterWalkTests.Compare([.. calls], dictionary, out _);
             Assert.True(difference is null, $"{why}: {difference}");
@@ -83,7 +83,7 @@ public sealed class WriterCompatibilityTests
             w.WriteEndElement();
         }
 
-        using (XmlDictionaryWriter w = BinaryXml.CreateWriter(ours, null, ourSession))
+        using (XmlDictionaryWriter w = Nbfx.CreateWriter(ours, null, ourSession))
         {
             w.WriteStartElement("c");
             w.WriteValue(empty);
@@ -113,7 +113,7 @@ public sealed class WriterCompatibilityTests
         }
 
         var ourStream = new MemoryStream();
-        XmlDictionaryWriter ours = BinaryXml.CreateWriter(ourStream);
+        XmlDictionaryWriter ours = Nbfx.CreateWriter(ourStream);
         await ours.WriteStartElementAsync(null, "root", "urn:a");
         await ours.WriteBase64Async(s_data, 0, 50);
         await ours.WriteStartElementAsync("p", "child", "urn:p");

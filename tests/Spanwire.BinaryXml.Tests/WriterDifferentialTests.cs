@@ -32,13 +32,13 @@ public class WriterDifferentialTests
         if (toStream)
         {
             // The stream form: large array and base64 blocks go to the stream directly, between buffered bytes.
-            return ThroughStream(stream => BinaryXml.CreateWriter(stream, dictionary, session, ownsStream: false), calls);
+            return ThroughStream(stream => Nbfx.CreateWriter(stream, dictionary, session, ownsStream: false), calls);
         }
 
         IBufferWriter<byte> output = tinySegments ? new TinyBufferWriter() : new ArrayBufferWriter<byte>();
         try
         {
-            using (XmlDictionaryWriter writer = BinaryXml.CreateWriter(output, dictionary, session))
+            using (XmlDictionaryWriter writer = Nbfx.CreateWriter(output, dictionary, session))
             {
                 foreach (var call in calls) call(writer);
             }
@@ -64,7 +64,7 @@ public class WriterDifferentialTests
             w => w.WriteEndElement(),
         ];
         var stream = new RecordingStream();
-        using (XmlDictionaryWriter writer = BinaryXml.CreateWriter(stream, ownsStream: false))
+        using (XmlDictionaryWriter writer = Nbfx.CreateWriter(stream, ownsStream: false))
         {
             foreach (var call in calls) call(writer);
         }

@@ -54,7 +54,7 @@ public sealed class WriterWalkTests
         var expectedStream = new MemoryStream();
         var actualStream = new MemoryStream();
         XmlDictionaryWriter expected = XmlDictionaryWriter.CreateBinaryWriter(expectedStream, dictionary, null, ownsStream: false);
-        XmlDictionaryWriter actual = BinaryXml.CreateWriter(actualStream, dictionary, null, ownsStream: false);
+        XmlDictionaryWriter actual = Nbfx.CreateWriter(actualStream, dictionary, null, ownsStream: false);
         string Trace(int i) => string.Join(", ", calls.Take(i + 1).Select(c => c.What));
         for (int i = 0; i < calls.Count; i++)
         {

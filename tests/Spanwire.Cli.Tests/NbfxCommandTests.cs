@@ -82,7 +82,7 @@ public sealed class NbfxCommandTests
                 Expect.Equal(0, again.ExitCode, again.StdErr);
                 Assert.Equal(first.StdOut, again.StdOut);
                 // The in-box reader reads what encode wrote.
-                Assert.Equal(first.StdOut, InBoxXml(encoded, dictionary == "soap" ? Spanwire.BinaryXml.BinaryXml.SoapDictionary : null));
+                Assert.Equal(first.StdOut, InBoxXml(encoded, dictionary == "soap" ? Spanwire.BinaryXml.Nbfx.SoapDictionary : null));
             }
             finally
             {

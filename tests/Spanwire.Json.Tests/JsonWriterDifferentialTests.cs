@@ -5,7 +5,7 @@ using System.Text.Json;
 namespace Spanwire.Json.Tests;
 
 /// <summary>
-/// The same seeded random calls on Utf8JsonWriter and on JsonWriter, under every option combination, give the same
+/// The same seeded random calls on Utf8JsonWriter and on SpanwireJsonWriter, under every option combination, give the same
 /// bytes, the same running byte count after every call, and the same exception type at the same call.
 /// </summary>
 public sealed class JsonWriterDifferentialTests
@@ -114,10 +114,10 @@ public sealed class JsonWriterDifferentialTests
         var expectedOutput = new RecordingOutput(kind, capacity);
         var actualOutput = new RecordingOutput(kind, capacity);
         using var expected = new Utf8JsonWriter(expectedOutput, options);
-        using var actual = new JsonWriter(actualOutput, options);
+        using var actual = new SpanwireJsonWriter(actualOutput, options);
         string Context(int i) =>
-            $"\n  Utf8JsonWriter: {Show(expectedOutput.WrittenSpan)}\n  JsonWriter:     {Show(actualOutput.WrittenSpan)}" +
-            $"\n  Utf8JsonWriter output calls: {expectedOutput.Log}\n  JsonWriter output calls:     {actualOutput.Log}" +
+            $"\n  Utf8JsonWriter: {Show(expectedOutput.WrittenSpan)}\n  SpanwireJsonWriter:     {Show(actualOutput.WrittenSpan)}" +
+            $"\n  Utf8JsonWriter output calls: {expectedOutput.Log}\n  SpanwireJsonWriter output calls:     {actualOutput.Log}" +
             $"\n  calls: {string.Join(", ", ops.Take(i + 1))}";
 
         for (int i = 0; i < ops.Count; i++)
@@ -126,7 +126,7 @@ public sealed class JsonWriterDifferentialTests
             Exception? a = Run(() => ops[i].OnSpanwire(actual));
             if (e?.GetType() != a?.GetType() && !IsKnownIncumbentDefect(ops[i], e, a))
             {
-                return $"call {i} {ops[i]}: Utf8JsonWriter {Name(e)}, JsonWriter {Name(a)}" + Context(i);
+                return $"call {i} {ops[i]}: Utf8JsonWriter {Name(e)}, SpanwireJsonWriter {Name(a)}" + Context(i);
             }
 
             if (e is not null)
@@ -163,14 +163,14 @@ public sealed class JsonWriterDifferentialTests
         var expectedStream = new MemoryStream();
         var actualStream = new MemoryStream();
         using var expected = new Utf8JsonWriter(expectedStream, options);
-        using var actual = new JsonWriter(actualStream, options);
+        using var actual = new SpanwireJsonWriter(actualStream, options);
         for (int i = 0; i < ops.Count; i++)
         {
             Exception? e = Run(() => ops[i].OnIncumbent(expected));
             Exception? a = Run(() => ops[i].OnSpanwire(actual));
             if (e?.GetType() != a?.GetType() && !IsKnownIncumbentDefect(ops[i], e, a))
             {
-                return $"stream, call {i} {ops[i]}: Utf8JsonWriter {Name(e)}, JsonWriter {Name(a)}; calls: {string.Join(", ", ops.Take(i + 1))}";
+                return $"stream, call {i} {ops[i]}: Utf8JsonWriter {Name(e)}, SpanwireJsonWriter {Name(a)}; calls: {string.Join(", ", ops.Take(i + 1))}";
             }
 
             if (e is not null)
@@ -182,7 +182,7 @@ public sealed class JsonWriterDifferentialTests
                 !expectedStream.ToArray().AsSpan().SequenceEqual(actualStream.ToArray()))
             {
                 return $"stream, after call {i} {ops[i]}: pending {expected.BytesPending} vs {actual.BytesPending}, committed " +
-                    $"{expected.BytesCommitted} vs {actual.BytesCommitted}\n  Utf8JsonWriter: {Show(expectedStream.ToArray())}\n  JsonWriter:     {Show(actualStream.ToArray())}" +
+                    $"{expected.BytesCommitted} vs {actual.BytesCommitted}\n  Utf8JsonWriter: {Show(expectedStream.ToArray())}\n  SpanwireJsonWriter:     {Show(actualStream.ToArray())}" +
                     $"\n  calls: {string.Join(", ", ops.Take(i + 1))}";
             }
         }
@@ -191,12 +191,12 @@ public sealed class JsonWriterDifferentialTests
         actual.Flush();
         return expectedStream.ToArray().AsSpan().SequenceEqual(actualStream.ToArray())
             ? null
-            : $"stream, after the final Flush\n  Utf8JsonWriter: {Show(expectedStream.ToArray())}\n  JsonWriter:     {Show(actualStream.ToArray())}";
+            : $"stream, after the final Flush\n  Utf8JsonWriter: {Show(expectedStream.ToArray())}\n  SpanwireJsonWriter:     {Show(actualStream.ToArray())}";
     }
 
     /// <summary>
     /// Utf8JsonWriter throws IndexOutOfRangeException for a UTF-16 comment with invalid UTF-16 (it indexes the
-    /// chars with a byte count while building its ArgumentException). JsonWriter throws the ArgumentException.
+    /// chars with a byte count while building its ArgumentException). SpanwireJsonWriter throws the ArgumentException.
     /// </summary>
     internal static bool IsKnownIncumbentDefect(JsonOp op, Exception? incumbent, Exception? spanwire) =>
         op.Description.StartsWith("Comment(\"", StringComparison.Ordinal) &&

@@ -27,7 +27,7 @@ public sealed class JsonWriterOutputTests
         }
     }
 
-    private static JsonOp Op(string what, Action<Utf8JsonWriter> incumbent, Action<JsonWriter> spanwire) => new(what, incumbent, spanwire);
+    private static JsonOp Op(string what, Action<Utf8JsonWriter> incumbent, Action<SpanwireJsonWriter> spanwire) => new(what, incumbent, spanwire);
 
     private static readonly JsonOp s_comment = Op("Comment(c)", w => w.WriteCommentValue("c"), w => w.WriteCommentValue("c"));
 

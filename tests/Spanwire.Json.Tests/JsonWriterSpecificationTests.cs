@@ -380,7 +380,7 @@ public sealed class JsonWriterSpecificationTests
                 bool refused = false;
                 var options = new JsonWriterOptions { SkipValidation = true };
                 using (var expected = new Utf8JsonWriter(expectedOutput, options))
-                using (var actual = new JsonWriter(actualOutput, options))
+                using (var actual = new SpanwireJsonWriter(actualOutput, options))
                 {
                     foreach (JsonOp op in ops)
                     {
@@ -430,7 +430,7 @@ public sealed class JsonWriterSpecificationTests
         var expectedStream = new MemoryStream();
         var actualStream = new MemoryStream();
         var expected = new Utf8JsonWriter(expectedStream);
-        var actual = new JsonWriter(actualStream);
+        var actual = new SpanwireJsonWriter(actualStream);
         foreach (var w in new object[] { expected, actual })
         {
             dynamic d = w;
@@ -466,7 +466,7 @@ public sealed class JsonWriterSpecificationTests
         foreach (JsonWriterOptions options in s_combinations)
         {
             JsonWriterOptions expected = new Utf8JsonWriter(output, options).Options;
-            JsonWriterOptions actual = new JsonWriter(output, options).Options;
+            JsonWriterOptions actual = new SpanwireJsonWriter(output, options).Options;
             Assert.True(expected.Equals(actual), JsonWriterDifferentialTests.Describe(options));
             Assert.Same(expected.Encoder, actual.Encoder);
             Assert.Equal(expected.MaxDepth, actual.MaxDepth);
@@ -479,7 +479,7 @@ public sealed class JsonWriterSpecificationTests
     {
         var first = new ArrayBufferWriter<byte>();
         var second = new ArrayBufferWriter<byte>();
-        using var writer = new JsonWriter(first, new JsonWriterOptions { Indented = true });
+        using var writer = new SpanwireJsonWriter(first, new JsonWriterOptions { Indented = true });
         writer.WriteStartArray();
         writer.WriteNumberValue(1);
         writer.Flush();
@@ -497,7 +497,7 @@ public sealed class JsonWriterSpecificationTests
     public void Writing_a_document_allocates_nothing_once_the_writer_is_reused()
     {
         var output = new ArrayBufferWriter<byte>(1 << 16);
-        using var writer = new JsonWriter(output);
+        using var writer = new SpanwireJsonWriter(output);
         void Document()
         {
             output.Clear();

@@ -38,7 +38,7 @@ internal sealed class RandomJson(int seed)
         return _ops;
     }
 
-    private void Add(string description, Action<Utf8JsonWriter> incumbent, Action<JsonWriter> spanwire) =>
+    private void Add(string description, Action<Utf8JsonWriter> incumbent, Action<SpanwireJsonWriter> spanwire) =>
         _ops.Add(new JsonOp(description, incumbent, spanwire));
 
     private void AddContainer(bool named, ref int budget)
@@ -254,11 +254,11 @@ internal sealed class RandomJson(int seed)
 
         // The value kinds. Each is written either as WriteXValue or as WriteX(name, value).
         void Value<T>(string what, T value,
-            Action<Utf8JsonWriter, T> unnamed, Action<JsonWriter, T> unnamedSpanwire,
-            Action<Utf8JsonWriter, string, T> byString, Action<JsonWriter, string, T> byStringSpanwire,
-            Action<Utf8JsonWriter, ReadOnlyMemory<char>, T> byChars, Action<JsonWriter, ReadOnlyMemory<char>, T> byCharsSpanwire,
-            Action<Utf8JsonWriter, byte[], T> byUtf8, Action<JsonWriter, byte[], T> byUtf8Spanwire,
-            Action<Utf8JsonWriter, JsonEncodedText, T> byEncoded, Action<JsonWriter, JsonEncodedText, T> byEncodedSpanwire)
+            Action<Utf8JsonWriter, T> unnamed, Action<SpanwireJsonWriter, T> unnamedSpanwire,
+            Action<Utf8JsonWriter, string, T> byString, Action<SpanwireJsonWriter, string, T> byStringSpanwire,
+            Action<Utf8JsonWriter, ReadOnlyMemory<char>, T> byChars, Action<SpanwireJsonWriter, ReadOnlyMemory<char>, T> byCharsSpanwire,
+            Action<Utf8JsonWriter, byte[], T> byUtf8, Action<SpanwireJsonWriter, byte[], T> byUtf8Spanwire,
+            Action<Utf8JsonWriter, JsonEncodedText, T> byEncoded, Action<SpanwireJsonWriter, JsonEncodedText, T> byEncodedSpanwire)
         {
             string description = label + what;
             if (!named)

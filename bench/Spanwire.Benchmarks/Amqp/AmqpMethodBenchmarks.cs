@@ -52,7 +52,7 @@ public class AmqpMethodBenchmarks
     [Benchmark]
     public ulong BasicAckRead()
     {
-        AmqpMethodView method = AmqpMethodView.Parse(_ackPayload);
+        AmqpMethodReader method = AmqpMethodReader.Parse(_ackPayload);
         return method.GetLongLong(0) + (method.GetBit(1) ? 1UL : 0);
     }
 
@@ -71,7 +71,7 @@ public class AmqpMethodBenchmarks
     [Benchmark]
     public int ChannelCloseRead()
     {
-        AmqpMethodView method = AmqpMethodView.Parse(_closePayload);
+        AmqpMethodReader method = AmqpMethodReader.Parse(_closePayload);
         return method.GetShort(0) + method.GetShortString(1).Length + method.GetShort(2) + method.GetShort(3);
     }
 
@@ -107,5 +107,5 @@ public class AmqpMethodBenchmarks
     }
 
     private static readonly byte[] s_ackFrame = Convert.FromHexString("0100010000000D003C0050FFFFFFFFFFFFFFFF01CE");
-    private static readonly AmqpFrameDecoder s_decoder = new();
+    private static readonly AmqpFrameReader s_decoder = new();
 }

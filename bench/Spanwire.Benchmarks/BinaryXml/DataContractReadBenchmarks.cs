@@ -48,7 +48,7 @@ public class DataContractReadBenchmarks
     [Benchmark]
     public object? DropIn()
     {
-        using XmlDictionaryReader reader = Spanwire.BinaryXml.BinaryXml.CreateReader(_bytes, null, _quotas);
+        using XmlDictionaryReader reader = Spanwire.BinaryXml.Nbfx.CreateReader(_bytes, null, _quotas);
         return _serializer.ReadObject(reader);
     }
 }

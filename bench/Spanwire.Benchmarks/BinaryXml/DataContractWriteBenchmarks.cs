@@ -50,7 +50,7 @@ public class DataContractWriteBenchmarks
     public long DropIn()
     {
         _output.ResetWrittenCount();
-        using (XmlDictionaryWriter writer = Spanwire.BinaryXml.BinaryXml.CreateWriter(_output))
+        using (XmlDictionaryWriter writer = Spanwire.BinaryXml.Nbfx.CreateWriter(_output))
         {
             _serializer.WriteObject(writer, _value);
         }

@@ -77,7 +77,7 @@ public class NbfxReadBenchmarks
     [Benchmark]
     public int DropIn()
     {
-        using XmlDictionaryReader reader = Spanwire.BinaryXml.BinaryXml.CreateReader(_document, null, _quotas);
+        using XmlDictionaryReader reader = Spanwire.BinaryXml.Nbfx.CreateReader(_document, null, _quotas);
         int nodes = 0;
         while (reader.Read())
         {

@@ -31,7 +31,7 @@ public class NbfxValueBenchmarks
         _inBox = XmlDictionaryWriter.CreateBinaryWriter(Stream.Null);
         _inBox.WriteStartDocument();
         _inBox.WriteStartElement("root");
-        _dropIn = Spanwire.BinaryXml.BinaryXml.CreateWriter(Stream.Null);
+        _dropIn = Spanwire.BinaryXml.Nbfx.CreateWriter(Stream.Null);
         _dropIn.WriteStartDocument();
         _dropIn.WriteStartElement("root");
         _writer = new NbfxWriter(new DiscardBufferWriter());

@@ -57,7 +57,7 @@ public class JsonStringBenchmarks : JsonWriterBenchmarkBase
     }
 
     [Benchmark]
-    public int JsonWriter()
+    public int SpanwireJsonWriter()
     {
         using var json = NewJsonWriter();
         json.WriteStartArray();
@@ -106,7 +106,7 @@ public class JsonDoubleBenchmarks : JsonWriterBenchmarkBase
     }
 
     [Benchmark]
-    public int JsonWriter()
+    public int SpanwireJsonWriter()
     {
         using var json = NewJsonWriter();
         json.WriteStartArray();
@@ -142,7 +142,7 @@ public class JsonGuidBenchmarks : JsonWriterBenchmarkBase
     }
 
     [Benchmark]
-    public int JsonWriter()
+    public int SpanwireJsonWriter()
     {
         using var json = NewJsonWriter();
         json.WriteStartArray();
@@ -189,7 +189,7 @@ public class JsonDateTimeBenchmarks : JsonWriterBenchmarkBase
     }
 
     [Benchmark]
-    public int JsonWriter()
+    public int SpanwireJsonWriter()
     {
         using var json = NewJsonWriter();
         json.WriteStartArray();
@@ -242,7 +242,7 @@ public class JsonDeepBenchmarks : JsonWriterBenchmarkBase
     }
 
     [Benchmark]
-    public int JsonWriter()
+    public int SpanwireJsonWriter()
     {
         using var json = NewJsonWriter();
         json.WriteStartObject();

@@ -35,9 +35,9 @@ public abstract class JsonWriterBenchmarkBase
         return new Utf8JsonWriter(Output, Options);
     }
 
-    protected Spanwire.Json.JsonWriter NewJsonWriter()
+    protected Spanwire.Json.SpanwireJsonWriter NewJsonWriter()
     {
         Output.Clear();
-        return new Spanwire.Json.JsonWriter(Output, Options);
+        return new Spanwire.Json.SpanwireJsonWriter(Output, Options);
     }
 }

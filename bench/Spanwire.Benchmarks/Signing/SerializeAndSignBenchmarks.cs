@@ -29,7 +29,7 @@ public class SerializeAndSignBenchmarks
     private RecyclableMemoryStreamManager _manager = null!;
     private Utf8JsonWriter _utf8JsonWriter = null!;
     private Utf8JsonWriter _byHandUtf8JsonWriter = null!;
-    private Spanwire.Json.JsonWriter _byHandJsonWriter = null!;
+    private Spanwire.Json.SpanwireJsonWriter _byHandJsonWriter = null!;
 
     [GlobalSetup]
     public void Setup()
@@ -40,7 +40,7 @@ public class SerializeAndSignBenchmarks
         _manager = new RecyclableMemoryStreamManager();
         _utf8JsonWriter = new Utf8JsonWriter(Stream.Null, new JsonWriterOptions { SkipValidation = true });
         _byHandUtf8JsonWriter = new Utf8JsonWriter(Stream.Null);
-        _byHandJsonWriter = new Spanwire.Json.JsonWriter(Stream.Null);
+        _byHandJsonWriter = new Spanwire.Json.SpanwireJsonWriter(Stream.Null);
     }
 
     [Benchmark(Baseline = true)]
@@ -134,7 +134,7 @@ public class SerializeAndSignBenchmarks
         return signing.Signer.GetSignatureHex();
     }
 
-    /// <summary>The same calls on Spanwire's JsonWriter.</summary>
+    /// <summary>The same calls on Spanwire's SpanwireJsonWriter.</summary>
     [Benchmark]
     public string JsonWriterByHandSpanwireSigningWriter()
     {

@@ -38,7 +38,7 @@ public static class WidgetWriting
         json.Flush();
     }
 
-    public static void Write(JsonWriter json, WidgetEnvelope envelope)
+    public static void Write(SpanwireJsonWriter json, WidgetEnvelope envelope)
     {
         json.WriteStartObject();
         json.WriteStartArray(s_widgets);

@@ -43,7 +43,7 @@ public sealed partial class AmqpChannel
         {
             Registration = (autoAck, exclusive, arguments),
         };
-        await CallAsync(AmqpMethods.BasicConsumeOk, (o, ch) => WriteConsume(o, ch, queue, consumerTag, autoAck, exclusive, arguments), (in AmqpMethodView reply) =>
+        await CallAsync(AmqpMethods.BasicConsumeOk, (o, ch) => WriteConsume(o, ch, queue, consumerTag, autoAck, exclusive, arguments), (in AmqpMethodReader reply) =>
         {
             // Registered on the read loop, before any delivery for it can be read.
             consumer.SetTag(reply.GetString(0));
@@ -163,7 +163,7 @@ public sealed partial class AmqpChannel
             frame.Arguments.WriteShortString(tag);
             frame.Arguments.WriteBit(false);
             frame.Complete();
-        }, (in AmqpMethodView reply) =>
+        }, (in AmqpMethodReader reply) =>
         {
             RemoveConsumer(consumer);
             consumer.Complete(null);
@@ -171,7 +171,7 @@ public sealed partial class AmqpChannel
         }, cancellationToken).ConfigureAwait(false);
     }
 
-    private void BeginDelivery(in AmqpMethodView method)
+    private void BeginDelivery(in AmqpMethodReader method)
     {
         AmqpConsumer? consumer = FindConsumer(method.GetShortString(0));
         _incomingConsumer = consumer;
@@ -180,7 +180,7 @@ public sealed partial class AmqpChannel
         _contentKind = ContentKind.Delivery;
     }
 
-    private void BeginGetOk(in AmqpMethodView method)
+    private void BeginGetOk(in AmqpMethodReader method)
     {
         _incomingGet = _rpc.Match(method.Method)
             ?? throw new AmqpProtocolException(AmqpReplyCode.CommandInvalid, method.Offset, $"basic.get-ok on channel {Number} with no basic.get pending");
@@ -189,7 +189,7 @@ public sealed partial class AmqpChannel
         _contentKind = ContentKind.Get;
     }
 
-    private void BeginReturn(in AmqpMethodView method)
+    private void BeginReturn(in AmqpMethodReader method)
     {
         _incomingReturn = (method.GetShort(0), method.GetString(1), method.GetString(2), method.GetString(3));
         _contentKind = ContentKind.Return;
@@ -280,7 +280,7 @@ public sealed partial class AmqpChannel
         _contentKind = ContentKind.None;
     }
 
-    private void HandleBrokerCancel(in AmqpMethodView method)
+    private void HandleBrokerCancel(in AmqpMethodReader method)
     {
         AmqpConsumer? consumer = FindConsumer(method.GetShortString(0));
         if (consumer is not null)

@@ -28,7 +28,7 @@ public sealed partial class AmqpChannel
         }
 
         var tracker = new ConfirmTracker(_connection.AllowSynchronousContinuations);
-        await CallAsync(AmqpMethods.ConfirmSelectOk, static (o, ch) => WriteConfirmSelect(o, ch), (in AmqpMethodView _) =>
+        await CallAsync(AmqpMethods.ConfirmSelectOk, static (o, ch) => WriteConfirmSelect(o, ch), (in AmqpMethodReader _) =>
         {
             // Set on the read loop, so no ack can arrive before the tracker exists.
             _confirms = tracker;

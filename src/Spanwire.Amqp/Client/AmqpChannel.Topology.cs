@@ -85,7 +85,7 @@ public sealed partial class AmqpChannel
             frame.Arguments.WriteBit(false);
             frame.Arguments.WriteTable(arguments);
             frame.Complete();
-        }, static (in AmqpMethodView reply) => new AmqpQueueInfo(reply.GetString(0), reply.GetLong(1), reply.GetLong(2)), cancellationToken)
+        }, static (in AmqpMethodReader reply) => new AmqpQueueInfo(reply.GetString(0), reply.GetLong(1), reply.GetLong(2)), cancellationToken)
             .ConfigureAwait(false);
         var info = (AmqpQueueInfo)result!;
         if (!passive)
@@ -146,7 +146,7 @@ public sealed partial class AmqpChannel
             frame.Arguments.WriteShortString(queue);
             frame.Arguments.WriteBit(false);
             frame.Complete();
-        }, static (in AmqpMethodView reply) => reply.GetLong(0), cancellationToken).ConfigureAwait(false);
+        }, static (in AmqpMethodReader reply) => reply.GetLong(0), cancellationToken).ConfigureAwait(false);
         return (uint)result!;
     }
 
@@ -163,7 +163,7 @@ public sealed partial class AmqpChannel
             frame.Arguments.WriteBit(ifEmpty);
             frame.Arguments.WriteBit(false);
             frame.Complete();
-        }, static (in AmqpMethodView reply) => reply.GetLong(0), cancellationToken).ConfigureAwait(false);
+        }, static (in AmqpMethodReader reply) => reply.GetLong(0), cancellationToken).ConfigureAwait(false);
         Recorder?.ForgetQueue(queue);
         return (uint)result!;
     }

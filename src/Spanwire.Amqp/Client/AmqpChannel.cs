@@ -166,12 +166,12 @@ public sealed partial class AmqpChannel : IAsyncDisposable
     }
 
     /// <summary>Handles one frame for this channel; runs on the connection's read loop.</summary>
-    internal void HandleFrame(in AmqpFrame frame, AmqpFrameDecoder decoder)
+    internal void HandleFrame(in AmqpFrame frame, AmqpFrameReader decoder)
     {
         switch (frame.Type)
         {
             case AmqpFrameType.Method:
-                HandleMethod(AmqpMethodView.Parse(decoder.GetPayloadSpan(frame), frame.PayloadOffset));
+                HandleMethod(AmqpMethodReader.Parse(decoder.GetPayloadSpan(frame), frame.PayloadOffset));
                 break;
             case AmqpFrameType.ContentHeader:
                 HandleContentHeader(AmqpContentHeader.Parse(decoder.GetPayloadSpan(frame), frame.PayloadOffset));
@@ -184,7 +184,7 @@ public sealed partial class AmqpChannel : IAsyncDisposable
         }
     }
 
-    private void HandleMethod(in AmqpMethodView method)
+    private void HandleMethod(in AmqpMethodReader method)
     {
         AmqpMethod m = method.Method;
         if (m == AmqpMethods.BasicDeliver)

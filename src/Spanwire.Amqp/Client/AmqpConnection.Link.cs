@@ -24,7 +24,7 @@ public sealed partial class AmqpConnection
 
         public ReceiveBuffer Receive { get; } = new(options.Pool);
 
-        public AmqpFrameDecoder Decoder { get; } = new() { AllowProtocolHeader = false };
+        public AmqpFrameReader Decoder { get; } = new() { AllowProtocolHeader = false };
 
         public RpcSlot Rpc { get; } = new(options.ContinuationTimeout);
 

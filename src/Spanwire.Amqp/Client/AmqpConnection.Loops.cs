@@ -203,7 +203,7 @@ public sealed partial class AmqpConnection
             throw new AmqpProtocolException(AmqpReplyCode.UnexpectedFrame, frame.Offset, $"a {frame.Type} frame on channel {frame.Channel} during the handshake");
         }
 
-        var method = AmqpMethodView.Parse(link.Decoder.GetPayloadSpan(frame), frame.PayloadOffset);
+        var method = AmqpMethodReader.Parse(link.Decoder.GetPayloadSpan(frame), frame.PayloadOffset);
         AmqpMethod m = method.Method;
         if (m == AmqpMethods.ConnectionClose)
         {
@@ -232,7 +232,7 @@ public sealed partial class AmqpConnection
         if (state == HandshakeState.Tune && m == AmqpMethods.ConnectionSecure)
         {
             byte[] response = _options.AuthMechanism == AmqpAuthMechanism.External ? [] : PlainResponse();
-            WriteMethod(link, AmqpMethods.ConnectionSecureOk, 4 + response.Length, (ref AmqpMethodEncoder a) => a.WriteLongString(response));
+            WriteMethod(link, AmqpMethods.ConnectionSecureOk, 4 + response.Length, (ref AmqpMethodWriter a) => a.WriteLongString(response));
             return state;
         }
 
@@ -246,7 +246,7 @@ public sealed partial class AmqpConnection
                 throw new AmqpConnectionClosedException(0, $"the negotiated frame_max {FrameMax} is below the protocol minimum {AmqpFraming.MinFrameMax}");
             }
 
-            WriteMethod(link, AmqpMethods.ConnectionTuneOk, 8, (ref AmqpMethodEncoder a) =>
+            WriteMethod(link, AmqpMethods.ConnectionTuneOk, 8, (ref AmqpMethodWriter a) =>
             {
                 a.WriteShort(ChannelMax);
                 a.WriteLong(FrameMax);
@@ -254,7 +254,7 @@ public sealed partial class AmqpConnection
             });
             link.Decoder.FrameMax = FrameMax;
             string vhost = _options.VirtualHost;
-            WriteMethod(link, AmqpMethods.ConnectionOpen, 256 + 2, (ref AmqpMethodEncoder a) =>
+            WriteMethod(link, AmqpMethods.ConnectionOpen, 256 + 2, (ref AmqpMethodWriter a) =>
             {
                 a.WriteShortString(vhost);
                 a.WriteShortString(""u8);
@@ -272,7 +272,7 @@ public sealed partial class AmqpConnection
     }
 
     /// <summary>Answers the broker's connection.close with close-ok and returns the exception that ends the connection.</summary>
-    private static AmqpConnectionClosedException AcceptBrokerClose(Link link, in AmqpMethodView close)
+    private static AmqpConnectionClosedException AcceptBrokerClose(Link link, in AmqpMethodReader close)
     {
         var reason = new AmqpConnectionClosedException(close.GetShort(0), close.GetString(1), close.GetShort(2), close.GetShort(3));
 
@@ -319,7 +319,7 @@ public sealed partial class AmqpConnection
         var table = FieldTable.FromDictionary(properties);
         bool external = _options.AuthMechanism == AmqpAuthMechanism.External;
         byte[] response = external ? [] : PlainResponse(); // EXTERNAL: the broker takes the identity from the client certificate
-        WriteMethod(link, AmqpMethods.ConnectionStartOk, table.EncodedLength + 9 + 4 + response.Length + 6, (ref AmqpMethodEncoder a) =>
+        WriteMethod(link, AmqpMethods.ConnectionStartOk, table.EncodedLength + 9 + 4 + response.Length + 6, (ref AmqpMethodWriter a) =>
         {
             a.WriteTable(table);
             a.WriteShortString(external ? "EXTERNAL"u8 : "PLAIN"u8);
@@ -328,7 +328,7 @@ public sealed partial class AmqpConnection
         });
     }
 
-    private delegate void ArgumentsWriter(ref AmqpMethodEncoder arguments);
+    private delegate void ArgumentsWriter(ref AmqpMethodWriter arguments);
 
     private static void WriteMethod(Link link, AmqpMethod method, int maxArgumentsSize, ArgumentsWriter write)
     {
@@ -421,7 +421,7 @@ public sealed partial class AmqpConnection
             throw new AmqpProtocolException(AmqpReplyCode.UnexpectedFrame, frame.Offset, $"a {frame.Type} frame on channel 0");
         }
 
-        var method = AmqpMethodView.Parse(link.Decoder.GetPayloadSpan(frame), frame.PayloadOffset);
+        var method = AmqpMethodReader.Parse(link.Decoder.GetPayloadSpan(frame), frame.PayloadOffset);
         AmqpMethod m = method.Method;
         if (m == AmqpMethods.ConnectionClose)
         {

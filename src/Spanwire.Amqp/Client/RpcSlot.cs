@@ -9,7 +9,7 @@ namespace Spanwire.Amqp.Client;
 internal delegate void MethodWriter(IBufferWriter<byte> output, ushort channel);
 
 /// <summary>Turns a synchronous reply into the call's result; runs on the read loop.</summary>
-internal delegate object? ReplyParser(in AmqpMethodView reply);
+internal delegate object? ReplyParser(in AmqpMethodReader reply);
 
 /// <summary>
 /// One synchronous request at a time on a channel (AMQP allows no more): the caller waits for the slot, writes its

@@ -7,7 +7,7 @@ namespace Spanwire.Amqp.Protocol;
 
 /// <summary>
 /// Writes whole frames into an <see cref="IBufferWriter{T}"/> (a <c>PooledBufferWriter</c> for pooled segments):
-/// method frames through <see cref="AmqpMethodEncoder"/>, content headers, body frames split to frame_max, and a
+/// method frames through <see cref="AmqpMethodWriter"/>, content headers, body frames split to frame_max, and a
 /// whole publish in one pass with each size computed once.
 /// </summary>
 public static partial class AmqpFrameWriter
@@ -52,7 +52,7 @@ public static partial class AmqpFrameWriter
         Span<byte> span = output.GetSpan(size)[..size];
         span[0] = (byte)AmqpFrameType.Method;
         BinaryPrimitives.WriteUInt16BigEndian(span[1..], channel);
-        return new AmqpMethodFrame(output, span, new AmqpMethodEncoder(span[AmqpFraming.FrameHeaderSize..^1], method));
+        return new AmqpMethodFrame(output, span, new AmqpMethodWriter(span[AmqpFraming.FrameHeaderSize..^1], method));
     }
 
     /// <summary>Writes basic.ack as one frame.</summary>

@@ -10,9 +10,9 @@ public ref struct AmqpMethodFrame
 {
     private readonly IBufferWriter<byte> _output;
     private readonly Span<byte> _frame;
-    private AmqpMethodEncoder _arguments;
+    private AmqpMethodWriter _arguments;
 
-    internal AmqpMethodFrame(IBufferWriter<byte> output, Span<byte> frame, AmqpMethodEncoder arguments)
+    internal AmqpMethodFrame(IBufferWriter<byte> output, Span<byte> frame, AmqpMethodWriter arguments)
     {
         _output = output;
         _frame = frame;
@@ -21,7 +21,7 @@ public ref struct AmqpMethodFrame
 
     /// <summary>The arguments encoder; write every argument of the method in order.</summary>
     [System.Diagnostics.CodeAnalysis.UnscopedRef]
-    public ref AmqpMethodEncoder Arguments => ref _arguments;
+    public ref AmqpMethodWriter Arguments => ref _arguments;
 
     /// <summary>Fills in the payload size and frame end and commits the frame. Returns the frame's size.</summary>
     public readonly int Complete()

@@ -140,7 +140,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
     public void SetInput(Stream stream, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session, OnXmlDictionaryReaderClose? onClose)
     {
         ArgumentNullException.ThrowIfNull(stream);
-        Spanwire.Buffers.PooledBufferWriter copy = BinaryXml.ReadToEnd(stream);
+        Spanwire.Buffers.PooledBufferWriter copy = Nbfx.ReadToEnd(stream);
         Restart(copy.WrittenSequence, dictionary, quotas, session, copy.Dispose, onClose);
     }
 

@@ -53,7 +53,7 @@ internal sealed class AmqpDecodeCommand : ICommand
 
         using var stdout = new StreamWriter(Console.OpenStandardOutput(), new UTF8Encoding(false), 65536) { NewLine = "\n" };
         ReadOnlySequence<byte> buffer = input.GetReadOnlySequence();
-        var decoder = new AmqpFrameDecoder();
+        var decoder = new AmqpFrameReader();
         AmqpMethod tuneMethod = from == "client" ? AmqpMethods.ConnectionTuneOk : AmqpMethods.ConnectionTune;
         string label = from == "client" ? "C" : "S";
         long frames = 0;
@@ -80,7 +80,7 @@ internal sealed class AmqpDecodeCommand : ICommand
         return ExitCodes.Success;
     }
 
-    private static string Describe(AmqpFrameDecoder decoder, in AmqpFrame frame, string label, AmqpMethod tuneMethod)
+    private static string Describe(AmqpFrameReader decoder, in AmqpFrame frame, string label, AmqpMethod tuneMethod)
     {
         var line = new StringBuilder();
         line.Append(CultureInfo.InvariantCulture, $"{frame.Offset,10} {label} ");
@@ -95,7 +95,7 @@ internal sealed class AmqpDecodeCommand : ICommand
                 line.Append(CultureInfo.InvariantCulture, $"ch {frame.Channel,-5} heartbeat");
                 break;
             case AmqpFrameType.Method:
-                AmqpMethodView method = AmqpMethodView.Parse(decoder.GetPayloadSpan(frame), frame.PayloadOffset);
+                AmqpMethodReader method = AmqpMethodReader.Parse(decoder.GetPayloadSpan(frame), frame.PayloadOffset);
                 if (method.Method == tuneMethod)
                 {
                     uint frameMax = method.GetLong(1);

@@ -6,7 +6,7 @@ using Spanwire.Json;
 
 namespace Spanwire.Cli.Commands;
 
-/// <summary><c>spanwire json format [--indent N | --minify] [--relaxed] [FILE|-]</c>: reads with Utf8JsonReader, writes with JsonWriter.</summary>
+/// <summary><c>spanwire json format [--indent N | --minify] [--relaxed] [FILE|-]</c>: reads with Utf8JsonReader, writes with SpanwireJsonWriter.</summary>
 internal sealed class JsonFormatCommand : ICommand
 {
     public string Name => "json format";
@@ -87,11 +87,11 @@ internal sealed class JsonFormatCommand : ICommand
         return ExitCodes.Success;
     }
 
-    /// <summary>Copies one JSON document token by token from the reader to a JsonWriter.</summary>
+    /// <summary>Copies one JSON document token by token from the reader to a SpanwireJsonWriter.</summary>
     internal static void Format(ReadOnlySequence<byte> json, IBufferWriter<byte> output, JsonWriterOptions options)
     {
         var reader = new Utf8JsonReader(json, new JsonReaderOptions { CommentHandling = JsonCommentHandling.Allow, MaxDepth = 1000 });
-        using var writer = new JsonWriter(output, options);
+        using var writer = new SpanwireJsonWriter(output, options);
         byte[] scratch = ArrayPool<byte>.Shared.Rent(1024);
         try
         {

@@ -53,7 +53,7 @@ internal sealed class NbfxDecodeCommand : ICommand
                 throw new CliException($"{inputName}: no binary XML document{(withSession ? " after the session table" : "")}");
             }
             var settings = new XmlWriterSettings { Indent = true, OmitXmlDeclaration = true, ConformanceLevel = ConformanceLevel.Auto };
-            using XmlDictionaryReader reader = BinaryXml.BinaryXml.CreateReader(input.AsMemory(tableLength), dictionary, XmlDictionaryReaderQuotas.Max, session);
+            using XmlDictionaryReader reader = BinaryXml.Nbfx.CreateReader(input.AsMemory(tableLength), dictionary, XmlDictionaryReaderQuotas.Max, session);
             using (XmlWriter writer = XmlWriter.Create(output, settings))
             {
                 writer.WriteNode(reader, defattr: true);

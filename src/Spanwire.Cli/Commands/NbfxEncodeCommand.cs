@@ -45,7 +45,7 @@ internal sealed class NbfxEncodeCommand : ICommand
         try
         {
             using XmlReader reader = XmlReader.Create(new MemoryStream(input), settings);
-            using XmlDictionaryWriter writer = BinaryXml.BinaryXml.CreateWriter(output, dictionary);
+            using XmlDictionaryWriter writer = BinaryXml.Nbfx.CreateWriter(output, dictionary);
             Copy(reader, writer, names);
         }
         catch (XmlException ex)

@@ -10,7 +10,7 @@ internal static class NbfxOptions
 
     public static IXmlDictionary? Dictionary(ArgumentReader arguments) => arguments.Option("--dictionary") switch
     {
-        null or "soap" => BinaryXml.BinaryXml.SoapDictionary,
+        null or "soap" => BinaryXml.Nbfx.SoapDictionary,
         "none" => null,
         string other => throw new CliException($"--dictionary takes 'soap' or 'none'; got '{other}'"),
     };

@@ -3,7 +3,7 @@ using System.Buffers;
 namespace Spanwire.Amqp.Tests;
 
 /// <summary>The frame decoder on whole input, on 1-byte segments with empty ones between, and byte by byte.</summary>
-public class FrameDecoderTests
+public class FrameReaderTests
 {
     public static TheoryData<string> Splits => ["whole", "one-byte segments", "fed byte by byte"];
 
@@ -15,7 +15,7 @@ public class FrameDecoderTests
         }
 
         // Feed one more byte at a time: every prefix must answer "need more data" or a whole frame, never fail.
-        var decoder = new AmqpFrameDecoder { FrameMax = frameMax };
+        var decoder = new AmqpFrameReader { FrameMax = frameMax };
         var frames = new List<(AmqpFrameType, ushort, byte[], long)>();
         int start = 0;
         for (int end = 0; end <= bytes.Length; end++)
@@ -59,7 +59,7 @@ public class FrameDecoderTests
         Assert.Equal(0, frames[0].Offset);
         Assert.Equal(8, frames[1].Offset);
 
-        AmqpMethodView publish = AmqpMethodView.Parse(frames[2].Payload);
+        AmqpMethodReader publish = AmqpMethodReader.Parse(frames[2].Payload);
         Assert.Same(AmqpMethods.BasicPublish, publish.Method);
         Assert.Equal("amq.direct", publish.GetString(1));
         Assert.Equal("Exchange_OR_RoutingKey", publish.GetString(2));
@@ -76,13 +76,13 @@ public class FrameDecoderTests
     {
         byte[] bytes = Stream();
         ReadOnlySequence<byte> input = split == "whole" ? new ReadOnlySequence<byte>(bytes) : OneByteSegments(bytes);
-        var decoder = new AmqpFrameDecoder();
+        var decoder = new AmqpFrameReader();
         int methods = 0;
         while (decoder.TryReadFrame(ref input, out AmqpFrame frame))
         {
             if (frame.Type == AmqpFrameType.Method)
             {
-                AmqpMethodView.Parse(decoder.GetPayloadSpan(frame), frame.PayloadOffset);
+                AmqpMethodReader.Parse(decoder.GetPayloadSpan(frame), frame.PayloadOffset);
                 methods++;
             }
         }
@@ -134,7 +134,7 @@ public class FrameDecoderTests
         // basic.ack whose delivery tag is cut to 7 bytes: the frame is whole, its arguments are not.
         byte[] bytes = Hex("01 0001 0000000B 003C 0050 00000000000001 CE");
         var frames = DecodeAll(new ReadOnlySequence<byte>(bytes));
-        var error = Assert.Throws<AmqpProtocolException>(() => AmqpMethodView.Parse(frames[0].Payload, frames[0].Offset + 7));
+        var error = Assert.Throws<AmqpProtocolException>(() => AmqpMethodReader.Parse(frames[0].Payload, frames[0].Offset + 7));
         Assert.Equal(AmqpReplyCode.FrameError, error.ReplyCode);
         Assert.Equal(11, error.Offset);
         Assert.Contains("at byte 11", error.Message, StringComparison.Ordinal);
@@ -144,7 +144,7 @@ public class FrameDecoderTests
     public void Trailing_bytes_after_the_last_argument_are_a_frame_error()
     {
         byte[] payload = Hex("003C 0050 0000000000000001 00 FF");
-        var error = Assert.Throws<AmqpProtocolException>(() => AmqpMethodView.Parse(payload));
+        var error = Assert.Throws<AmqpProtocolException>(() => AmqpMethodReader.Parse(payload));
         Assert.Equal(AmqpReplyCode.FrameError, error.ReplyCode);
         Assert.Equal(13, error.Offset);
     }
@@ -193,7 +193,7 @@ public class FrameDecoderTests
     public void Need_more_data_leaves_the_buffer_untouched()
     {
         byte[] bytes = Hex("01 0001 0000000D 003C 0050 0000000000000001 00 CE");
-        var decoder = new AmqpFrameDecoder();
+        var decoder = new AmqpFrameReader();
         for (int length = 0; length < bytes.Length; length++)
         {
             var buffer = new ReadOnlySequence<byte>(bytes, 0, length);
@@ -206,7 +206,7 @@ public class FrameDecoderTests
     public void A_method_decodes_without_allocating()
     {
         byte[] bytes = Hex("01 0001 0000000D 003C 0050 0000000000000001 00 CE");
-        var decoder = new AmqpFrameDecoder();
+        var decoder = new AmqpFrameReader();
         ulong sum = 0;
         for (int i = 0; i < 2; i++)
         {
@@ -216,7 +216,7 @@ public class FrameDecoderTests
                 decoder.Reset();
                 var buffer = new ReadOnlySequence<byte>(bytes);
                 decoder.TryReadFrame(ref buffer, out AmqpFrame frame);
-                sum += AmqpMethodView.Parse(decoder.GetPayloadSpan(frame)).GetLongLong(0);
+                sum += AmqpMethodReader.Parse(decoder.GetPayloadSpan(frame)).GetLongLong(0);
             }
 
             if (i == 1)

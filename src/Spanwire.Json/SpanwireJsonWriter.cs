@@ -27,7 +27,7 @@ namespace Spanwire.Json;
 /// <example>
 /// <code>
 /// using var buffer = new PooledBufferWriter();
-/// using (var json = new JsonWriter(buffer, new JsonWriterOptions { Indented = true }))
+/// using (var json = new SpanwireJsonWriter(buffer, new JsonWriterOptions { Indented = true }))
 /// {
 ///     json.WriteStartObject();
 ///     json.WriteString("name", "Ada");
@@ -36,7 +36,7 @@ namespace Spanwire.Json;
 /// }
 /// </code>
 /// </example>
-public sealed partial class JsonWriter : IDisposable, IAsyncDisposable
+public sealed partial class SpanwireJsonWriter : IDisposable, IAsyncDisposable
 {
     private const int InitialGrowthSize = 256;
     private const int DefaultGrowthSize = 4096;
@@ -106,7 +106,7 @@ public sealed partial class JsonWriter : IDisposable, IAsyncDisposable
     }
 
     /// <summary>A writer into <paramref name="bufferWriter"/>.</summary>
-    public JsonWriter(IBufferWriter<byte> bufferWriter, JsonWriterOptions options = default)
+    public SpanwireJsonWriter(IBufferWriter<byte> bufferWriter, JsonWriterOptions options = default)
     {
         ArgumentNullException.ThrowIfNull(bufferWriter);
         _output = bufferWriter;
@@ -114,7 +114,7 @@ public sealed partial class JsonWriter : IDisposable, IAsyncDisposable
     }
 
     /// <summary>A writer into <paramref name="utf8Json"/>; the JSON reaches the stream on <see cref="Flush"/>.</summary>
-    public JsonWriter(Stream utf8Json, JsonWriterOptions options = default)
+    public SpanwireJsonWriter(Stream utf8Json, JsonWriterOptions options = default)
     {
         ArgumentNullException.ThrowIfNull(utf8Json);
         if (!utf8Json.CanWrite)

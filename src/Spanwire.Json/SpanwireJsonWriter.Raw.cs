@@ -7,7 +7,7 @@ namespace Spanwire.Json;
 
 // Comments (/*...*/, never escaped) and raw JSON values (written as given, validated by Utf8JsonReader unless
 // told not to). Neither is indented; comments take no list separator.
-public sealed partial class JsonWriter
+public sealed partial class SpanwireJsonWriter
 {
     /// <summary>The longest UTF-16 raw value Utf8JsonWriter accepts (so that transcoding cannot overflow).</summary>
     private const int MaxUtf16RawValueLength = int.MaxValue / 3;

@@ -9,7 +9,7 @@ using System.Text.Json;
 namespace Spanwire.Json;
 
 // Validation, what goes before each token (comma, new line, indentation), containers and property names.
-public sealed partial class JsonWriter
+public sealed partial class SpanwireJsonWriter
 {
     /// <summary>Writes the beginning of a JSON object.</summary>
     /// <exception cref="InvalidOperationException">The depth limit is reached, or (validating) an object cannot start here.</exception>

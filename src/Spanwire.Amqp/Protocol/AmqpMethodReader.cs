@@ -11,7 +11,7 @@ namespace Spanwire.Amqp.Protocol;
 /// </summary>
 /// <example>
 /// <code>
-/// AmqpMethodView method = AmqpMethodView.Parse(payload);
+/// AmqpMethodReader method = AmqpMethodReader.Parse(payload);
 /// if (method.Method == AmqpMethods.BasicDeliver)
 /// {
 ///     ulong deliveryTag = method.GetLongLong(1);
@@ -19,7 +19,7 @@ namespace Spanwire.Amqp.Protocol;
 /// }
 /// </code>
 /// </example>
-public readonly ref struct AmqpMethodView
+public readonly ref struct AmqpMethodReader
 {
     /// <summary>The most arguments any method has (exchange.declare has nine).</summary>
     public const int MaxArguments = 10;
@@ -27,7 +27,7 @@ public readonly ref struct AmqpMethodView
     private readonly ReadOnlySpan<byte> _payload;
     private readonly ArgumentSlots _slots;
 
-    private AmqpMethodView(ReadOnlySpan<byte> payload, AmqpMethod method, long offset, ArgumentSlots slots)
+    private AmqpMethodReader(ReadOnlySpan<byte> payload, AmqpMethod method, long offset, ArgumentSlots slots)
     {
         _payload = payload;
         Method = method;
@@ -50,7 +50,7 @@ public readonly ref struct AmqpMethodView
     /// </summary>
     /// <param name="payload">The frame payload, starting with the class id.</param>
     /// <param name="offset">The stream offset of the payload, for error messages.</param>
-    public static AmqpMethodView Parse(ReadOnlySpan<byte> payload, long offset = 0)
+    public static AmqpMethodReader Parse(ReadOnlySpan<byte> payload, long offset = 0)
     {
         var reader = new AmqpPayloadReader(payload, offset);
         if (payload.Length < 4)
@@ -86,7 +86,7 @@ public readonly ref struct AmqpMethodView
         }
 
         reader.EnsureEnd(method.Name);
-        return new AmqpMethodView(payload, method, offset, slots);
+        return new AmqpMethodReader(payload, method, offset, slots);
     }
 
     /// <summary>An octet argument.</summary>

@@ -10,10 +10,10 @@ namespace Spanwire.BinaryXml;
 /// calls, on Spanwire's writer and reader.
 /// </summary>
 /// <example><code>
-/// using var writer = BinaryXml.CreateWriter(stream, BinaryXml.SoapDictionary);
+/// using var writer = Nbfx.CreateWriter(stream, Nbfx.SoapDictionary);
 /// new DataContractSerializer(typeof(Order)).WriteObject(writer, order);
 /// </code></example>
-public static partial class BinaryXml
+public static partial class Nbfx
 {
     /// <summary>The MC-NBFS static SOAP dictionary (487 strings, ids 0, 2, 4, …).</summary>
     public static IXmlDictionary SoapDictionary => Dictionaries.SoapDictionary.Instance;

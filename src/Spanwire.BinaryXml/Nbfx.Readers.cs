@@ -5,7 +5,7 @@ using Spanwire.BinaryXml.Xml;
 
 namespace Spanwire.BinaryXml;
 
-public static partial class BinaryXml
+public static partial class Nbfx
 {
     /// <summary>
     /// A binary XML reader over <paramref name="buffer"/>: the in-box reader's nodes and values. <paramref name="quotas"/>
@@ -13,7 +13,7 @@ public static partial class BinaryXml
     /// <see cref="NbfxFormatException"/> (an <see cref="XmlException"/>) with the byte offset.
     /// </summary>
     /// <example><code>
-    /// using var reader = BinaryXml.CreateReader(bytes, BinaryXml.SoapDictionary);
+    /// using var reader = Nbfx.CreateReader(bytes, Nbfx.SoapDictionary);
     /// var order = (Order)new DataContractSerializer(typeof(Order)).ReadObject(reader)!;
     /// </code></example>
     public static XmlDictionaryReader CreateReader(byte[] buffer, IXmlDictionary? dictionary = null, XmlDictionaryReaderQuotas? quotas = null, XmlBinaryReaderSession? session = null)

@@ -12,18 +12,18 @@ namespace Spanwire.Amqp.Protocol;
 /// </summary>
 /// <example>
 /// <code>
-/// var decoder = new AmqpFrameDecoder();
+/// var decoder = new AmqpFrameReader();
 /// while (decoder.TryReadFrame(ref buffer, out AmqpFrame frame))
 /// {
 ///     if (frame.Type == AmqpFrameType.Method)
 ///     {
-///         AmqpMethodView method = AmqpMethodView.Parse(decoder.GetPayloadSpan(frame), frame.PayloadOffset);
+///         AmqpMethodReader method = AmqpMethodReader.Parse(decoder.GetPayloadSpan(frame), frame.PayloadOffset);
 ///     }
 /// }
 /// // buffer now starts at the first byte not yet decoded: keep it for the next read.
 /// </code>
 /// </example>
-public sealed class AmqpFrameDecoder
+public sealed class AmqpFrameReader
 {
     private readonly Dictionary<ushort, ContentState> _content = [];
     private byte[] _scratch = [];

@@ -8,7 +8,7 @@ namespace Spanwire.Json;
 // Property name and value in one call. The name is checked and read first (Name, which also finds where its escaping
 // starts), then the value, then one validation and one reservation cover both and "name":value is written in one
 // pass: the bytes of WritePropertyName followed by the value call, with Utf8JsonWriter's order of argument checks.
-public sealed partial class JsonWriter
+public sealed partial class SpanwireJsonWriter
 {
     private void WriteStringCore<TName>(ReadOnlySpan<TName> name, int nameFirst, JsonEncodedText value)
         where TName : unmanaged

@@ -9,20 +9,20 @@ namespace Spanwire.Amqp.Protocol;
 /// </summary>
 /// <example>
 /// <code>
-/// var encoder = new AmqpMethodEncoder(span, AmqpMethods.BasicAck);
+/// var encoder = new AmqpMethodWriter(span, AmqpMethods.BasicAck);
 /// encoder.WriteLongLong(deliveryTag);
 /// encoder.WriteBit(multiple);
 /// int payloadLength = encoder.Complete();
 /// </code>
 /// </example>
-public ref struct AmqpMethodEncoder
+public ref struct AmqpMethodWriter
 {
     private AmqpPayloadWriter _writer;
     private readonly AmqpMethod _method;
     private int _next;
 
     /// <summary>Starts <paramref name="method"/>'s payload at the beginning of <paramref name="destination"/>.</summary>
-    public AmqpMethodEncoder(Span<byte> destination, AmqpMethod method)
+    public AmqpMethodWriter(Span<byte> destination, AmqpMethod method)
     {
         ArgumentNullException.ThrowIfNull(method);
         _method = method;

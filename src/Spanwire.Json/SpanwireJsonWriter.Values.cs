@@ -7,7 +7,7 @@ using System.Text.Json;
 namespace Spanwire.Json;
 
 // Values without a property name: strings, numbers, literals, Guid, dates, Base64.
-public sealed partial class JsonWriter
+public sealed partial class SpanwireJsonWriter
 {
     private const int MaxBase64Source = 125_000_000; // Utf8JsonWriter's limit on bytes written as Base64
 

@@ -12,7 +12,7 @@ namespace Spanwire.Json;
 // does: the opening quote with the first segment, the closing one with the final segment; a character split across
 // segments (or a Base64 group of fewer than 3 bytes) is carried to the next one. While such a string is open,
 // validation refuses everything but more segments of the same kind.
-public sealed partial class JsonWriter
+public sealed partial class SpanwireJsonWriter
 {
     private const string WithinStringMessage = "Writing a JSON property or value before writing the final string value segment is not supported.";
 
