@@ -49,6 +49,16 @@ if ! dotnet build Spanwire.slnx -c Release -v quiet -nologo; then
   exit 1
 fi
 
+# The one style, checked (formatting, naming and the .editorconfig rules at warning): a file that dotnet format would
+# change fails the run, as a failed test does. 'dotnet format Spanwire.slnx' fixes it.
+echo "== dotnet format --verify-no-changes"
+format_failed=0
+if ! dotnet format Spanwire.slnx --verify-no-changes --no-restore -v quiet > "$results/format.log" 2>&1; then
+  format_failed=1
+  echo "test.sh: the code is not in the one style ($(grep -c ': error' "$results/format.log") places; run 'dotnet format Spanwire.slnx'):" >&2
+  head -n 20 "$results/format.log" >&2
+fi
+
 if [ -n "$node_dir" ]; then
   wait "$broker_pid" && export SPANWIRE_AMQP_URI=$(cat "$results/broker-uri")
 fi
@@ -87,6 +97,8 @@ for trx in "$results"/*.trx; do
   skipped=$((skipped + total - executed))
 done
 
+# The style check counts as one more check: it fails the run like a failing test.
+failed=$((failed + format_failed))
 [ "$failed" -gt 0 ] && status=1
 echo "$passed passed, $failed failed, $skipped skipped"
 exit $status

@@ -60,7 +60,8 @@ public static class SteadyRunner
                 {
                     property.SetValue(instance, value);
                 }
-            });
+            }
+            );
         }
     }
 

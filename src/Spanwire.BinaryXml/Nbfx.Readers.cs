@@ -1,7 +1,7 @@
 using System.Buffers;
 using System.Xml;
-using Spanwire.Buffers;
 using Spanwire.BinaryXml.Xml;
+using Spanwire.Buffers;
 
 namespace Spanwire.BinaryXml;
 

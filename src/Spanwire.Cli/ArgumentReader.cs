@@ -100,6 +100,9 @@ internal sealed class ArgumentReader
     /// <summary>The positional arguments.</summary>
     public IReadOnlyList<string> Positionals => _positionals;
 
+    /// <summary>The first positional argument (usually the input file), or null when there is none.</summary>
+    public string? FirstPositional => _positionals.Count > 0 ? _positionals[0] : null;
+
     /// <summary>Fails on more positionals than <paramref name="maxPositionals"/>.</summary>
     public void Finish(int maxPositionals)
     {

@@ -1,7 +1,7 @@
 using System.Buffers;
 using System.Text;
-using System.Text.Unicode;
 using System.Text.Json;
+using System.Text.Unicode;
 
 namespace Spanwire.Json;
 

@@ -1,10 +1,10 @@
-using System.Diagnostics.CodeAnalysis;
 using System.Buffers;
+using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Text;
-using System.Text.Unicode;
 using System.Text.Json;
+using System.Text.Unicode;
 
 namespace Spanwire.Json;
 

@@ -52,9 +52,20 @@ public class ByteVectorTests
     {
         var properties = new BasicProperties
         {
-            ContentType = "a", ContentEncoding = "b", Headers = FieldTable.Empty, DeliveryMode = 2, Priority = 0,
-            CorrelationId = "c", ReplyTo = "d", Expiration = "60000", MessageId = "m", Timestamp = new AmqpTimestamp(1),
-            Type = "t", UserId = "u", AppId = "p", ClusterId = "k",
+            ContentType = "a",
+            ContentEncoding = "b",
+            Headers = FieldTable.Empty,
+            DeliveryMode = 2,
+            Priority = 0,
+            CorrelationId = "c",
+            ReplyTo = "d",
+            Expiration = "60000",
+            MessageId = "m",
+            Timestamp = new AmqpTimestamp(1),
+            Type = "t",
+            UserId = "u",
+            AppId = "p",
+            ClusterId = "k",
         };
         byte[] expected = Hex("FF FC 01 'a' 01 'b' 00000000 02 00 01 'c' 01 'd' 05 '6' '0' '0' '0' '0' 01 'm' 0000000000000001 01 't' 01 'u' 01 'p' 01 'k'");
         byte[] buffer = new byte[properties.GetEncodedSize()];

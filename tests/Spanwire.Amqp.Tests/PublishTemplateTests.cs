@@ -9,8 +9,8 @@ namespace Spanwire.Amqp.Tests;
 /// </summary>
 public sealed class PublishTemplateTests
 {
-    private static readonly int[] BodyLengths = [0, 1, 512, 1023, 1024, 4087, 4088, 4089, 5000, 70_000];
-    private static readonly uint[] FrameMaxes = [0, 4096, 131072];
+    private static readonly int[] s_bodyLengths = [0, 1, 512, 1023, 1024, 4087, 4088, 4089, 5000, 70_000];
+    private static readonly uint[] s_frameMaxes = [0, 4096, 131072];
 
     [Fact]
     public void Every_form_writes_the_bytes_of_the_string_form()
@@ -21,10 +21,10 @@ public sealed class PublishTemplateTests
             string exchange = random.ShortText(60), routingKey = random.ShortText(60);
             bool mandatory = random.Random.Next(2) == 1, immediate = random.Random.Next(2) == 1;
             BasicProperties properties = RoundTripTests.RandomProperties(random);
-            byte[] body = new byte[BodyLengths[random.Random.Next(BodyLengths.Length)]];
+            byte[] body = new byte[s_bodyLengths[random.Random.Next(s_bodyLengths.Length)]];
             random.Random.NextBytes(body);
             ushort channel = (ushort)random.Random.Next(65536);
-            uint frameMax = FrameMaxes[random.Random.Next(FrameMaxes.Length)];
+            uint frameMax = s_frameMaxes[random.Random.Next(s_frameMaxes.Length)];
             string because = $"case {i}: body {body.Length}, frame_max {frameMax}";
 
             var expected = new ArrayBufferWriter<byte>();

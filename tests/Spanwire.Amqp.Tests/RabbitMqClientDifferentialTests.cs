@@ -1,7 +1,7 @@
 using System.Collections;
 using RabbitMQ.Client;
-using BasicProperties = Spanwire.Amqp.Protocol.BasicProperties;
 using AmqpTimestamp = Spanwire.Amqp.Protocol.AmqpTimestamp;
+using BasicProperties = Spanwire.Amqp.Protocol.BasicProperties;
 using Rmq = RabbitMQ.Client;
 
 namespace Spanwire.Amqp.Tests;
@@ -79,11 +79,19 @@ public class RabbitMqClientDifferentialTests
         string? Maybe() => r.Next(2) == 0 ? null : random.ShortText(60);
         var ours = new BasicProperties
         {
-            ContentType = Maybe(), ContentEncoding = Maybe(),
-            DeliveryMode = r.Next(2) == 0 ? null : (byte)r.Next(1, 3), Priority = r.Next(2) == 0 ? null : (byte)r.Next(1, 10),
-            CorrelationId = Maybe(), ReplyTo = Maybe(), Expiration = Maybe(), MessageId = Maybe(),
+            ContentType = Maybe(),
+            ContentEncoding = Maybe(),
+            DeliveryMode = r.Next(2) == 0 ? null : (byte)r.Next(1, 3),
+            Priority = r.Next(2) == 0 ? null : (byte)r.Next(1, 10),
+            CorrelationId = Maybe(),
+            ReplyTo = Maybe(),
+            Expiration = Maybe(),
+            MessageId = Maybe(),
             Timestamp = r.Next(2) == 0 ? null : new AmqpTimestamp(r.NextInt64(0, 4_000_000_000)),
-            Type = Maybe(), UserId = Maybe(), AppId = Maybe(), ClusterId = Maybe(),
+            Type = Maybe(),
+            UserId = Maybe(),
+            AppId = Maybe(),
+            ClusterId = Maybe(),
         };
         Dictionary<string, object?>? headers = r.Next(3) == 0 ? null : Table(random, 0);
         ours.Headers = headers is null ? null : FieldTable.FromDictionary(headers);

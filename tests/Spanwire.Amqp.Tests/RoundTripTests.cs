@@ -130,12 +130,20 @@ public class RoundTripTests
         string? Maybe() => r.Next(2) == 0 ? null : random.ShortText(60);
         return new BasicProperties
         {
-            ContentType = Maybe(), ContentEncoding = Maybe(),
+            ContentType = Maybe(),
+            ContentEncoding = Maybe(),
             Headers = r.Next(2) == 0 ? null : FieldTable.FromDictionary(random.Table(1)),
-            DeliveryMode = r.Next(2) == 0 ? null : (byte)r.Next(256), Priority = r.Next(2) == 0 ? null : (byte)r.Next(256),
-            CorrelationId = Maybe(), ReplyTo = Maybe(), Expiration = Maybe(), MessageId = Maybe(),
+            DeliveryMode = r.Next(2) == 0 ? null : (byte)r.Next(256),
+            Priority = r.Next(2) == 0 ? null : (byte)r.Next(256),
+            CorrelationId = Maybe(),
+            ReplyTo = Maybe(),
+            Expiration = Maybe(),
+            MessageId = Maybe(),
             Timestamp = r.Next(2) == 0 ? null : new AmqpTimestamp(r.NextInt64(0, 4_000_000_000)),
-            Type = Maybe(), UserId = Maybe(), AppId = Maybe(), ClusterId = Maybe(),
+            Type = Maybe(),
+            UserId = Maybe(),
+            AppId = Maybe(),
+            ClusterId = Maybe(),
         };
     }
 

@@ -55,9 +55,13 @@ public class DataContractReadTests
         }
         return new Catalog
         {
-            Orders = orders, Extra = document.DocumentElement, Figure = new Shape { Sides = 5 },
-            Counts = Enumerable.Range(-50, 100).ToArray(), Ids = [Guid.Empty, new Guid("00112233-4455-6677-8899-aabbccddeeff")],
-            When = new DateTimeOffset(2026, 11, 21, 12, 0, 0, TimeSpan.FromHours(2)), Missing = null,
+            Orders = orders,
+            Extra = document.DocumentElement,
+            Figure = new Shape { Sides = 5 },
+            Counts = Enumerable.Range(-50, 100).ToArray(),
+            Ids = [Guid.Empty, new Guid("00112233-4455-6677-8899-aabbccddeeff")],
+            When = new DateTimeOffset(2026, 11, 21, 12, 0, 0, TimeSpan.FromHours(2)),
+            Missing = null,
             Mixed = [1, "s", 2.5, true, null, new DataContractTests.Customer { Name = "c" }],
         };
     }

@@ -51,11 +51,29 @@ public class DataContractTests
         var buyer = new Customer { Name = "Ada", Id = new Guid("00112233-4455-6677-8899-aabbccddeeff") };
         return new Order
         {
-            Number = 42, Big = long.MinValue, Price = 1.0 / 3, Ratio = 0.5f, Total = 1234.5678m, Paid = true,
-            Placed = new DateTime(2026, 11, 21, 10, 0, 0, DateTimeKind.Utc), Window = TimeSpan.FromMinutes(90),
-            Blob = [1, 2, 3, 4, 5], Note = new string('n', 300) + "中文", State = Status.Shipped, Buyer = buyer, SameBuyer = buyer,
-            Quantities = [1, 2, 3], Weights = [1.5, 2.5], Stock = new() { ["a"] = 1, ["b"] = 2 }, Tags = ["x", null, ""],
-            Anything = buyer, Grade = 'A', Small = 200, Port = 8080, Huge = ulong.MaxValue, Link = new Uri("http://example.org/"),
+            Number = 42,
+            Big = long.MinValue,
+            Price = 1.0 / 3,
+            Ratio = 0.5f,
+            Total = 1234.5678m,
+            Paid = true,
+            Placed = new DateTime(2026, 11, 21, 10, 0, 0, DateTimeKind.Utc),
+            Window = TimeSpan.FromMinutes(90),
+            Blob = [1, 2, 3, 4, 5],
+            Note = new string('n', 300) + "中文",
+            State = Status.Shipped,
+            Buyer = buyer,
+            SameBuyer = buyer,
+            Quantities = [1, 2, 3],
+            Weights = [1.5, 2.5],
+            Stock = new() { ["a"] = 1, ["b"] = 2 },
+            Tags = ["x", null, ""],
+            Anything = buyer,
+            Grade = 'A',
+            Small = 200,
+            Port = 8080,
+            Huge = ulong.MaxValue,
+            Link = new Uri("http://example.org/"),
         };
     }
 

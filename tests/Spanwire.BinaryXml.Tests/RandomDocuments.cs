@@ -13,9 +13,9 @@ internal sealed class RandomDocuments
     private readonly XmlDictionaryString[] _dictionaryStrings;
     private readonly XmlDictionaryString[] _sessionStrings;
 
-    private static readonly string[] Names = ["a", "root", "Item", "x", "value", "données", "名前", "n" + new string('e', 50), "Order_Line", "b"];
-    private static readonly string[] Prefixes = ["a", "b", "p", "q", "z", "ns", "xs", "pre"];
-    private static readonly string[] Namespaces = ["urn:x", "urn:y", "http://schemas.datacontract.org/2004/07/Shop", "http://www.w3.org/2001/XMLSchema-instance", "urn:" + new string('u', 60), ""];
+    private static readonly string[] s_names = ["a", "root", "Item", "x", "value", "données", "名前", "n" + new string('e', 50), "Order_Line", "b"];
+    private static readonly string[] s_prefixes = ["a", "b", "p", "q", "z", "ns", "xs", "pre"];
+    private static readonly string[] s_namespaces = ["urn:x", "urn:y", "http://schemas.datacontract.org/2004/07/Shop", "http://www.w3.org/2001/XMLSchema-instance", "urn:" + new string('u', 60), ""];
 
     public RandomDocuments(int seed)
     {
@@ -42,15 +42,15 @@ internal sealed class RandomDocuments
         {
             XmlDictionaryString name = PickDictionaryName();
             XmlDictionaryString? ns = _random.Next(3) == 0 ? null : PickDictionaryName();
-            string? prefix = _random.Next(3) == 0 ? null : Prefixes[_random.Next(Prefixes.Length)];
+            string? prefix = _random.Next(3) == 0 ? null : s_prefixes[_random.Next(s_prefixes.Length)];
             if (ns is null) prefix = null;
             calls.Add(w => w.WriteStartElement(prefix, name, ns));
         }
         else
         {
-            string name = Names[_random.Next(Names.Length)];
-            string? ns = _random.Next(3) == 0 ? null : Namespaces[_random.Next(Namespaces.Length)];
-            string? prefix = ns is null || ns.Length == 0 || _random.Next(2) == 0 ? null : Prefixes[_random.Next(Prefixes.Length)];
+            string name = s_names[_random.Next(s_names.Length)];
+            string? ns = _random.Next(3) == 0 ? null : s_namespaces[_random.Next(s_namespaces.Length)];
+            string? prefix = ns is null || ns.Length == 0 || _random.Next(2) == 0 ? null : s_prefixes[_random.Next(s_prefixes.Length)];
             calls.Add(w => w.WriteStartElement(prefix, name, ns));
         }
         int attributes = _random.Next(4);
@@ -81,28 +81,28 @@ internal sealed class RandomDocuments
         switch (_random.Next(6))
         {
             case 0:
-            {
-                string p = Prefixes[_random.Next(Prefixes.Length)];
-                string ns = Namespaces[_random.Next(Namespaces.Length - 1)];
-                calls.Add(w => w.WriteXmlnsAttribute(p, ns));
-                return;
-            }
+                {
+                    string p = s_prefixes[_random.Next(s_prefixes.Length)];
+                    string ns = s_namespaces[_random.Next(s_namespaces.Length - 1)];
+                    calls.Add(w => w.WriteXmlnsAttribute(p, ns));
+                    return;
+                }
             case 1:
-            {
-                XmlDictionaryString name = PickDictionaryName();
-                XmlDictionaryString ns = PickDictionaryName();
-                string? prefix = _random.Next(2) == 0 ? null : Prefixes[_random.Next(Prefixes.Length)];
-                calls.Add(w => w.WriteStartAttribute(prefix, name, ns));
-                break;
-            }
+                {
+                    XmlDictionaryString name = PickDictionaryName();
+                    XmlDictionaryString ns = PickDictionaryName();
+                    string? prefix = _random.Next(2) == 0 ? null : s_prefixes[_random.Next(s_prefixes.Length)];
+                    calls.Add(w => w.WriteStartAttribute(prefix, name, ns));
+                    break;
+                }
             default:
-            {
-                string name = Names[_random.Next(Names.Length)] + _random.Next(3);
-                string? ns = _random.Next(2) == 0 ? null : Namespaces[_random.Next(Namespaces.Length - 1)];
-                string? prefix = ns is null || _random.Next(2) == 0 ? null : Prefixes[_random.Next(Prefixes.Length)];
-                calls.Add(w => w.WriteStartAttribute(prefix, name, ns));
-                break;
-            }
+                {
+                    string name = s_names[_random.Next(s_names.Length)] + _random.Next(3);
+                    string? ns = _random.Next(2) == 0 ? null : s_namespaces[_random.Next(s_namespaces.Length - 1)];
+                    string? prefix = ns is null || _random.Next(2) == 0 ? null : s_prefixes[_random.Next(s_prefixes.Length)];
+                    calls.Add(w => w.WriteStartAttribute(prefix, name, ns));
+                    break;
+                }
         }
         int parts = _random.Next(3);
         for (int i = 0; i < parts; i++)
@@ -139,9 +139,9 @@ internal sealed class RandomDocuments
     private void Array(List<Action<XmlDictionaryWriter>> calls)
     {
         int length = _random.Next(4) switch { 0 => 0, 1 => 1, 2 => _random.Next(20), _ => _random.Next(1001) };
-        string name = Names[_random.Next(Names.Length)];
-        string? ns = _random.Next(2) == 0 ? null : Namespaces[_random.Next(Namespaces.Length - 1)];
-        string? prefix = ns is null || _random.Next(2) == 0 ? null : Prefixes[_random.Next(Prefixes.Length)];
+        string name = s_names[_random.Next(s_names.Length)];
+        string? ns = _random.Next(2) == 0 ? null : s_namespaces[_random.Next(s_namespaces.Length - 1)];
+        string? prefix = ns is null || _random.Next(2) == 0 ? null : s_prefixes[_random.Next(s_prefixes.Length)];
         switch (_random.Next(10))
         {
             case 0: { var a = Fill(length, () => _random.Next(2) == 0); calls.Add(w => w.WriteArray(prefix, name, ns, a, 0, a.Length)); break; }
@@ -173,25 +173,51 @@ internal sealed class RandomDocuments
 
     public int PickInt() => _random.Next(8) switch
     {
-        0 => 0, 1 => 1, 2 => int.MaxValue, 3 => int.MinValue, 4 => -1, 5 => _random.Next(-200, 200), 6 => _random.Next(-40000, 40000), _ => _random.Next(int.MinValue, int.MaxValue),
+        0 => 0,
+        1 => 1,
+        2 => int.MaxValue,
+        3 => int.MinValue,
+        4 => -1,
+        5 => _random.Next(-200, 200),
+        6 => _random.Next(-40000, 40000),
+        _ => _random.Next(int.MinValue, int.MaxValue),
     };
 
     public long PickLong() => _random.Next(5) switch
     {
-        0 => long.MaxValue, 1 => long.MinValue, 2 => PickInt(), 3 => (long)int.MaxValue + 1, _ => _random.NextInt64(long.MinValue, long.MaxValue),
+        0 => long.MaxValue,
+        1 => long.MinValue,
+        2 => PickInt(),
+        3 => (long)int.MaxValue + 1,
+        _ => _random.NextInt64(long.MinValue, long.MaxValue),
     };
 
     public double PickDouble() => _random.Next(14) switch
     {
-        0 => double.NaN, 1 => double.PositiveInfinity, 2 => double.NegativeInfinity, 3 => -0.0, 4 => double.Epsilon,
-        5 => float.Epsilon, 6 => double.MaxValue, 7 => double.MinValue, 8 => _random.Next(-40000, 40000), 9 => 1.0 / 3,
-        10 => _random.Next(-100, 100) / 4.0, 11 => float.MaxValue, 12 => 32768, _ => (_random.NextDouble() - 0.5) * Math.Pow(10, _random.Next(-30, 30)),
+        0 => double.NaN,
+        1 => double.PositiveInfinity,
+        2 => double.NegativeInfinity,
+        3 => -0.0,
+        4 => double.Epsilon,
+        5 => float.Epsilon,
+        6 => double.MaxValue,
+        7 => double.MinValue,
+        8 => _random.Next(-40000, 40000),
+        9 => 1.0 / 3,
+        10 => _random.Next(-100, 100) / 4.0,
+        11 => float.MaxValue,
+        12 => 32768,
+        _ => (_random.NextDouble() - 0.5) * Math.Pow(10, _random.Next(-30, 30)),
     };
 
     public decimal PickDecimal() => _random.Next(6) switch
     {
-        0 => decimal.MaxValue, 1 => decimal.MinValue, 2 => 0m, 3 => -0.0000000000000000000000000001m,
-        4 => new decimal(_random.Next(), _random.Next(), _random.Next(), _random.Next(2) == 0, (byte)_random.Next(29)), _ => 1.2m,
+        0 => decimal.MaxValue,
+        1 => decimal.MinValue,
+        2 => 0m,
+        3 => -0.0000000000000000000000000001m,
+        4 => new decimal(_random.Next(), _random.Next(), _random.Next(), _random.Next(2) == 0, (byte)_random.Next(29)),
+        _ => 1.2m,
     };
 
     public DateTime PickDateTime()
@@ -202,10 +228,13 @@ internal sealed class RandomDocuments
 
     public TimeSpan PickTimeSpan() => _random.Next(4) switch
     {
-        0 => TimeSpan.MaxValue, 1 => TimeSpan.MinValue, 2 => TimeSpan.Zero, _ => new TimeSpan(_random.NextInt64()),
+        0 => TimeSpan.MaxValue,
+        1 => TimeSpan.MinValue,
+        2 => TimeSpan.Zero,
+        _ => new TimeSpan(_random.NextInt64()),
     };
 
-    private static readonly string[] Alphabets =
+    private static readonly string[] s_alphabets =
     [
         "abcdefghijklmnopqrstuvwxyz0123456789 <>&\"'",
         "àéîõüßøåçñÀÉÎÕÜ",
@@ -217,11 +246,11 @@ internal sealed class RandomDocuments
     public string Text(int max)
     {
         int length = _random.Next(5) switch { 0 => _random.Next(3), 1 => _random.Next(10), 2 => 80 + _random.Next(12), _ => _random.Next(max + 1) };
-        int alphabet = _random.Next(Alphabets.Length + 1);
+        int alphabet = _random.Next(s_alphabets.Length + 1);
         var chars = new System.Text.StringBuilder(length);
         while (chars.Length < length)
         {
-            string a = Alphabets[alphabet == Alphabets.Length ? _random.Next(Alphabets.Length) : alphabet];
+            string a = s_alphabets[alphabet == s_alphabets.Length ? _random.Next(s_alphabets.Length) : alphabet];
             if (char.IsHighSurrogate(a[0]))
             {
                 int i = _random.Next(a.Length / 2) * 2;

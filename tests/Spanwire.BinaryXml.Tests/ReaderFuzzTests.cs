@@ -177,7 +177,7 @@ public class ReaderFuzzTests
         return (corpus, documents.Dictionary, writerSession.ToReaderSession());
     }
 
-    private static readonly byte[] Interesting = [0x00, 0x01, 0x03, 0x7F, 0x80, 0xFF, 0x40, 0x9C, 0xA2, 0xBA, 0xA4, 0x8D, 0xAA, 0x43];
+    private static readonly byte[] s_interesting = [0x00, 0x01, 0x03, 0x7F, 0x80, 0xFF, 0x40, 0x9C, 0xA2, 0xBA, 0xA4, 0x8D, 0xAA, 0x43];
 
     private static byte[] Mutate(byte[] original, Random random)
     {
@@ -190,8 +190,8 @@ public class ReaderFuzzTests
             {
                 case 0: bytes[at] ^= (byte)(1 << random.Next(8)); break;
                 case 1: bytes[at] = (byte)random.Next(256); break;
-                case 2: bytes[at] = Interesting[random.Next(Interesting.Length)]; break;
-                case 3: bytes.Insert(at, Interesting[random.Next(Interesting.Length)]); break;
+                case 2: bytes[at] = s_interesting[random.Next(s_interesting.Length)]; break;
+                case 3: bytes.Insert(at, s_interesting[random.Next(s_interesting.Length)]); break;
                 case 4: bytes.RemoveRange(at, Math.Min(bytes.Count - at, 1 + random.Next(8))); break;
                 case 5: bytes.RemoveRange(at, bytes.Count - at); break; // truncate
                 default: // a large length or count

@@ -11,7 +11,7 @@ namespace Spanwire.BinaryXml.Tests;
 /// </summary>
 public class TypedReadTests
 {
-    private static readonly object[] Values =
+    private static readonly object[] s_values =
     [
         0, 1, -1, 127, 128, -129, short.MinValue, 40_000, int.MaxValue, int.MinValue,
         (long)int.MaxValue + 1, long.MaxValue, long.MinValue, (ulong)int.MaxValue, (ulong)long.MaxValue + 1, ulong.MaxValue,
@@ -28,7 +28,7 @@ public class TypedReadTests
         "00112233-4455-6677-8899-aabbccddeeff", "urn:uuid:00112233-4455-6677-8899-aabbccddeeff", "日本語", "NaN", "INF",
     ];
 
-    private static readonly (string Name, Func<XmlDictionaryReader, object> Read)[] ElementReads =
+    private static readonly (string Name, Func<XmlDictionaryReader, object> Read)[] s_elementReads =
     [
         ("Int", r => r.ReadElementContentAsInt()),
         ("Long", r => r.ReadElementContentAsLong()),
@@ -43,7 +43,7 @@ public class TypedReadTests
         ("String", r => r.ReadElementContentAsString()),
     ];
 
-    private static readonly (string Name, Func<XmlDictionaryReader, object> Read)[] ContentReads =
+    private static readonly (string Name, Func<XmlDictionaryReader, object> Read)[] s_contentReads =
     [
         ("Int", r => r.ReadContentAsInt()),
         ("Long", r => r.ReadContentAsLong()),
@@ -61,7 +61,7 @@ public class TypedReadTests
     public static TheoryData<int, bool> Cases()
     {
         var data = new TheoryData<int, bool>();
-        for (int i = 0; i < Values.Length; i++)
+        for (int i = 0; i < s_values.Length; i++)
         {
             data.Add(i, false);
             data.Add(i, true);
@@ -127,13 +127,13 @@ public class TypedReadTests
     [MemberData(nameof(Cases))]
     public void ElementContentReadsMatchInBox(int index, bool comment)
     {
-        byte[] bytes = Document(Values[index], comment);
-        foreach ((string name, Func<XmlDictionaryReader, object> read) in ElementReads)
+        byte[] bytes = Document(s_values[index], comment);
+        foreach ((string name, Func<XmlDictionaryReader, object> read) in s_elementReads)
         {
             string expected = Outcome(XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max), read, content: false);
             foreach ((string input, Func<XmlDictionaryReader> open) in DropIns(bytes))
             {
-                Expect.Equal(expected, Outcome(open(), read, content: false), $"{Values[index]} ({Values[index].GetType().Name}) ReadElementContentAs{name}, {input}");
+                Expect.Equal(expected, Outcome(open(), read, content: false), $"{s_values[index]} ({s_values[index].GetType().Name}) ReadElementContentAs{name}, {input}");
             }
         }
     }
@@ -142,13 +142,13 @@ public class TypedReadTests
     [MemberData(nameof(Cases))]
     public void ContentReadsMatchInBox(int index, bool comment)
     {
-        byte[] bytes = Document(Values[index], comment);
-        foreach ((string name, Func<XmlDictionaryReader, object> read) in ContentReads)
+        byte[] bytes = Document(s_values[index], comment);
+        foreach ((string name, Func<XmlDictionaryReader, object> read) in s_contentReads)
         {
             string expected = Outcome(XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max), read, content: true);
             foreach ((string input, Func<XmlDictionaryReader> open) in DropIns(bytes))
             {
-                Expect.Equal(expected, Outcome(open(), read, content: true), $"{Values[index]} ({Values[index].GetType().Name}) ReadContentAs{name}, {input}");
+                Expect.Equal(expected, Outcome(open(), read, content: true), $"{s_values[index]} ({s_values[index].GetType().Name}) ReadContentAs{name}, {input}");
             }
         }
     }

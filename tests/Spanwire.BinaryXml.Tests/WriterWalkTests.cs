@@ -140,46 +140,46 @@ public sealed class WriterWalkTests
             case 16: return ($"QualifiedName({name}, {ns})", w => w.WriteQualifiedName(name, ns));
             case 17: return ($"QualifiedName(d:{dName.Value}, d:{dNs?.Value})", w => w.WriteQualifiedName(dName, dNs));
             case 18:
-            {
-                int split = random.Next(bytes.Length + 1);
-                return ($"Base64({Convert.ToHexString(bytes)} split {split})", w => { w.WriteBase64(bytes, 0, split); w.WriteBase64(bytes, split, bytes.Length - split); });
-            }
+                {
+                    int split = random.Next(bytes.Length + 1);
+                    return ($"Base64({Convert.ToHexString(bytes)} split {split})", w => { w.WriteBase64(bytes, 0, split); w.WriteBase64(bytes, split, bytes.Length - split); });
+                }
 
             case 19: return ("StartDocument", w => w.WriteStartDocument());
             case 20: return ("EndDocument", w => w.WriteEndDocument());
             case 21: return ("Flush", w => w.Flush());
             case 22:
-            {
-                object value = random.Next(9) switch
                 {
-                    0 => (object)new byte[] { 1, 200 },
-                    1 => new object[] { 1, "a", 2.5 },
-                    2 => new int[] { 3, 4 },
-                    3 => XmlDictionaryString.Empty,
-                    4 => dName,
-                    5 => (byte)7,
-                    6 => 12.5m,
-                    7 => new UniqueId(new Guid(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)),
-                    _ => TimeSpan.FromMinutes(90),
-                };
-                return ($"Value(object {value.GetType().Name})", w => w.WriteValue(value));
-            }
+                    object value = random.Next(9) switch
+                    {
+                        0 => (object)new byte[] { 1, 200 },
+                        1 => new object[] { 1, "a", 2.5 },
+                        2 => new int[] { 3, 4 },
+                        3 => XmlDictionaryString.Empty,
+                        4 => dName,
+                        5 => (byte)7,
+                        6 => 12.5m,
+                        7 => new UniqueId(new Guid(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)),
+                        _ => TimeSpan.FromMinutes(90),
+                    };
+                    return ($"Value(object {value.GetType().Name})", w => w.WriteValue(value));
+                }
 
             case 23: return ("Value(int 5)", w => w.WriteValue(5));
             case 24: return ("Value(double 1.5)", w => w.WriteValue(1.5));
             case 25: return ("Value(Guid)", w => w.WriteValue(new Guid(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)));
             case 26:
-            {
-                // Arrays of every staging kind, from empty to past the in-box writer's 512-byte buffer.
-                int count = random.Next(4) == 0 ? random.Next(0, 4) : random.Next(0, 70);
-                return random.Next(4) switch
                 {
-                    0 => ($"Array({prefix}, {name}, {ns}, {count} ints)", w => w.WriteArray(prefix, name, ns, new int[count], 0, count)),
-                    1 => ($"Array({prefix}, {name}, {ns}, {count} Guids)", w => w.WriteArray(prefix, name, ns, new Guid[count], 0, count)),
-                    2 => ($"Array({prefix}, {name}, {ns}, {count} DateTimes)", w => w.WriteArray(prefix, name, ns, new DateTime[count], 0, count)),
-                    _ => ($"Array({prefix}, {name}, {ns}, {count} decimals)", w => w.WriteArray(prefix, name, ns, new decimal[count], 0, count)),
-                };
-            }
+                    // Arrays of every staging kind, from empty to past the in-box writer's 512-byte buffer.
+                    int count = random.Next(4) == 0 ? random.Next(0, 4) : random.Next(0, 70);
+                    return random.Next(4) switch
+                    {
+                        0 => ($"Array({prefix}, {name}, {ns}, {count} ints)", w => w.WriteArray(prefix, name, ns, new int[count], 0, count)),
+                        1 => ($"Array({prefix}, {name}, {ns}, {count} Guids)", w => w.WriteArray(prefix, name, ns, new Guid[count], 0, count)),
+                        2 => ($"Array({prefix}, {name}, {ns}, {count} DateTimes)", w => w.WriteArray(prefix, name, ns, new DateTime[count], 0, count)),
+                        _ => ($"Array({prefix}, {name}, {ns}, {count} decimals)", w => w.WriteArray(prefix, name, ns, new decimal[count], 0, count)),
+                    };
+                }
 
             case 27: return ($"Chars({text})", w => w.WriteChars(text.ToCharArray(), 0, text.Length));
             case 28: return ($"Whitespace({text})", w => w.WriteWhitespace(text));

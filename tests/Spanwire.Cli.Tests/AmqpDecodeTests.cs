@@ -24,7 +24,9 @@ public sealed class AmqpDecodeTests
         tuneOk.Complete();
         var properties = new BasicProperties
         {
-            ContentType = "text/plain", DeliveryMode = 2, Priority = 0,
+            ContentType = "text/plain",
+            DeliveryMode = 2,
+            Priority = 0,
             Headers = FieldTable.FromDictionary(new Dictionary<string, object?> { ["x-retries"] = 3 }),
         };
         AmqpFrameWriter.WriteBasicPublish(output, 1, "amq.direct", "jobs", true, false, properties,

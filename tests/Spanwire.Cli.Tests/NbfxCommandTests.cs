@@ -27,8 +27,13 @@ public sealed class NbfxCommandTests
         {
             new DataContractSerializer(typeof(Order)).WriteObject(writer, new Order
             {
-                Id = 7, Name = "Ada <&> 中文", Price = 2.5, Placed = new DateTime(2026, 11, 21, 0, 0, 0, DateTimeKind.Utc),
-                Key = Guid.Parse("00112233-4455-6677-8899-aabbccddeeff"), Counts = [1, 2, 3], Blob = [1, 2, 3],
+                Id = 7,
+                Name = "Ada <&> 中文",
+                Price = 2.5,
+                Placed = new DateTime(2026, 11, 21, 0, 0, 0, DateTimeKind.Utc),
+                Key = Guid.Parse("00112233-4455-6677-8899-aabbccddeeff"),
+                Counts = [1, 2, 3],
+                Blob = [1, 2, 3],
             });
         }
         return stream.ToArray();

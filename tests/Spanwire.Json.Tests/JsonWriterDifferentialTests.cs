@@ -10,7 +10,7 @@ namespace Spanwire.Json.Tests;
 /// </summary>
 public sealed class JsonWriterDifferentialTests
 {
-    private static readonly int Documents = LongRuns.Scale(10_000);
+    private static readonly int s_documents = LongRuns.Scale(10_000);
 
     /// <summary>Total sizes of the fixed outputs: none, tiny, the writer's first request and either side of it, roomy.</summary>
     private static readonly int[] s_capacities = [0, 1, 16, 255, 256, 257, 300, 1000, 5000, 70_000];
@@ -75,7 +75,7 @@ public sealed class JsonWriterDifferentialTests
         Assert.Equal((6 * 18) + 8, combinations.Count);
         int failures = 0;
         string? first = null;
-        Parallel.For(0, Documents, new ParallelOptions { MaxDegreeOfParallelism = Environment.ProcessorCount }, seed =>
+        Parallel.For(0, s_documents, new ParallelOptions { MaxDegreeOfParallelism = Environment.ProcessorCount }, seed =>
         {
             List<JsonOp> ops = RandomJson.Document(seed);
             var kind = (OutputKind)(seed % 4);

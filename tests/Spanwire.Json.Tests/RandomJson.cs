@@ -290,156 +290,156 @@ internal sealed class RandomJson(int seed)
         switch (_random.Next(17))
         {
             case 0:
-            {
-                string s = Text();
-                Value($"String(\"{s}\")", s,
-                    (w, v) => w.WriteStringValue(v), (w, v) => w.WriteStringValue(v),
-                    (w, n, v) => w.WriteString(n, v), (w, n, v) => w.WriteString(n, v),
-                    (w, n, v) => w.WriteString(n.Span, v), (w, n, v) => w.WriteString(n.Span, v),
-                    (w, n, v) => w.WriteString(n, v), (w, n, v) => w.WriteString(n, v),
-                    (w, n, v) => w.WriteString(n, v), (w, n, v) => w.WriteString(n, v));
-                break;
-            }
-
-            case 1:
-            {
-                string s = Text();
-                Value($"String(chars \"{s}\")", s.AsMemory(),
-                    (w, v) => w.WriteStringValue(v.Span), (w, v) => w.WriteStringValue(v.Span),
-                    (w, n, v) => w.WriteString(n, v.Span), (w, n, v) => w.WriteString(n, v.Span),
-                    (w, n, v) => w.WriteString(n.Span, v.Span), (w, n, v) => w.WriteString(n.Span, v.Span),
-                    (w, n, v) => w.WriteString(n, v.Span), (w, n, v) => w.WriteString(n, v.Span),
-                    (w, n, v) => w.WriteString(n, v.Span), (w, n, v) => w.WriteString(n, v.Span));
-                break;
-            }
-
-            case 2:
-            {
-                byte[] s = _random.Next(8) == 0 ? InvalidUtf8() : Utf8(Text());
-                Value($"String(utf8 {Hex(s)})", s,
-                    (w, v) => w.WriteStringValue(v), (w, v) => w.WriteStringValue(v),
-                    (w, n, v) => w.WriteString(n, v), (w, n, v) => w.WriteString(n, v),
-                    (w, n, v) => w.WriteString(n.Span, v), (w, n, v) => w.WriteString(n.Span, v),
-                    (w, n, v) => w.WriteString(n, v), (w, n, v) => w.WriteString(n, v),
-                    (w, n, v) => w.WriteString(n, v), (w, n, v) => w.WriteString(n, v));
-                break;
-            }
-
-            case 3:
-            {
-                if (Encoded(Text()) is { } e)
                 {
-                    Value($"String(encoded {e})", e,
+                    string s = Text();
+                    Value($"String(\"{s}\")", s,
                         (w, v) => w.WriteStringValue(v), (w, v) => w.WriteStringValue(v),
                         (w, n, v) => w.WriteString(n, v), (w, n, v) => w.WriteString(n, v),
                         (w, n, v) => w.WriteString(n.Span, v), (w, n, v) => w.WriteString(n.Span, v),
                         (w, n, v) => w.WriteString(n, v), (w, n, v) => w.WriteString(n, v),
                         (w, n, v) => w.WriteString(n, v), (w, n, v) => w.WriteString(n, v));
+                    break;
                 }
 
-                break;
-            }
+            case 1:
+                {
+                    string s = Text();
+                    Value($"String(chars \"{s}\")", s.AsMemory(),
+                        (w, v) => w.WriteStringValue(v.Span), (w, v) => w.WriteStringValue(v.Span),
+                        (w, n, v) => w.WriteString(n, v.Span), (w, n, v) => w.WriteString(n, v.Span),
+                        (w, n, v) => w.WriteString(n.Span, v.Span), (w, n, v) => w.WriteString(n.Span, v.Span),
+                        (w, n, v) => w.WriteString(n, v.Span), (w, n, v) => w.WriteString(n, v.Span),
+                        (w, n, v) => w.WriteString(n, v.Span), (w, n, v) => w.WriteString(n, v.Span));
+                    break;
+                }
+
+            case 2:
+                {
+                    byte[] s = _random.Next(8) == 0 ? InvalidUtf8() : Utf8(Text());
+                    Value($"String(utf8 {Hex(s)})", s,
+                        (w, v) => w.WriteStringValue(v), (w, v) => w.WriteStringValue(v),
+                        (w, n, v) => w.WriteString(n, v), (w, n, v) => w.WriteString(n, v),
+                        (w, n, v) => w.WriteString(n.Span, v), (w, n, v) => w.WriteString(n.Span, v),
+                        (w, n, v) => w.WriteString(n, v), (w, n, v) => w.WriteString(n, v),
+                        (w, n, v) => w.WriteString(n, v), (w, n, v) => w.WriteString(n, v));
+                    break;
+                }
+
+            case 3:
+                {
+                    if (Encoded(Text()) is { } e)
+                    {
+                        Value($"String(encoded {e})", e,
+                            (w, v) => w.WriteStringValue(v), (w, v) => w.WriteStringValue(v),
+                            (w, n, v) => w.WriteString(n, v), (w, n, v) => w.WriteString(n, v),
+                            (w, n, v) => w.WriteString(n.Span, v), (w, n, v) => w.WriteString(n.Span, v),
+                            (w, n, v) => w.WriteString(n, v), (w, n, v) => w.WriteString(n, v),
+                            (w, n, v) => w.WriteString(n, v), (w, n, v) => w.WriteString(n, v));
+                    }
+
+                    break;
+                }
 
             case 4:
-            {
-                long v0 = EdgeLong();
-                Value($"Number(long {v0})", v0,
-                    (w, v) => w.WriteNumberValue(v), (w, v) => w.WriteNumberValue(v),
-                    (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v),
-                    (w, n, v) => w.WriteNumber(n.Span, v), (w, n, v) => w.WriteNumber(n.Span, v),
-                    (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v),
-                    (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v));
-                break;
-            }
-
-            case 5:
-            {
-                int v0 = (int)EdgeLong();
-                Value($"Number(int {v0})", v0,
-                    (w, v) => w.WriteNumberValue(v), (w, v) => w.WriteNumberValue(v),
-                    (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v),
-                    (w, n, v) => w.WriteNumber(n.Span, v), (w, n, v) => w.WriteNumber(n.Span, v),
-                    (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v),
-                    (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v));
-                break;
-            }
-
-            case 6:
-            {
-                ulong v0 = unchecked((ulong)EdgeLong());
-                Value($"Number(ulong {v0})", v0,
-                    (w, v) => w.WriteNumberValue(v), (w, v) => w.WriteNumberValue(v),
-                    (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v),
-                    (w, n, v) => w.WriteNumber(n.Span, v), (w, n, v) => w.WriteNumber(n.Span, v),
-                    (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v),
-                    (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v));
-                break;
-            }
-
-            case 7:
-            {
-                uint v0 = unchecked((uint)EdgeLong());
-                Value($"Number(uint {v0})", v0,
-                    (w, v) => w.WriteNumberValue(v), (w, v) => w.WriteNumberValue(v),
-                    (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v),
-                    (w, n, v) => w.WriteNumber(n.Span, v), (w, n, v) => w.WriteNumber(n.Span, v),
-                    (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v),
-                    (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v));
-                break;
-            }
-
-            case 8:
-            {
-                double v0 = EdgeDouble();
-                Value($"Number(double {v0:R})", v0,
-                    (w, v) => w.WriteNumberValue(v), (w, v) => w.WriteNumberValue(v),
-                    (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v),
-                    (w, n, v) => w.WriteNumber(n.Span, v), (w, n, v) => w.WriteNumber(n.Span, v),
-                    (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v),
-                    (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v));
-                break;
-            }
-
-            case 9:
-            {
-                float v0 = (float)EdgeDouble();
-                if (_random.Next(4) == 0)
                 {
-                    v0 = BitConverter.Int32BitsToSingle(_random.Next());
+                    long v0 = EdgeLong();
+                    Value($"Number(long {v0})", v0,
+                        (w, v) => w.WriteNumberValue(v), (w, v) => w.WriteNumberValue(v),
+                        (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v),
+                        (w, n, v) => w.WriteNumber(n.Span, v), (w, n, v) => w.WriteNumber(n.Span, v),
+                        (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v),
+                        (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v));
+                    break;
                 }
 
-                Value($"Number(float {v0:R})", v0,
-                    (w, v) => w.WriteNumberValue(v), (w, v) => w.WriteNumberValue(v),
-                    (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v),
-                    (w, n, v) => w.WriteNumber(n.Span, v), (w, n, v) => w.WriteNumber(n.Span, v),
-                    (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v),
-                    (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v));
-                break;
-            }
+            case 5:
+                {
+                    int v0 = (int)EdgeLong();
+                    Value($"Number(int {v0})", v0,
+                        (w, v) => w.WriteNumberValue(v), (w, v) => w.WriteNumberValue(v),
+                        (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v),
+                        (w, n, v) => w.WriteNumber(n.Span, v), (w, n, v) => w.WriteNumber(n.Span, v),
+                        (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v),
+                        (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v));
+                    break;
+                }
+
+            case 6:
+                {
+                    ulong v0 = unchecked((ulong)EdgeLong());
+                    Value($"Number(ulong {v0})", v0,
+                        (w, v) => w.WriteNumberValue(v), (w, v) => w.WriteNumberValue(v),
+                        (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v),
+                        (w, n, v) => w.WriteNumber(n.Span, v), (w, n, v) => w.WriteNumber(n.Span, v),
+                        (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v),
+                        (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v));
+                    break;
+                }
+
+            case 7:
+                {
+                    uint v0 = unchecked((uint)EdgeLong());
+                    Value($"Number(uint {v0})", v0,
+                        (w, v) => w.WriteNumberValue(v), (w, v) => w.WriteNumberValue(v),
+                        (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v),
+                        (w, n, v) => w.WriteNumber(n.Span, v), (w, n, v) => w.WriteNumber(n.Span, v),
+                        (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v),
+                        (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v));
+                    break;
+                }
+
+            case 8:
+                {
+                    double v0 = EdgeDouble();
+                    Value($"Number(double {v0:R})", v0,
+                        (w, v) => w.WriteNumberValue(v), (w, v) => w.WriteNumberValue(v),
+                        (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v),
+                        (w, n, v) => w.WriteNumber(n.Span, v), (w, n, v) => w.WriteNumber(n.Span, v),
+                        (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v),
+                        (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v));
+                    break;
+                }
+
+            case 9:
+                {
+                    float v0 = (float)EdgeDouble();
+                    if (_random.Next(4) == 0)
+                    {
+                        v0 = BitConverter.Int32BitsToSingle(_random.Next());
+                    }
+
+                    Value($"Number(float {v0:R})", v0,
+                        (w, v) => w.WriteNumberValue(v), (w, v) => w.WriteNumberValue(v),
+                        (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v),
+                        (w, n, v) => w.WriteNumber(n.Span, v), (w, n, v) => w.WriteNumber(n.Span, v),
+                        (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v),
+                        (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v));
+                    break;
+                }
 
             case 10:
-            {
-                decimal v0 = EdgeDecimal();
-                Value($"Number(decimal {v0})", v0,
-                    (w, v) => w.WriteNumberValue(v), (w, v) => w.WriteNumberValue(v),
-                    (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v),
-                    (w, n, v) => w.WriteNumber(n.Span, v), (w, n, v) => w.WriteNumber(n.Span, v),
-                    (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v),
-                    (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v));
-                break;
-            }
+                {
+                    decimal v0 = EdgeDecimal();
+                    Value($"Number(decimal {v0})", v0,
+                        (w, v) => w.WriteNumberValue(v), (w, v) => w.WriteNumberValue(v),
+                        (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v),
+                        (w, n, v) => w.WriteNumber(n.Span, v), (w, n, v) => w.WriteNumber(n.Span, v),
+                        (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v),
+                        (w, n, v) => w.WriteNumber(n, v), (w, n, v) => w.WriteNumber(n, v));
+                    break;
+                }
 
             case 11:
-            {
-                bool v0 = _random.Next(2) == 0;
-                Value($"Boolean({v0})", v0,
-                    (w, v) => w.WriteBooleanValue(v), (w, v) => w.WriteBooleanValue(v),
-                    (w, n, v) => w.WriteBoolean(n, v), (w, n, v) => w.WriteBoolean(n, v),
-                    (w, n, v) => w.WriteBoolean(n.Span, v), (w, n, v) => w.WriteBoolean(n.Span, v),
-                    (w, n, v) => w.WriteBoolean(n, v), (w, n, v) => w.WriteBoolean(n, v),
-                    (w, n, v) => w.WriteBoolean(n, v), (w, n, v) => w.WriteBoolean(n, v));
-                break;
-            }
+                {
+                    bool v0 = _random.Next(2) == 0;
+                    Value($"Boolean({v0})", v0,
+                        (w, v) => w.WriteBooleanValue(v), (w, v) => w.WriteBooleanValue(v),
+                        (w, n, v) => w.WriteBoolean(n, v), (w, n, v) => w.WriteBoolean(n, v),
+                        (w, n, v) => w.WriteBoolean(n.Span, v), (w, n, v) => w.WriteBoolean(n.Span, v),
+                        (w, n, v) => w.WriteBoolean(n, v), (w, n, v) => w.WriteBoolean(n, v),
+                        (w, n, v) => w.WriteBoolean(n, v), (w, n, v) => w.WriteBoolean(n, v));
+                    break;
+                }
 
             case 12:
                 Value("Null", 0,
@@ -451,59 +451,59 @@ internal sealed class RandomJson(int seed)
                 break;
 
             case 13:
-            {
-                byte[] g = new byte[16];
-                _random.NextBytes(g);
-                Guid v0 = _random.Next(5) == 0 ? Guid.Empty : new Guid(g);
-                Value($"Guid({v0})", v0,
-                    (w, v) => w.WriteStringValue(v), (w, v) => w.WriteStringValue(v),
-                    (w, n, v) => w.WriteString(n, v), (w, n, v) => w.WriteString(n, v),
-                    (w, n, v) => w.WriteString(n.Span, v), (w, n, v) => w.WriteString(n.Span, v),
-                    (w, n, v) => w.WriteString(n, v), (w, n, v) => w.WriteString(n, v),
-                    (w, n, v) => w.WriteString(n, v), (w, n, v) => w.WriteString(n, v));
-                break;
-            }
+                {
+                    byte[] g = new byte[16];
+                    _random.NextBytes(g);
+                    Guid v0 = _random.Next(5) == 0 ? Guid.Empty : new Guid(g);
+                    Value($"Guid({v0})", v0,
+                        (w, v) => w.WriteStringValue(v), (w, v) => w.WriteStringValue(v),
+                        (w, n, v) => w.WriteString(n, v), (w, n, v) => w.WriteString(n, v),
+                        (w, n, v) => w.WriteString(n.Span, v), (w, n, v) => w.WriteString(n.Span, v),
+                        (w, n, v) => w.WriteString(n, v), (w, n, v) => w.WriteString(n, v),
+                        (w, n, v) => w.WriteString(n, v), (w, n, v) => w.WriteString(n, v));
+                    break;
+                }
 
             case 14:
-            {
-                DateTime v0 = EdgeDateTime();
-                Value($"DateTime({v0:O} {v0.Kind})", v0,
-                    (w, v) => w.WriteStringValue(v), (w, v) => w.WriteStringValue(v),
-                    (w, n, v) => w.WriteString(n, v), (w, n, v) => w.WriteString(n, v),
-                    (w, n, v) => w.WriteString(n.Span, v), (w, n, v) => w.WriteString(n.Span, v),
-                    (w, n, v) => w.WriteString(n, v), (w, n, v) => w.WriteString(n, v),
-                    (w, n, v) => w.WriteString(n, v), (w, n, v) => w.WriteString(n, v));
-                break;
-            }
+                {
+                    DateTime v0 = EdgeDateTime();
+                    Value($"DateTime({v0:O} {v0.Kind})", v0,
+                        (w, v) => w.WriteStringValue(v), (w, v) => w.WriteStringValue(v),
+                        (w, n, v) => w.WriteString(n, v), (w, n, v) => w.WriteString(n, v),
+                        (w, n, v) => w.WriteString(n.Span, v), (w, n, v) => w.WriteString(n.Span, v),
+                        (w, n, v) => w.WriteString(n, v), (w, n, v) => w.WriteString(n, v),
+                        (w, n, v) => w.WriteString(n, v), (w, n, v) => w.WriteString(n, v));
+                    break;
+                }
 
             case 15:
-            {
-                DateTime d = EdgeDateTime();
-                var local = DateTime.SpecifyKind(d, DateTimeKind.Unspecified);
-                TimeSpan offset = TimeSpan.FromMinutes(_random.Next(-14 * 60, 14 * 60 + 1));
-                bool fits = local.Ticks - offset.Ticks >= DateTime.MinValue.Ticks && local.Ticks - offset.Ticks <= DateTime.MaxValue.Ticks;
-                var v0 = new DateTimeOffset(local, fits ? offset : TimeSpan.Zero); // the edges of the calendar only take offset 0
-                Value($"DateTimeOffset({v0:O})", v0,
-                    (w, v) => w.WriteStringValue(v), (w, v) => w.WriteStringValue(v),
-                    (w, n, v) => w.WriteString(n, v), (w, n, v) => w.WriteString(n, v),
-                    (w, n, v) => w.WriteString(n.Span, v), (w, n, v) => w.WriteString(n.Span, v),
-                    (w, n, v) => w.WriteString(n, v), (w, n, v) => w.WriteString(n, v),
-                    (w, n, v) => w.WriteString(n, v), (w, n, v) => w.WriteString(n, v));
-                break;
-            }
+                {
+                    DateTime d = EdgeDateTime();
+                    var local = DateTime.SpecifyKind(d, DateTimeKind.Unspecified);
+                    TimeSpan offset = TimeSpan.FromMinutes(_random.Next(-14 * 60, 14 * 60 + 1));
+                    bool fits = local.Ticks - offset.Ticks >= DateTime.MinValue.Ticks && local.Ticks - offset.Ticks <= DateTime.MaxValue.Ticks;
+                    var v0 = new DateTimeOffset(local, fits ? offset : TimeSpan.Zero); // the edges of the calendar only take offset 0
+                    Value($"DateTimeOffset({v0:O})", v0,
+                        (w, v) => w.WriteStringValue(v), (w, v) => w.WriteStringValue(v),
+                        (w, n, v) => w.WriteString(n, v), (w, n, v) => w.WriteString(n, v),
+                        (w, n, v) => w.WriteString(n.Span, v), (w, n, v) => w.WriteString(n.Span, v),
+                        (w, n, v) => w.WriteString(n, v), (w, n, v) => w.WriteString(n, v),
+                        (w, n, v) => w.WriteString(n, v), (w, n, v) => w.WriteString(n, v));
+                    break;
+                }
 
             default:
-            {
-                byte[] v0 = new byte[_random.Next(0, 40)];
-                _random.NextBytes(v0);
-                Value($"Base64({Hex(v0)})", v0,
-                    (w, v) => w.WriteBase64StringValue(v), (w, v) => w.WriteBase64StringValue(v),
-                    (w, n, v) => w.WriteBase64String(n, v), (w, n, v) => w.WriteBase64String(n, v),
-                    (w, n, v) => w.WriteBase64String(n.Span, v), (w, n, v) => w.WriteBase64String(n.Span, v),
-                    (w, n, v) => w.WriteBase64String(n, v), (w, n, v) => w.WriteBase64String(n, v),
-                    (w, n, v) => w.WriteBase64String(n, v), (w, n, v) => w.WriteBase64String(n, v));
-                break;
-            }
+                {
+                    byte[] v0 = new byte[_random.Next(0, 40)];
+                    _random.NextBytes(v0);
+                    Value($"Base64({Hex(v0)})", v0,
+                        (w, v) => w.WriteBase64StringValue(v), (w, v) => w.WriteBase64StringValue(v),
+                        (w, n, v) => w.WriteBase64String(n, v), (w, n, v) => w.WriteBase64String(n, v),
+                        (w, n, v) => w.WriteBase64String(n.Span, v), (w, n, v) => w.WriteBase64String(n.Span, v),
+                        (w, n, v) => w.WriteBase64String(n, v), (w, n, v) => w.WriteBase64String(n, v),
+                        (w, n, v) => w.WriteBase64String(n, v), (w, n, v) => w.WriteBase64String(n, v));
+                    break;
+                }
         }
     }
 
@@ -528,25 +528,25 @@ internal sealed class RandomJson(int seed)
             switch (kind)
             {
                 case 0:
-                {
-                    string piece = text.Substring(from, size);
-                    Add($"Segment(\"{piece}\", {final})", w => w.WriteStringValueSegment(piece, final), w => w.WriteStringValueSegment(piece, final));
-                    break;
-                }
+                    {
+                        string piece = text.Substring(from, size);
+                        Add($"Segment(\"{piece}\", {final})", w => w.WriteStringValueSegment(piece, final), w => w.WriteStringValueSegment(piece, final));
+                        break;
+                    }
 
                 case 1:
-                {
-                    byte[] piece = bytes[from..at];
-                    Add($"Segment(utf8 {Hex(piece)}, {final})", w => w.WriteStringValueSegment(piece, final), w => w.WriteStringValueSegment(piece, final));
-                    break;
-                }
+                    {
+                        byte[] piece = bytes[from..at];
+                        Add($"Segment(utf8 {Hex(piece)}, {final})", w => w.WriteStringValueSegment(piece, final), w => w.WriteStringValueSegment(piece, final));
+                        break;
+                    }
 
                 default:
-                {
-                    byte[] piece = bytes[from..at];
-                    Add($"Base64Segment({Hex(piece)}, {final})", w => w.WriteBase64StringSegment(piece, final), w => w.WriteBase64StringSegment(piece, final));
-                    break;
-                }
+                    {
+                        byte[] piece = bytes[from..at];
+                        Add($"Base64Segment({Hex(piece)}, {final})", w => w.WriteBase64StringSegment(piece, final), w => w.WriteBase64StringSegment(piece, final));
+                        break;
+                    }
             }
 
             if (final)

@@ -119,8 +119,16 @@ public static class SerializerGraphs
 
     public static LocationModel Location() => new()
     {
-        Id = 1234, Address1 = "The Street Name", Address2 = "20/11", Address3 = "Apartment 95", City = "The City",
-        State = "State", PostalCode = "abc-12", Name = "Nonexisting", PhoneNumber = "+0 11 222 333 44", Country = "The Greatest",
+        Id = 1234,
+        Address1 = "The Street Name",
+        Address2 = "20/11",
+        Address3 = "Apartment 95",
+        City = "The City",
+        State = "State",
+        PostalCode = "abc-12",
+        Name = "Nonexisting",
+        PhoneNumber = "+0 11 222 333 44",
+        Country = "The Greatest",
     };
 
     public static IndexViewModel Index() => new()
@@ -133,9 +141,13 @@ public static class SerializerGraphs
 
     private static ActiveOrUpcomingEvent Event(int i) => new()
     {
-        Id = 10 + i, ImageUrl = "https://www.dotnetfoundation.org/theme/img/carousel/foundation-diagram-content.png",
-        Name = "Just a name " + i, CampaignName = "The very new campaign", CampaignManagedOrganizerName = "Name FamilyName",
-        Description = new string('d', 100), StartDate = new DateTimeOffset(2026, 1, 1, 0, 0, 0, TimeSpan.Zero),
+        Id = 10 + i,
+        ImageUrl = "https://www.dotnetfoundation.org/theme/img/carousel/foundation-diagram-content.png",
+        Name = "Just a name " + i,
+        CampaignName = "The very new campaign",
+        CampaignManagedOrganizerName = "Name FamilyName",
+        Description = new string('d', 100),
+        StartDate = new DateTimeOffset(2026, 1, 1, 0, 0, 0, TimeSpan.Zero),
         EndDate = new DateTimeOffset(2026, 12, 31, 0, 0, 0, TimeSpan.Zero),
     };
 

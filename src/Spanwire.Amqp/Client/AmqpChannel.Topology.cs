@@ -220,7 +220,7 @@ public sealed partial class AmqpChannel
     public Task TxRollbackAsync(CancellationToken cancellationToken = default) =>
         CallAsync(AmqpMethods.TxRollbackOk, static (o, ch) => AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.TxRollback, 0).Complete(), null, cancellationToken);
 
-    private Task ExchangeBinding(AmqpMethod request, AmqpMethod reply, string destination, string source, string routingKey, FieldTable arguments,
+    private Task<object?> ExchangeBinding(AmqpMethod request, AmqpMethod reply, string destination, string source, string routingKey, FieldTable arguments,
         CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(destination);

@@ -8,7 +8,7 @@ namespace Spanwire.Amqp.Client;
 
 public sealed partial class AmqpConnection
 {
-    private static readonly TimeSpan WriterFailureGrace = TimeSpan.FromMilliseconds(250);
+    private static readonly TimeSpan s_writerFailureGrace = TimeSpan.FromMilliseconds(250);
 
     private enum HandshakeState
     {
@@ -86,7 +86,7 @@ public sealed partial class AmqpConnection
     /// (by default against the machine's trusted roots and <see cref="SslClientAuthenticationOptions.TargetHost"/>).
     /// One read and one write may run at once on an SslStream, which is how the reader and writer threads use it.
     /// </summary>
-    private SslStream AuthenticateTls(Link link, Stream stream, SslClientAuthenticationOptions tls)
+    private static SslStream AuthenticateTls(Link link, Stream stream, SslClientAuthenticationOptions tls)
     {
         var ssl = new SslStream(stream, leaveInnerStreamOpen: false);
         link.Tls = ssl;
@@ -347,7 +347,7 @@ public sealed partial class AmqpConnection
             {
                 // A write fails on a socket the broker has just closed, often before the reader has seen the
                 // connection.close that says why: give the reader a moment to read what has already arrived.
-                link.ReaderStopped.Wait(WriterFailureGrace);
+                link.ReaderStopped.Wait(s_writerFailureGrace);
                 _ = FailAsync(link, error);
             }
 
@@ -543,8 +543,11 @@ public sealed partial class AmqpConnection
     private static bool ShouldRecover(Exception reason) => reason switch
     {
         AmqpProtocolException => false,
-        AmqpConnectionClosedException { ReplyCode: AmqpReplyCode.FrameError or AmqpReplyCode.SyntaxError or AmqpReplyCode.CommandInvalid
-            or AmqpReplyCode.ChannelError or AmqpReplyCode.UnexpectedFrame or AmqpReplyCode.NotAllowed or AmqpReplyCode.NotImplemented } => false,
+        AmqpConnectionClosedException
+        {
+            ReplyCode: AmqpReplyCode.FrameError or AmqpReplyCode.SyntaxError or AmqpReplyCode.CommandInvalid
+            or AmqpReplyCode.ChannelError or AmqpReplyCode.UnexpectedFrame or AmqpReplyCode.NotAllowed or AmqpReplyCode.NotImplemented
+        } => false,
         _ => true,
     };
 

@@ -1,7 +1,7 @@
-using Spanwire.Amqp.Protocol;
 using System.Runtime.CompilerServices;
 using System.Text;
 using System.Threading.Channels;
+using Spanwire.Amqp.Protocol;
 
 namespace Spanwire.Amqp.Client;
 

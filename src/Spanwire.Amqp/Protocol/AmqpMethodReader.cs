@@ -140,7 +140,7 @@ public readonly ref struct AmqpMethodReader
                     ReadOnlySpan<byte> longString = GetLongString(i);
                     if (argument.Name is "response" or "new-secret" or "challenge")
                     {
-                        text.Append("<").Append(longString.Length).Append(" bytes>");
+                        text.Append('<').Append(longString.Length).Append(" bytes>");
                     }
                     else
                     {

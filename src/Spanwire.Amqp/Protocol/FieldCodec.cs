@@ -10,7 +10,7 @@ internal static class FieldCodec
     /// <summary>How deep tables and arrays may nest before input is refused (a quota against stack exhaustion).</summary>
     public const int MaxDepth = 64;
 
-    private const sbyte LengthPrefixed = -2;
+    internal const sbyte LengthPrefixed = -2;
     private const sbyte Unknown = -1;
 
     /// <summary>The value size of a fixed-size type, <see cref="LengthPrefixed"/> for S, x, A, F, or <see cref="Unknown"/>.</summary>

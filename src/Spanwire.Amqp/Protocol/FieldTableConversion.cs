@@ -89,8 +89,11 @@ public static class FieldTableConversion
     public static byte[] Encode(IEnumerable<KeyValuePair<string, object?>> fields)
     {
         ArgumentNullException.ThrowIfNull(fields);
+
+        // Sized first, then written: the fields are walked twice, so a lazy sequence is taken into a list once.
+        IReadOnlyCollection<KeyValuePair<string, object?>> all = fields as IReadOnlyCollection<KeyValuePair<string, object?>> ?? [.. fields];
         long size = 4;
-        foreach (KeyValuePair<string, object?> field in fields)
+        foreach (KeyValuePair<string, object?> field in all)
         {
             size += AmqpPrimitives.GetShortStringSize(field.Key) + GetValueSize(field.Value, 1);
         }
@@ -102,7 +105,7 @@ public static class FieldTableConversion
 
         byte[] result = new byte[size];
         var writer = new FieldTableWriter(result);
-        foreach (KeyValuePair<string, object?> field in fields)
+        foreach (KeyValuePair<string, object?> field in all)
         {
             writer.WriteName(field.Key);
             WriteValue(ref writer, field.Value);

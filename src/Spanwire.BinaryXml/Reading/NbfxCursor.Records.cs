@@ -112,31 +112,31 @@ internal partial struct NbfxCursor
         switch (record)
         {
             case NbfxRecord.Comment:
-            {
-                int q = p + 1;
-                if (!TryName(w, ref q, out int start, out int length, checkQuota: false, ref needed))
                 {
-                    return 0;
+                    int q = p + 1;
+                    if (!TryName(w, ref q, out int start, out int length, checkQuota: false, ref needed))
+                    {
+                        return 0;
+                    }
+                    CheckStringQuota(w.Slice(start, length), utf16: false, _windowOffset + start);
+                    SetToken(NbfxTokenType.Comment, record, at, _depth);
+                    SetValue(NbfxValueType.Chars, start, length);
+                    return q - p;
                 }
-                CheckStringQuota(w.Slice(start, length), utf16: false, _windowOffset + start);
-                SetToken(NbfxTokenType.Comment, record, at, _depth);
-                SetValue(NbfxValueType.Chars, start, length);
-                return q - p;
-            }
             case NbfxRecord.Array:
-            {
-                if (p + 2 > w.Length)
                 {
-                    needed = 2;
-                    return 0;
+                    if (p + 2 > w.Length)
+                    {
+                        needed = 2;
+                        return 0;
+                    }
+                    byte element = w[p + 1];
+                    if (element is < NbfxRecord.ShortElement or > NbfxRecord.PrefixElementZ)
+                    {
+                        ThrowFormat("an array record must start with an element record, not 0x{0:X2}", element, at + 1);
+                    }
+                    return ParseElement(w, p, p + 2, element, isArray: true, out needed);
                 }
-                byte element = w[p + 1];
-                if (element is < NbfxRecord.ShortElement or > NbfxRecord.PrefixElementZ)
-                {
-                    ThrowFormat("an array record must start with an element record, not 0x{0:X2}", element, at + 1);
-                }
-                return ParseElement(w, p, p + 2, element, isArray: true, out needed);
-            }
             default:
                 ThrowFormat("record 0x{0:X2} is not a valid record here", record, at);
                 return 0;
@@ -466,81 +466,81 @@ internal partial struct NbfxCursor
             case NbfxValueType.Chars:
             case NbfxValueType.Bytes:
             case NbfxValueType.UnicodeChars:
-            {
-                int lengthSize = (record - (type == NbfxValueType.Chars ? NbfxRecord.Chars8Text : type == NbfxValueType.Bytes ? NbfxRecord.Bytes8Text : NbfxRecord.UnicodeChars8Text)) >> 1;
-                lengthSize = 1 << lengthSize; // 1, 2 or 4 bytes
-                if (q + lengthSize > w.Length)
                 {
-                    needed = q + lengthSize - _pos;
-                    return -1;
+                    int lengthSize = (record - (type == NbfxValueType.Chars ? NbfxRecord.Chars8Text : type == NbfxValueType.Bytes ? NbfxRecord.Bytes8Text : NbfxRecord.UnicodeChars8Text)) >> 1;
+                    lengthSize = 1 << lengthSize; // 1, 2 or 4 bytes
+                    if (q + lengthSize > w.Length)
+                    {
+                        needed = q + lengthSize - _pos;
+                        return -1;
+                    }
+                    long length = lengthSize switch
+                    {
+                        1 => w[q],
+                        2 => BinaryPrimitives.ReadUInt16LittleEndian(w[q..]),
+                        _ => BinaryPrimitives.ReadInt32LittleEndian(w[q..]),
+                    };
+                    if (length < 0)
+                    {
+                        ThrowFormat("a negative text length", at + 1);
+                    }
+                    q += lengthSize;
+                    if (length > _length - (_windowOffset + q))
+                    {
+                        ThrowFormat("a text of {0} bytes runs past the end of the input", length, at);
+                    }
+                    if (type == NbfxValueType.UnicodeChars && (length & 1) != 0)
+                    {
+                        ThrowFormat("UTF-16 text with an odd byte length", at + 1);
+                    }
+                    if (type == NbfxValueType.Bytes && length > _maxArrayLength)
+                    {
+                        ThrowFormat("{0} bytes exceed the MaxArrayLength quota ({1})", length, _maxArrayLength, at);
+                    }
+                    if (q + length > w.Length)
+                    {
+                        needed = (int)(q + length - _pos);
+                        return -1;
+                    }
+                    if (type != NbfxValueType.Bytes)
+                    {
+                        CheckStringQuota(w.Slice(q, (int)length), type == NbfxValueType.UnicodeChars, at);
+                    }
+                    SetValue(type, q, (int)length);
+                    return q + (int)length;
                 }
-                long length = lengthSize switch
-                {
-                    1 => w[q],
-                    2 => BinaryPrimitives.ReadUInt16LittleEndian(w[q..]),
-                    _ => BinaryPrimitives.ReadInt32LittleEndian(w[q..]),
-                };
-                if (length < 0)
-                {
-                    ThrowFormat("a negative text length", at + 1);
-                }
-                q += lengthSize;
-                if (length > _length - (_windowOffset + q))
-                {
-                    ThrowFormat("a text of {0} bytes runs past the end of the input", length, at);
-                }
-                if (type == NbfxValueType.UnicodeChars && (length & 1) != 0)
-                {
-                    ThrowFormat("UTF-16 text with an odd byte length", at + 1);
-                }
-                if (type == NbfxValueType.Bytes && length > _maxArrayLength)
-                {
-                    ThrowFormat("{0} bytes exceed the MaxArrayLength quota ({1})", length, _maxArrayLength, at);
-                }
-                if (q + length > w.Length)
-                {
-                    needed = (int)(q + length - _pos);
-                    return -1;
-                }
-                if (type != NbfxValueType.Bytes)
-                {
-                    CheckStringQuota(w.Slice(q, (int)length), type == NbfxValueType.UnicodeChars, at);
-                }
-                SetValue(type, q, (int)length);
-                return q + (int)length;
-            }
             case NbfxValueType.Dictionary:
-            {
-                if (!TryDictionary(w, ref q, out XmlDictionaryString? value, ref needed))
                 {
-                    return -1;
+                    if (!TryDictionary(w, ref q, out XmlDictionaryString? value, ref needed))
+                    {
+                        return -1;
+                    }
+                    SetValue(type, 0, 0);
+                    ValueString = value;
+                    return q;
                 }
-                SetValue(type, 0, 0);
-                ValueString = value;
-                return q;
-            }
             default: // QNameDictionary
-            {
-                if (q >= w.Length)
                 {
-                    needed = q + 1 - _pos;
-                    return -1;
+                    if (q >= w.Length)
+                    {
+                        needed = q + 1 - _pos;
+                        return -1;
+                    }
+                    int letter = w[q];
+                    if (letter > 25)
+                    {
+                        ThrowFormat("QName prefix letter {0} is past 'z'", letter, at + 1);
+                    }
+                    q++;
+                    if (!TryDictionary(w, ref q, out XmlDictionaryString? value, ref needed))
+                    {
+                        return -1;
+                    }
+                    SetValue(type, 0, 0);
+                    ValueString = value;
+                    QNamePrefixLetter = letter;
+                    return q;
                 }
-                int letter = w[q];
-                if (letter > 25)
-                {
-                    ThrowFormat("QName prefix letter {0} is past 'z'", letter, at + 1);
-                }
-                q++;
-                if (!TryDictionary(w, ref q, out XmlDictionaryString? value, ref needed))
-                {
-                    return -1;
-                }
-                SetValue(type, 0, 0);
-                ValueString = value;
-                QNamePrefixLetter = letter;
-                return q;
-            }
         }
     }
 

@@ -13,20 +13,20 @@ namespace Spanwire.BinaryXml.Reading;
 /// </summary>
 internal partial struct NbfxCursor
 {
-    private ReadOnlySequence<byte> _sequence;
-    private bool _isSequence;
-    private long _length;
+    private readonly ReadOnlySequence<byte> _sequence;
+    private readonly bool _isSequence;
+    private readonly long _length;
     private SequencePosition _next;
     private byte[]? _scratch;
     private long _windowOffset;
     private int _pos;
 
-    private IXmlDictionary? _dictionary;
-    private XmlBinaryReaderSession? _session;
-    private int _maxDepth;
-    private int _maxStringContentLength;
-    private int _maxArrayLength;
-    private int _maxNameLength;
+    private readonly IXmlDictionary? _dictionary;
+    private readonly XmlBinaryReaderSession? _session;
+    private readonly int _maxDepth;
+    private readonly int _maxStringContentLength;
+    private readonly int _maxArrayLength;
+    private readonly int _maxNameLength;
 
     private int _depth;
     private bool _inStartTag;

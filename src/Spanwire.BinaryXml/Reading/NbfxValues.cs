@@ -258,14 +258,14 @@ internal readonly ref struct NbfxValue
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void ThrowLoneSurrogate() => throw new NbfxFormatException("UTF-16 text with a lone surrogate", Offset);
 
-    private static readonly UTF8Encoding StrictUtf8 = new(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: true);
+    private static readonly UTF8Encoding s_strictUtf8 = new(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: true);
 
     /// <summary>The text, checked and decoded in one pass.</summary>
     private string Utf8ToString()
     {
         try
         {
-            return StrictUtf8.GetString(Payload);
+            return s_strictUtf8.GetString(Payload);
         }
         catch (DecoderFallbackException)
         {

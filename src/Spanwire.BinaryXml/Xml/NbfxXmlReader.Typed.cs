@@ -95,7 +95,7 @@ internal sealed partial class NbfxXmlReader
                 return value;
             }
 
-            return ReadContentAs(text => XmlConvert.ToUInt64(text.Trim(XmlWhitespace)), "UInt64");
+            return ReadContentAs(text => XmlConvert.ToUInt64(text.Trim(s_xmlWhitespace)), "UInt64");
         }
 
         return returnType == typeof(bool) ? ReadContentAsBoolean()
@@ -128,7 +128,7 @@ internal sealed partial class NbfxXmlReader
         string text = v.ToText();
         try
         {
-            return XmlConvert.ToUInt64(text.Trim(XmlWhitespace));
+            return XmlConvert.ToUInt64(text.Trim(s_xmlWhitespace));
         }
         catch (Exception e) when (e is FormatException or OverflowException)
         {
@@ -330,7 +330,7 @@ internal sealed partial class NbfxXmlReader
             Read();
             return value;
         }
-        return ReadContentAs(static text => new Guid(text.Trim(XmlWhitespace)), "Guid");
+        return ReadContentAs(static text => new Guid(text.Trim(s_xmlWhitespace)), "Guid");
     }
 
     public override Guid ReadElementContentAsGuid()
@@ -352,7 +352,7 @@ internal sealed partial class NbfxXmlReader
             Read();
             return value;
         }
-        return ReadContentAs(static text => new UniqueId(text.Trim(XmlWhitespace)), "UniqueId");
+        return ReadContentAs(static text => new UniqueId(text.Trim(s_xmlWhitespace)), "UniqueId");
     }
 
     public override UniqueId ReadElementContentAsUniqueId()
@@ -366,7 +366,7 @@ internal sealed partial class NbfxXmlReader
         return base.ReadElementContentAsUniqueId();
     }
 
-    private static readonly char[] XmlWhitespace = [' ', '\t', '\r', '\n'];
+    private static readonly char[] s_xmlWhitespace = [' ', '\t', '\r', '\n'];
 
     /// <summary>The content as text, parsed as the in-box reader parses it; a value that does not parse is an XmlException.</summary>
     private T ReadContentAs<T>(Func<string, T> parse, string typeName)

@@ -455,20 +455,20 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         switch (_arrayStep)
         {
             case ArrayStep.Text:
-            {
-                Span<byte> item = _item.AsSpan(0, _c.ArrayItemSize);
-                long at = _c.Position;
-                ReadOnlySpan<byte> window = Window;
-                _c.CopyTo(ref window, item);
-                _c.ConsumeArrayItems(1);
-                _arrayLeft--;
-                NbfxCursor.CheckFixedSizeValue(_arrayType, item, at);
-                SetNode(XmlNodeType.Text, _frameCount);
-                _valueFromItem = true;
-                _atomic = true;
-                _arrayStep = ArrayStep.End;
-                return true;
-            }
+                {
+                    Span<byte> item = _item.AsSpan(0, _c.ArrayItemSize);
+                    long at = _c.Position;
+                    ReadOnlySpan<byte> window = Window;
+                    _c.CopyTo(ref window, item);
+                    _c.ConsumeArrayItems(1);
+                    _arrayLeft--;
+                    NbfxCursor.CheckFixedSizeValue(_arrayType, item, at);
+                    SetNode(XmlNodeType.Text, _frameCount);
+                    _valueFromItem = true;
+                    _atomic = true;
+                    _arrayStep = ArrayStep.End;
+                    return true;
+                }
             case ArrayStep.End:
                 SetNodeFromFrame(XmlNodeType.EndElement);
                 if (_arrayLeft > 0)

@@ -13,7 +13,7 @@ namespace Spanwire.BinaryXml.Xml;
 /// </summary>
 internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWriterInitializer
 {
-    private NbfxWriter _writer;
+    private readonly NbfxWriter _writer;
     private readonly WriterNamespaces _namespaces = new();
     private Action? _flushOutput;
     private Func<Task>? _flushOutputAsync;

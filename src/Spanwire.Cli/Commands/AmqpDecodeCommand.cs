@@ -44,9 +44,9 @@ internal sealed class AmqpDecodeCommand : ICommand
             throw new CliException($"--from takes 'client' or 'server'; got '{from}'");
         }
 
-        string inputName = arguments.Positionals.FirstOrDefault() ?? "-";
+        string inputName = arguments.FirstPositional ?? "-";
         using var input = new PooledStream();
-        using (Stream source = Input.Open(arguments.Positionals.FirstOrDefault()))
+        using (Stream source = Input.Open(arguments.FirstPositional))
         {
             source.CopyTo(input);
         }

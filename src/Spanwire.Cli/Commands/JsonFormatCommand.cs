@@ -58,9 +58,9 @@ internal sealed class JsonFormatCommand : ICommand
             SkipValidation = true, // the reader has validated the structure
         };
 
-        string inputName = arguments.Positionals.FirstOrDefault() ?? "-";
+        string inputName = arguments.FirstPositional ?? "-";
         using var input = new PooledStream();
-        using (Stream source = Input.Open(arguments.Positionals.FirstOrDefault()))
+        using (Stream source = Input.Open(arguments.FirstPositional))
         {
             source.CopyTo(input);
         }

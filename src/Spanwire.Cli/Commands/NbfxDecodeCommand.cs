@@ -34,8 +34,8 @@ internal sealed class NbfxDecodeCommand : ICommand
         IXmlDictionary? dictionary = NbfxOptions.Dictionary(arguments);
         bool withSession = arguments.Flag("--session");
         arguments.Finish(maxPositionals: 1);
-        string inputName = arguments.Positionals.FirstOrDefault() ?? "-";
-        byte[] input = NbfxOptions.ReadAll(arguments.Positionals.FirstOrDefault());
+        string inputName = arguments.FirstPositional ?? "-";
+        byte[] input = NbfxOptions.ReadAll(arguments.FirstPositional);
 
         var output = new StringWriter();
         int tableLength = 0;

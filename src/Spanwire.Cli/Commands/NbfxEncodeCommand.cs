@@ -33,13 +33,16 @@ internal sealed class NbfxEncodeCommand : ICommand
     {
         IXmlDictionary? dictionary = NbfxOptions.Dictionary(arguments);
         arguments.Finish(maxPositionals: 1);
-        string inputName = arguments.Positionals.FirstOrDefault() ?? "-";
-        byte[] input = NbfxOptions.ReadAll(arguments.Positionals.FirstOrDefault());
+        string inputName = arguments.FirstPositional ?? "-";
+        byte[] input = NbfxOptions.ReadAll(arguments.FirstPositional);
 
         var output = new ArrayBufferWriter<byte>();
         var settings = new XmlReaderSettings
         {
-            DtdProcessing = DtdProcessing.Prohibit, XmlResolver = null, IgnoreWhitespace = true, IgnoreProcessingInstructions = true,
+            DtdProcessing = DtdProcessing.Prohibit,
+            XmlResolver = null,
+            IgnoreWhitespace = true,
+            IgnoreProcessingInstructions = true,
         };
         var names = new Names(dictionary);
         try

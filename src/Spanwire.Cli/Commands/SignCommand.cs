@@ -28,7 +28,7 @@ internal sealed class SignCommand : ICommand
     {
         string keyFile = arguments.RequiredOption("--key-file");
         arguments.Finish(maxPositionals: 1);
-        using HmacSha256Signer signer = SignInput(keyFile, arguments.Positionals.FirstOrDefault());
+        using HmacSha256Signer signer = SignInput(keyFile, arguments.FirstPositional);
         Span<char> hex = stackalloc char[HmacSha256Signer.HexLength];
         signer.WriteSignatureHex(hex);
         Console.Out.WriteLine(hex);

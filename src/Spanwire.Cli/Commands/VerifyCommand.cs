@@ -38,7 +38,7 @@ internal sealed class VerifyCommand : ICommand
                 $"--signature must be {HmacSha256Signer.HexLength} hex characters; got {signatureHex.Length} characters '{Shorten(signatureHex)}'");
         }
 
-        using HmacSha256Signer signer = SignCommand.SignInput(keyFile, arguments.Positionals.FirstOrDefault());
+        using HmacSha256Signer signer = SignCommand.SignInput(keyFile, arguments.FirstPositional);
         if (signer.Verify(expected))
         {
             Console.Out.WriteLine("OK");

@@ -55,16 +55,16 @@ internal sealed class BoundedSegmentPool : SegmentPool
     // lock (as ArrayPool.Shared keeps arrays per thread). To the counters a segment in a thread's slot is still rented:
     // the pool sees each thread's slot as one long-lived rent.
     [ThreadStatic]
-    private static BoundedSegmentPool? t_slotPool;
+    private static BoundedSegmentPool? s_slotPool;
 
     [ThreadStatic]
-    private static byte[]? t_slot;
+    private static byte[]? s_slot;
 
     public override byte[] Rent()
     {
-        if (t_slot is { } cached && ReferenceEquals(t_slotPool, this))
+        if (s_slot is { } cached && ReferenceEquals(s_slotPool, this))
         {
-            t_slot = null;
+            s_slot = null;
             return cached;
         }
 
@@ -108,14 +108,14 @@ internal sealed class BoundedSegmentPool : SegmentPool
         {
             segment.AsSpan().Clear();
         }
-        else if (t_slot is null && KeepsSegmentsPerThread)
+        else if (s_slot is null && KeepsSegmentsPerThread)
         {
-            if (!ReferenceEquals(t_slotPool, this))
+            if (!ReferenceEquals(s_slotPool, this))
             {
-                t_slotPool = this;
+                s_slotPool = this;
             }
 
-            t_slot = segment;
+            s_slot = segment;
             return;
         }
 

@@ -5,6 +5,7 @@ namespace Spanwire.Buffers;
 public sealed partial class PooledStream
 {
     private Task<int>? _lastReadTask;
+    private int _lastReadCount;
 
     /// <inheritdoc />
     public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken)
@@ -18,8 +19,14 @@ public sealed partial class PooledStream
         try
         {
             int n = Read(buffer, offset, count);
-            Task<int>? last = _lastReadTask;
-            return last is not null && last.Result == n ? last : (_lastReadTask = Task.FromResult(n));
+            // As MemoryStream: the last completed task is reused while reads return the same count.
+            if (_lastReadTask is { } last && _lastReadCount == n)
+            {
+                return last;
+            }
+
+            _lastReadCount = n;
+            return _lastReadTask = Task.FromResult(n);
         }
         catch (Exception ex)
         {

@@ -17,25 +17,25 @@ internal static class SegmentTableCache
     private const int MaxCachedSlots = 1024;
 
     [ThreadStatic]
-    private static Segment[]? t_table;
+    private static Segment[]? s_table;
 
     [ThreadStatic]
-    private static SegmentPool? t_firstPool; // the pool of t_table[0]'s segment, while the node still holds it
+    private static SegmentPool? s_firstPool; // the pool of s_table[0]'s segment, while the node still holds it
 
     /// <summary>A table; <paramref name="firstReady"/> when its first node holds a segment of <paramref name="pool"/>, ready to use.</summary>
     public static Segment[] Rent(SegmentPool pool, out bool firstReady)
     {
-        Segment[]? table = t_table;
+        Segment[]? table = s_table;
         firstReady = false;
         if (table is null)
         {
             return new Segment[InitialSlots];
         }
 
-        t_table = null;
-        if (t_firstPool is { } firstPool)
+        s_table = null;
+        if (s_firstPool is { } firstPool)
         {
-            t_firstPool = null;
+            s_firstPool = null;
             if (ReferenceEquals(firstPool, pool))
             {
                 firstReady = true;
@@ -55,15 +55,15 @@ internal static class SegmentTableCache
     /// </summary>
     public static void Return(Segment[] table, SegmentPool? firstPool)
     {
-        if (table.Length is > 0 and <= MaxCachedSlots && (t_table is null || t_table.Length < table.Length))
+        if (table.Length is > 0 and <= MaxCachedSlots && (s_table is null || s_table.Length < table.Length))
         {
-            if (t_table is { } replaced && t_firstPool is { } replacedPool)
+            if (s_table is { } replaced && s_firstPool is { } replacedPool)
             {
                 ReleaseFirst(replaced, replacedPool);
             }
 
-            t_table = table;
-            t_firstPool = firstPool;
+            s_table = table;
+            s_firstPool = firstPool;
             return;
         }
 

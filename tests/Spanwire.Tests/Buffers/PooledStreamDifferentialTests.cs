@@ -91,149 +91,149 @@ public sealed class PooledStreamDifferentialTests
         switch (random.Next(16))
         {
             case 0:
-            {
-                int count = Size(random);
-                byte[]? buffer = Bytes(random, count + random.Next(4));
-                int offset = random.Next(buffer.Length - count + 1);
-                if (invalid)
                 {
-                    (buffer, offset, count) = random.Next(3) switch
+                    int count = Size(random);
+                    byte[]? buffer = Bytes(random, count + random.Next(4));
+                    int offset = random.Next(buffer.Length - count + 1);
+                    if (invalid)
                     {
-                        0 => (null, offset, count),
-                        1 => (buffer, -1, count),
-                        _ => (buffer, offset, buffer!.Length - offset + 1),
-                    };
-                }
+                        (buffer, offset, count) = random.Next(3) switch
+                        {
+                            0 => (null, offset, count),
+                            1 => (buffer, -1, count),
+                            _ => (buffer, offset, buffer!.Length - offset + 1),
+                        };
+                    }
 
-                Same(() => expected.Write(buffer!, offset, count), () => actual.Write(buffer!, offset, count));
-                return $"Write(byte[{buffer?.Length}], {offset}, {count})";
-            }
+                    Same(() => expected.Write(buffer!, offset, count), () => actual.Write(buffer!, offset, count));
+                    return $"Write(byte[{buffer?.Length}], {offset}, {count})";
+                }
 
             case 1:
-            {
-                byte[] buffer = Bytes(random, Size(random));
-                Same(() => expected.Write(buffer.AsSpan()), () => actual.Write(buffer.AsSpan()));
-                return $"Write(span {buffer.Length})";
-            }
-
-            case 2:
-            {
-                byte value = (byte)random.Next(256);
-                Same(() => expected.WriteByte(value), () => actual.WriteByte(value));
-                return $"WriteByte({value})";
-            }
-
-            case 3:
-            {
-                int count = Size(random);
-                int extra = random.Next(4);
-                byte[]? a = new byte[count + extra];
-                byte[]? b = new byte[count + extra];
-                int offset = random.Next(extra + 1);
-                if (invalid)
                 {
-                    (a, b, offset, count) = random.Next(3) switch
-                    {
-                        0 => (null, null, offset, count),
-                        1 => (a, b, -1, count),
-                        _ => (a, b, offset, a!.Length - offset + 1),
-                    };
+                    byte[] buffer = Bytes(random, Size(random));
+                    Same(() => expected.Write(buffer.AsSpan()), () => actual.Write(buffer.AsSpan()));
+                    return $"Write(span {buffer.Length})";
                 }
 
-                Same(() => expected.Read(a!, offset, count), () => actual.Read(b!, offset, count));
-                SameBytes(a, b);
-                return $"Read(byte[{a?.Length}], {offset}, {count})";
-            }
+            case 2:
+                {
+                    byte value = (byte)random.Next(256);
+                    Same(() => expected.WriteByte(value), () => actual.WriteByte(value));
+                    return $"WriteByte({value})";
+                }
+
+            case 3:
+                {
+                    int count = Size(random);
+                    int extra = random.Next(4);
+                    byte[]? a = new byte[count + extra];
+                    byte[]? b = new byte[count + extra];
+                    int offset = random.Next(extra + 1);
+                    if (invalid)
+                    {
+                        (a, b, offset, count) = random.Next(3) switch
+                        {
+                            0 => (null, null, offset, count),
+                            1 => (a, b, -1, count),
+                            _ => (a, b, offset, a!.Length - offset + 1),
+                        };
+                    }
+
+                    Same(() => expected.Read(a!, offset, count), () => actual.Read(b!, offset, count));
+                    SameBytes(a, b);
+                    return $"Read(byte[{a?.Length}], {offset}, {count})";
+                }
 
             case 4:
-            {
-                int count = Size(random);
-                byte[] a = new byte[count], b = new byte[count];
-                Same(() => expected.Read(a.AsSpan()), () => actual.Read(b.AsSpan()));
-                SameBytes(a, b);
-                return $"Read(span {count})";
-            }
+                {
+                    int count = Size(random);
+                    byte[] a = new byte[count], b = new byte[count];
+                    Same(() => expected.Read(a.AsSpan()), () => actual.Read(b.AsSpan()));
+                    SameBytes(a, b);
+                    return $"Read(span {count})";
+                }
 
             case 5:
                 Same(expected.ReadByte, actual.ReadByte);
                 return "ReadByte()";
 
             case 6:
-            {
-                var origin = (SeekOrigin)(invalid ? 3 + random.Next(2) : random.Next(3));
-                long reference = origin switch
                 {
-                    SeekOrigin.Begin => 0,
-                    SeekOrigin.Current => expected.Position,
-                    _ => expected.Length,
-                };
-                long offset = Offset(random, expected.Length) - reference;
-                Same(() => expected.Seek(offset, origin), () => actual.Seek(offset, origin));
-                return $"Seek({offset}, {origin})";
-            }
+                    var origin = (SeekOrigin)(invalid ? 3 + random.Next(2) : random.Next(3));
+                    long reference = origin switch
+                    {
+                        SeekOrigin.Begin => 0,
+                        SeekOrigin.Current => expected.Position,
+                        _ => expected.Length,
+                    };
+                    long offset = Offset(random, expected.Length) - reference;
+                    Same(() => expected.Seek(offset, origin), () => actual.Seek(offset, origin));
+                    return $"Seek({offset}, {origin})";
+                }
 
             case 7:
-            {
-                long position = Offset(random, expected.Length);
-                Same(() => expected.Position = position, () => actual.Position = position);
-                return $"Position = {position}";
-            }
+                {
+                    long position = Offset(random, expected.Length);
+                    Same(() => expected.Position = position, () => actual.Position = position);
+                    return $"Position = {position}";
+                }
 
             case 8:
-            {
-                long length = random.Next(4) == 0 ? Offset(random, expected.Length) : Math.Max(0, expected.Length - random.Next(100));
-                Same(() => expected.SetLength(length), () => actual.SetLength(length));
-                return $"SetLength({length})";
-            }
+                {
+                    long length = random.Next(4) == 0 ? Offset(random, expected.Length) : Math.Max(0, expected.Length - random.Next(100));
+                    Same(() => expected.SetLength(length), () => actual.SetLength(length));
+                    return $"SetLength({length})";
+                }
 
             case 9:
-            {
-                // IBufferWriter at Position is Write to MemoryStream.
-                int hint = Size(random);
-                byte[] data = Bytes(random, hint);
-                int count = random.Next(hint + 1);
-                Span<byte> span = actual.GetSpan(hint);
-                Check(span.Length >= Math.Max(hint, 1), $"GetSpan({hint}) gave {span.Length} bytes", []);
-                data.AsSpan(0, count).CopyTo(span);
-                actual.Advance(count);
-                expected.Write(data, 0, count);
-                return $"GetSpan({hint}) + Advance({count})";
-            }
+                {
+                    // IBufferWriter at Position is Write to MemoryStream.
+                    int hint = Size(random);
+                    byte[] data = Bytes(random, hint);
+                    int count = random.Next(hint + 1);
+                    Span<byte> span = actual.GetSpan(hint);
+                    Check(span.Length >= Math.Max(hint, 1), $"GetSpan({hint}) gave {span.Length} bytes", []);
+                    data.AsSpan(0, count).CopyTo(span);
+                    actual.Advance(count);
+                    expected.Write(data, 0, count);
+                    return $"GetSpan({hint}) + Advance({count})";
+                }
 
             case 10:
-            {
-                using var a = new MemoryStream();
-                using var b = new MemoryStream();
-                int bufferSize = invalid ? 0 : random.Next(1, 100);
-                Same(() => expected.CopyTo(a, bufferSize), () => actual.CopyTo(b, bufferSize));
-                SameBytes(a.ToArray(), b.ToArray());
-                return $"CopyTo(bufferSize {bufferSize})";
-            }
+                {
+                    using var a = new MemoryStream();
+                    using var b = new MemoryStream();
+                    int bufferSize = invalid ? 0 : random.Next(1, 100);
+                    Same(() => expected.CopyTo(a, bufferSize), () => actual.CopyTo(b, bufferSize));
+                    SameBytes(a.ToArray(), b.ToArray());
+                    return $"CopyTo(bufferSize {bufferSize})";
+                }
 
             case 11:
-            {
-                byte[] buffer = Bytes(random, Size(random));
-                Same(() => expected.WriteAsync(buffer).AsTask().Wait(), () => actual.WriteAsync(buffer).AsTask().Wait());
-                return $"WriteAsync({buffer.Length})";
-            }
+                {
+                    byte[] buffer = Bytes(random, Size(random));
+                    Same(() => expected.WriteAsync(buffer).AsTask().Wait(), () => actual.WriteAsync(buffer).AsTask().Wait());
+                    return $"WriteAsync({buffer.Length})";
+                }
 
             case 12:
-            {
-                int count = Size(random);
-                byte[] a = new byte[count], b = new byte[count];
-                Same(() => expected.ReadAsync(a, 0, count).Result, () => actual.ReadAsync(b, 0, count).Result);
-                SameBytes(a, b);
-                return $"ReadAsync({count})";
-            }
+                {
+                    int count = Size(random);
+                    byte[] a = new byte[count], b = new byte[count];
+                    Same(() => expected.ReadAsync(a, 0, count).Result, () => actual.ReadAsync(b, 0, count).Result);
+                    SameBytes(a, b);
+                    return $"ReadAsync({count})";
+                }
 
             case 13:
-            {
-                using var a = new MemoryStream();
-                using var b = new MemoryStream();
-                Same(() => expected.WriteTo(a), () => actual.WriteTo(b));
-                SameBytes(a.ToArray(), b.ToArray());
-                return "WriteTo";
-            }
+                {
+                    using var a = new MemoryStream();
+                    using var b = new MemoryStream();
+                    Same(() => expected.WriteTo(a), () => actual.WriteTo(b));
+                    SameBytes(a.ToArray(), b.ToArray());
+                    return "WriteTo";
+                }
 
             case 14:
                 Same(expected.Flush, actual.Flush);
@@ -241,13 +241,13 @@ public sealed class PooledStreamDifferentialTests
                 return "Flush + ToArray";
 
             default:
-            {
-                using var a = new MemoryStream();
-                using var b = new MemoryStream();
-                Same(() => expected.CopyToAsync(a).Wait(), () => actual.CopyToAsync(b).Wait());
-                SameBytes(a.ToArray(), b.ToArray());
-                return "CopyToAsync";
-            }
+                {
+                    using var a = new MemoryStream();
+                    using var b = new MemoryStream();
+                    Same(() => expected.CopyToAsync(a).Wait(), () => actual.CopyToAsync(b).Wait());
+                    SameBytes(a.ToArray(), b.ToArray());
+                    return "CopyToAsync";
+                }
         }
     }
 
