@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Diagnostics.CodeAnalysis;
+using Spanwire.Buffers;
 
 namespace Spanwire.Amqp.Client;
 
@@ -78,8 +79,8 @@ public sealed class AmqpMessageBody : IDisposable
                 return _pieceCount == 0 ? ReadOnlySequence<byte>.Empty : new ReadOnlySequence<byte>(_pieces[0], 0, (int)_length);
             }
 
-            var first = new Piece(_pieces[0].AsMemory(0, PieceSize), 0);
-            Piece last = first;
+            var first = new SequenceNode(_pieces[0].AsMemory(0, PieceSize), 0);
+            SequenceNode last = first;
             for (int i = 1; i < _pieceCount; i++)
             {
                 int size = (int)Math.Min(PieceSize, _length - ((long)i * PieceSize));
@@ -187,20 +188,4 @@ public sealed class AmqpMessageBody : IDisposable
     [DoesNotReturn]
     private void ThrowMultiplePieces() =>
         throw new InvalidOperationException($"The body is {_length} bytes in {_pieceCount} pooled pieces; read it through Sequence, CopyTo or ToArray.");
-
-    private sealed class Piece : ReadOnlySequenceSegment<byte>
-    {
-        public Piece(ReadOnlyMemory<byte> memory, long runningIndex)
-        {
-            Memory = memory;
-            RunningIndex = runningIndex;
-        }
-
-        public Piece Append(ReadOnlyMemory<byte> memory)
-        {
-            var next = new Piece(memory, RunningIndex + Memory.Length);
-            Next = next;
-            return next;
-        }
-    }
 }

@@ -90,7 +90,7 @@ internal sealed class ReceiveBuffer : IDisposable
         }
         else
         {
-            _tail.Link(node);
+            _tail.LinkTo(node);
         }
 
         _tail = node;
@@ -107,7 +107,8 @@ internal sealed class ReceiveBuffer : IDisposable
         _spareNodes.Push(node);
     }
 
-    private sealed class Node : ReadOnlySequenceSegment<byte>
+    /// <summary>A received-data node: the shared sequence node with the pooled array under it and how much of it is filled.</summary>
+    private sealed class Node : SequenceNode
     {
         public byte[] Array { get; private set; } = [];
 
@@ -116,8 +117,7 @@ internal sealed class ReceiveBuffer : IDisposable
         public void Attach(byte[] array, long runningIndex)
         {
             Array = array;
-            RunningIndex = runningIndex;
-            Next = null;
+            Set(default, runningIndex, null);
             SetWritten(0);
         }
 
@@ -125,17 +125,14 @@ internal sealed class ReceiveBuffer : IDisposable
         {
             byte[] array = Array;
             Array = [];
-            Next = null;
-            Memory = default;
+            Clear();
             return array;
         }
 
         public void SetWritten(int written)
         {
             Written = written;
-            Memory = Array.AsMemory(0, written);
+            SetMemory(Array.AsMemory(0, written));
         }
-
-        public void Link(Node next) => Next = next;
     }
 }

@@ -32,7 +32,7 @@ public sealed class GatherBufferWriter : IGatherBufferWriter, IDisposable
     private long _borrowedLength;
 
     // Sequence nodes, kept and relinked for every view, so views allocate nothing once the writer has warmed up.
-    private ChunkedTable<Node> _nodes;
+    private ChunkedTable<SequenceNode> _nodes;
     private bool _disposed;
 
     /// <summary>A writer over <see cref="SegmentPool.Shared"/>.</summary>
@@ -188,7 +188,7 @@ public sealed class GatherBufferWriter : IGatherBufferWriter, IDisposable
             return ReadOnlySequence<byte>.Empty;
         }
 
-        Node last = _nodes[used - 1];
+        SequenceNode last = _nodes[used - 1];
         return new ReadOnlySequence<byte>(_nodes[0], 0, last, last.Memory.Length);
     }
 
@@ -205,11 +205,11 @@ public sealed class GatherBufferWriter : IGatherBufferWriter, IDisposable
             _nodes.Grow();
             for (int i = oldLength; i < _nodes.Capacity; i++)
             {
-                _nodes[i] = new Node();
+                _nodes[i] = new SequenceNode();
             }
         }
 
-        Node node = _nodes[used];
+        SequenceNode node = _nodes[used];
         node.Set(memory, running, null);
         if (used > 0)
         {
@@ -229,16 +229,4 @@ public sealed class GatherBufferWriter : IGatherBufferWriter, IDisposable
     }
 
     private readonly record struct Borrowed(long OwnedBefore, ReadOnlyMemory<byte> Memory);
-
-    private sealed class Node : ReadOnlySequenceSegment<byte>
-    {
-        public void Set(ReadOnlyMemory<byte> memory, long runningIndex, Node? next)
-        {
-            Memory = memory;
-            RunningIndex = runningIndex;
-            Next = next;
-        }
-
-        public void LinkTo(Node next) => Next = next;
-    }
 }

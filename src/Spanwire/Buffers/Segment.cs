@@ -7,7 +7,7 @@ namespace Spanwire.Buffers;
 /// <see cref="ReadOnlySequence{T}"/>. Nodes are kept and reused for the life of their chain, so building the
 /// sequence view allocates nothing after the first time a slot is used.
 /// </summary>
-internal sealed class Segment : ReadOnlySequenceSegment<byte>
+internal sealed class Segment : SequenceNode
 {
     /// <summary>The pooled array, or null while the slot is unused.</summary>
     internal byte[]? Array;
@@ -22,9 +22,7 @@ internal sealed class Segment : ReadOnlySequenceSegment<byte>
     internal void Link(int length, Segment? next)
     {
         _linked = true;
-        Memory = new ReadOnlyMemory<byte>(Array, 0, length);
-        RunningIndex = Start;
-        Next = next;
+        Set(new ReadOnlyMemory<byte>(Array, 0, length), Start, next);
     }
 
     /// <summary>Forgets the array and any view of it.</summary>
@@ -37,8 +35,7 @@ internal sealed class Segment : ReadOnlySequenceSegment<byte>
         {
             // Only a node that was part of a sequence view holds a view of its array.
             _linked = false;
-            Memory = default;
-            Next = null;
+            Clear();
         }
     }
 
@@ -50,8 +47,7 @@ internal sealed class Segment : ReadOnlySequenceSegment<byte>
         if (_linked)
         {
             _linked = false;
-            Memory = default;
-            Next = null;
+            Clear();
         }
     }
 
