@@ -60,7 +60,7 @@ public sealed partial class AmqpChannel
     private static void WriteConsume(IBufferWriter<byte> output, ushort channel, string queue, string consumerTag, bool autoAck, bool exclusive,
         FieldTable arguments)
     {
-        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(output, channel, AmqpMethods.BasicConsume, 2 + 512 + 1 + arguments.EncodedLength);
+        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(output, channel, AmqpMethods.BasicConsume, AmqpMethods.BasicConsume.GetMaxArgumentsSize(arguments.EncodedLength));
         frame.Arguments.WriteShort(0);
         frame.Arguments.WriteShortString(queue);
         frame.Arguments.WriteShortString(consumerTag);
@@ -92,7 +92,7 @@ public sealed partial class AmqpChannel
         ArgumentNullException.ThrowIfNull(queue);
         object? result = await CallAsync(AmqpMethods.BasicGetOk, (o, ch) =>
         {
-            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.BasicGet, 2 + 256 + 1);
+            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.BasicGet);
             frame.Arguments.WriteShort(0);
             frame.Arguments.WriteShortString(queue);
             frame.Arguments.WriteBit(autoAck);
@@ -130,7 +130,7 @@ public sealed partial class AmqpChannel
         }
 
         using FrameOutput.Scope scope = BeginFrames();
-        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(scope.Writer, Number, AmqpMethods.BasicNack, 9);
+        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(scope.Writer, Number, AmqpMethods.BasicNack);
         frame.Arguments.WriteLongLong(ToWireTag(deliveryTag));
         frame.Arguments.WriteBit(multiple);
         frame.Arguments.WriteBit(requeue);
@@ -147,7 +147,7 @@ public sealed partial class AmqpChannel
         }
 
         using FrameOutput.Scope scope = BeginFrames();
-        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(scope.Writer, Number, AmqpMethods.BasicReject, 9);
+        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(scope.Writer, Number, AmqpMethods.BasicReject);
         frame.Arguments.WriteLongLong(ToWireTag(deliveryTag));
         frame.Arguments.WriteBit(requeue);
         frame.Complete();
@@ -159,7 +159,7 @@ public sealed partial class AmqpChannel
         string tag = consumer.Tag;
         await CallAsync(AmqpMethods.BasicCancelOk, (o, ch) =>
         {
-            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.BasicCancel, 257);
+            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.BasicCancel);
             frame.Arguments.WriteShortString(tag);
             frame.Arguments.WriteBit(false);
             frame.Complete();
@@ -294,7 +294,7 @@ public sealed partial class AmqpChannel
             string tag = method.GetString(0);
             WriteFrame((o, ch) =>
             {
-                AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.BasicCancelOk, 256);
+                AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.BasicCancelOk);
                 frame.Arguments.WriteShortString(tag);
                 frame.Complete();
             });

@@ -139,7 +139,7 @@ public sealed partial class AmqpChannel
 
     private static void WriteConfirmSelect(IBufferWriter<byte> output, ushort channel)
     {
-        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(output, channel, AmqpMethods.ConfirmSelect, 1);
+        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(output, channel, AmqpMethods.ConfirmSelect);
         frame.Arguments.WriteBit(false);
         frame.Complete();
     }

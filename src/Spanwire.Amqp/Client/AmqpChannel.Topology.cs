@@ -16,7 +16,7 @@ public sealed partial class AmqpChannel
         ArgumentNullException.ThrowIfNull(type);
         await CallAsync(AmqpMethods.ExchangeDeclareOk, (o, ch) =>
         {
-            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.ExchangeDeclare, 2 + 512 + 1 + arguments.EncodedLength);
+            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.ExchangeDeclare, AmqpMethods.ExchangeDeclare.GetMaxArgumentsSize(arguments.EncodedLength));
             frame.Arguments.WriteShort(0);
             frame.Arguments.WriteShortString(exchange);
             frame.Arguments.WriteShortString(type);
@@ -40,7 +40,7 @@ public sealed partial class AmqpChannel
         ArgumentNullException.ThrowIfNull(exchange);
         await CallAsync(AmqpMethods.ExchangeDeleteOk, (o, ch) =>
         {
-            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.ExchangeDelete, 2 + 256 + 1);
+            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.ExchangeDelete);
             frame.Arguments.WriteShort(0);
             frame.Arguments.WriteShortString(exchange);
             frame.Arguments.WriteBit(ifUnused);
@@ -75,7 +75,7 @@ public sealed partial class AmqpChannel
         ArgumentNullException.ThrowIfNull(queue);
         object? result = await CallAsync(AmqpMethods.QueueDeclareOk, (o, ch) =>
         {
-            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.QueueDeclare, 2 + 256 + 1 + arguments.EncodedLength);
+            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.QueueDeclare, AmqpMethods.QueueDeclare.GetMaxArgumentsSize(arguments.EncodedLength));
             frame.Arguments.WriteShort(0);
             frame.Arguments.WriteShortString(queue);
             frame.Arguments.WriteBit(passive);
@@ -104,7 +104,7 @@ public sealed partial class AmqpChannel
         ArgumentNullException.ThrowIfNull(routingKey);
         await CallAsync(AmqpMethods.QueueBindOk, (o, ch) =>
         {
-            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.QueueBind, 2 + 768 + 1 + arguments.EncodedLength);
+            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.QueueBind, AmqpMethods.QueueBind.GetMaxArgumentsSize(arguments.EncodedLength));
             frame.Arguments.WriteShort(0);
             frame.Arguments.WriteShortString(queue);
             frame.Arguments.WriteShortString(exchange);
@@ -124,7 +124,7 @@ public sealed partial class AmqpChannel
         ArgumentNullException.ThrowIfNull(routingKey);
         await CallAsync(AmqpMethods.QueueUnbindOk, (o, ch) =>
         {
-            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.QueueUnbind, 2 + 768 + arguments.EncodedLength);
+            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.QueueUnbind, AmqpMethods.QueueUnbind.GetMaxArgumentsSize(arguments.EncodedLength));
             frame.Arguments.WriteShort(0);
             frame.Arguments.WriteShortString(queue);
             frame.Arguments.WriteShortString(exchange);
@@ -141,7 +141,7 @@ public sealed partial class AmqpChannel
         ArgumentNullException.ThrowIfNull(queue);
         object? result = await CallAsync(AmqpMethods.QueuePurgeOk, (o, ch) =>
         {
-            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.QueuePurge, 2 + 256 + 1);
+            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.QueuePurge);
             frame.Arguments.WriteShort(0);
             frame.Arguments.WriteShortString(queue);
             frame.Arguments.WriteBit(false);
@@ -156,7 +156,7 @@ public sealed partial class AmqpChannel
         ArgumentNullException.ThrowIfNull(queue);
         object? result = await CallAsync(AmqpMethods.QueueDeleteOk, (o, ch) =>
         {
-            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.QueueDelete, 2 + 256 + 1);
+            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.QueueDelete);
             frame.Arguments.WriteShort(0);
             frame.Arguments.WriteShortString(queue);
             frame.Arguments.WriteBit(ifUnused);
@@ -188,7 +188,7 @@ public sealed partial class AmqpChannel
 
     private static void WriteQos(IBufferWriter<byte> output, ushort channel, uint prefetchSize, ushort prefetchCount, bool global)
     {
-        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(output, channel, AmqpMethods.BasicQos, 7);
+        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(output, channel, AmqpMethods.BasicQos);
         frame.Arguments.WriteLong(prefetchSize);
         frame.Arguments.WriteShort(prefetchCount);
         frame.Arguments.WriteBit(global);
@@ -210,15 +210,15 @@ public sealed partial class AmqpChannel
 
     /// <summary>Puts the channel in transaction mode (tx.select).</summary>
     public Task TxSelectAsync(CancellationToken cancellationToken = default) =>
-        CallAsync(AmqpMethods.TxSelectOk, static (o, ch) => AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.TxSelect, 0).Complete(), null, cancellationToken);
+        CallAsync(AmqpMethods.TxSelectOk, static (o, ch) => AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.TxSelect).Complete(), null, cancellationToken);
 
     /// <summary>Commits the current transaction (tx.commit).</summary>
     public Task TxCommitAsync(CancellationToken cancellationToken = default) =>
-        CallAsync(AmqpMethods.TxCommitOk, static (o, ch) => AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.TxCommit, 0).Complete(), null, cancellationToken);
+        CallAsync(AmqpMethods.TxCommitOk, static (o, ch) => AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.TxCommit).Complete(), null, cancellationToken);
 
     /// <summary>Abandons the current transaction (tx.rollback).</summary>
     public Task TxRollbackAsync(CancellationToken cancellationToken = default) =>
-        CallAsync(AmqpMethods.TxRollbackOk, static (o, ch) => AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.TxRollback, 0).Complete(), null, cancellationToken);
+        CallAsync(AmqpMethods.TxRollbackOk, static (o, ch) => AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.TxRollback).Complete(), null, cancellationToken);
 
     private Task<object?> ExchangeBinding(AmqpMethod request, AmqpMethod reply, string destination, string source, string routingKey, FieldTable arguments,
         CancellationToken cancellationToken)
@@ -228,7 +228,7 @@ public sealed partial class AmqpChannel
         ArgumentNullException.ThrowIfNull(routingKey);
         return CallAsync(reply, (o, ch) =>
         {
-            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, request, 2 + 768 + 1 + arguments.EncodedLength);
+            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, request, request.GetMaxArgumentsSize(arguments.EncodedLength));
             frame.Arguments.WriteShort(0);
             frame.Arguments.WriteShortString(destination);
             frame.Arguments.WriteShortString(source);

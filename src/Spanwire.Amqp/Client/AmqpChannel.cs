@@ -89,7 +89,7 @@ public sealed partial class AmqpChannel : IAsyncDisposable
     internal Task OpenAsync(CancellationToken cancellationToken) =>
         CallRawAsync(AmqpMethods.ChannelOpenOk, static (o, ch) =>
         {
-            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.ChannelOpen, 1);
+            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.ChannelOpen);
             frame.Arguments.WriteShortString(""u8);
             frame.Complete();
         }, null, cancellationToken);
@@ -151,7 +151,7 @@ public sealed partial class AmqpChannel : IAsyncDisposable
 
     private static void WriteClose(IBufferWriter<byte> output, ushort channel, ushort code, string text)
     {
-        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(output, channel, AmqpMethods.ChannelClose, 2 + 256 + 4);
+        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(output, channel, AmqpMethods.ChannelClose);
         frame.Arguments.WriteShort(code);
         frame.Arguments.WriteShortString(AmqpPrimitives.ToShortStringPrefix(text));
         frame.Arguments.WriteShort(0);
@@ -215,7 +215,7 @@ public sealed partial class AmqpChannel : IAsyncDisposable
         else if (m == AmqpMethods.ChannelClose)
         {
             var reason = new AmqpChannelClosedException(Number, method.GetShort(0), method.GetString(1), method.GetShort(2), method.GetShort(3));
-            WriteFrame(static (o, ch) => AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.ChannelCloseOk, 0).Complete());
+            WriteFrame(static (o, ch) => AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.ChannelCloseOk).Complete());
             Shutdown(reason);
         }
         else if (m == AmqpMethods.ChannelFlow)
@@ -237,7 +237,7 @@ public sealed partial class AmqpChannel : IAsyncDisposable
 
     private static void WriteFlowOk(IBufferWriter<byte> output, ushort channel, bool active)
     {
-        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(output, channel, AmqpMethods.ChannelFlowOk, 1);
+        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(output, channel, AmqpMethods.ChannelFlowOk);
         frame.Arguments.WriteBit(active);
         frame.Complete();
     }

@@ -246,7 +246,7 @@ public sealed partial class AmqpConnection
                 throw new AmqpConnectionClosedException(0, $"the negotiated frame_max {FrameMax} is below the protocol minimum {AmqpFraming.MinFrameMax}");
             }
 
-            WriteMethod(link, AmqpMethods.ConnectionTuneOk, 8, (ref AmqpMethodWriter a) =>
+            WriteMethod(link, AmqpMethods.ConnectionTuneOk, 0, (ref AmqpMethodWriter a) =>
             {
                 a.WriteShort(ChannelMax);
                 a.WriteLong(FrameMax);
@@ -254,7 +254,7 @@ public sealed partial class AmqpConnection
             });
             link.Decoder.FrameMax = FrameMax;
             string vhost = _options.VirtualHost;
-            WriteMethod(link, AmqpMethods.ConnectionOpen, 256 + 2, (ref AmqpMethodWriter a) =>
+            WriteMethod(link, AmqpMethods.ConnectionOpen, 0, (ref AmqpMethodWriter a) =>
             {
                 a.WriteShortString(vhost);
                 a.WriteShortString(""u8);
@@ -281,7 +281,7 @@ public sealed partial class AmqpConnection
         Volatile.Write(ref link.BrokerClose, reason);
         using (FrameOutput.Scope scope = link.Output.Begin())
         {
-            AmqpFrameWriter.BeginMethod(scope.Writer, 0, AmqpMethods.ConnectionCloseOk, 0).Complete();
+            AmqpFrameWriter.BeginMethod(scope.Writer, 0, AmqpMethods.ConnectionCloseOk).Complete();
         }
 
         return reason;
@@ -319,7 +319,7 @@ public sealed partial class AmqpConnection
         var table = FieldTable.FromDictionary(properties);
         bool external = _options.AuthMechanism == AmqpAuthMechanism.External;
         byte[] response = external ? [] : PlainResponse(); // EXTERNAL: the broker takes the identity from the client certificate
-        WriteMethod(link, AmqpMethods.ConnectionStartOk, table.EncodedLength + 9 + 4 + response.Length + 6, (ref AmqpMethodWriter a) =>
+        WriteMethod(link, AmqpMethods.ConnectionStartOk, table.EncodedLength + 4 + response.Length, (ref AmqpMethodWriter a) =>
         {
             a.WriteTable(table);
             a.WriteShortString(external ? "EXTERNAL"u8 : "PLAIN"u8);
@@ -330,10 +330,11 @@ public sealed partial class AmqpConnection
 
     private delegate void ArgumentsWriter(ref AmqpMethodWriter arguments);
 
-    private static void WriteMethod(Link link, AmqpMethod method, int maxArgumentsSize, ArgumentsWriter write)
+    // variableArgumentsSize: the encoded longstr and table arguments; the rest is bounded by the method table.
+    private static void WriteMethod(Link link, AmqpMethod method, int variableArgumentsSize, ArgumentsWriter write)
     {
         using FrameOutput.Scope scope = link.Output.Begin();
-        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(scope.Writer, 0, method, maxArgumentsSize);
+        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(scope.Writer, 0, method, method.GetMaxArgumentsSize(variableArgumentsSize));
         write(ref frame.Arguments);
         frame.Complete();
     }

@@ -192,7 +192,8 @@ public sealed partial class AmqpConnection : IAsyncDisposable
         Link link = Volatile.Read(ref _link);
         return link.Rpc.CallAsync(link.Output, 0, (o, ch) =>
         {
-            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.ConnectionUpdateSecret, 4 + Encoding.UTF8.GetByteCount(newSecret) + 256);
+            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.ConnectionUpdateSecret,
+                AmqpMethods.ConnectionUpdateSecret.GetMaxArgumentsSize(4 + Encoding.UTF8.GetByteCount(newSecret)));
             frame.Arguments.WriteLongString(newSecret);
             frame.Arguments.WriteShortString(reason);
             frame.Complete();
@@ -280,7 +281,7 @@ public sealed partial class AmqpConnection : IAsyncDisposable
 
     private static void WriteConnectionClose(IBufferWriter<byte> output, ushort code, string text, ushort classId, ushort methodId)
     {
-        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(output, 0, AmqpMethods.ConnectionClose, 2 + 256 + 4);
+        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(output, 0, AmqpMethods.ConnectionClose);
         frame.Arguments.WriteShort(code);
         frame.Arguments.WriteShortString(AmqpPrimitives.ToShortStringPrefix(text));
         frame.Arguments.WriteShort(classId);

@@ -36,7 +36,8 @@ public static partial class AmqpFrameWriter
     /// </summary>
     /// <example>
     /// <code>
-    /// AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(output, channel: 1, AmqpMethods.QueueDeclare, 256 + 4 + table.EncodedLength);
+    /// AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(output, channel: 1, AmqpMethods.QueueDeclare,
+    ///     AmqpMethods.QueueDeclare.GetMaxArgumentsSize(table.EncodedLength));
     /// frame.Arguments.WriteShort(0);
     /// frame.Arguments.WriteShortString("jobs");
     /// // ... the five bits, then the arguments table
@@ -53,6 +54,26 @@ public static partial class AmqpFrameWriter
         span[0] = (byte)AmqpFrameType.Method;
         BinaryPrimitives.WriteUInt16BigEndian(span[1..], channel);
         return new AmqpMethodFrame(output, span, new AmqpMethodWriter(span[AmqpFraming.FrameHeaderSize..^1], method));
+    }
+
+    /// <summary>
+    /// Starts a method frame with room for the method's arguments at their largest (<see cref="AmqpMethod.GetMaxArgumentsSize"/>),
+    /// for a method without longstr or table arguments.
+    /// </summary>
+    /// <param name="output">Where the frame goes.</param>
+    /// <param name="channel">The channel number.</param>
+    /// <param name="method">The method.</param>
+    /// <returns>The frame; write the arguments, then complete it.</returns>
+    /// <exception cref="ArgumentOutOfRangeException">The method has longstr or table arguments: use the overload with their size.</exception>
+    public static AmqpMethodFrame BeginMethod(IBufferWriter<byte> output, ushort channel, AmqpMethod method)
+    {
+        ArgumentNullException.ThrowIfNull(method);
+        if (method.VariableArgumentCount != 0)
+        {
+            throw new ArgumentOutOfRangeException(nameof(method), method.Name, $"{method.Name} has longstr or table arguments: pass their size to BeginMethod.");
+        }
+
+        return BeginMethod(output, channel, method, method.BoundedArgumentsSize);
     }
 
     /// <summary>Writes basic.ack as one frame.</summary>

@@ -5,7 +5,7 @@ using Spanwire.Buffers;
 
 namespace Spanwire.Amqp.Protocol;
 
-/// <summary>A method frame being written by <see cref="AmqpFrameWriter.BeginMethod"/>.</summary>
+/// <summary>A method frame being written by <see cref="AmqpFrameWriter.BeginMethod(System.Buffers.IBufferWriter{byte}, ushort, AmqpMethod, int)"/>.</summary>
 public ref struct AmqpMethodFrame
 {
     private readonly IBufferWriter<byte> _output;
