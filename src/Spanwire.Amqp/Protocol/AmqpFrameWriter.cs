@@ -79,7 +79,7 @@ public static partial class AmqpFrameWriter
     /// <summary>Writes basic.ack as one frame.</summary>
     public static void WriteBasicAck(IBufferWriter<byte> output, ushort channel, ulong deliveryTag, bool multiple)
     {
-        AmqpMethodFrame frame = BeginMethod(output, channel, AmqpMethods.BasicAck, 9);
+        AmqpMethodFrame frame = BeginMethod(output, channel, AmqpMethods.BasicAck);
         frame.Arguments.WriteLongLong(deliveryTag);
         frame.Arguments.WriteBit(multiple);
         frame.Complete();
