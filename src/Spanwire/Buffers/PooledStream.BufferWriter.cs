@@ -9,7 +9,7 @@ namespace Spanwire.Buffers;
 // span changes nothing.
 public sealed partial class PooledStream
 {
-    private byte[]? _overwriteBuffer;
+    private TemporaryBuffer _overwrite;
 
     /// <summary>A span to write at <see cref="Position"/>; commit it with <see cref="Advance"/>.</summary>
     public Span<byte> GetSpan(int sizeHint = 0) => GetMemory(sizeHint).Span;
@@ -19,51 +19,34 @@ public sealed partial class PooledStream
     {
         EnsureNotDisposed();
         ArgumentOutOfRangeException.ThrowIfNegative(sizeHint);
-        ReleaseOverwriteBuffer();
+        _overwrite.Abandon();
         if (_position == _chain.Length)
         {
             return _chain.GetTailMemory(sizeHint);
         }
 
-        _overwriteBuffer = ArrayPool<byte>.Shared.Rent(Math.Max(sizeHint, 256));
-        return _overwriteBuffer;
+        return _overwrite.Rent(sizeHint, minimum: 256);
     }
 
     /// <summary>Commits <paramref name="count"/> bytes of the last span or memory handed out, moving <see cref="Position"/> past them.</summary>
     public void Advance(int count)
     {
         EnsureNotDisposed();
-        byte[]? overwrite = _overwriteBuffer;
-        if (overwrite is null)
+        if (!_overwrite.IsHandedOut)
         {
             _chain.AdvanceTail(count);
             _position += count;
             return;
         }
 
-        ArgumentOutOfRangeException.ThrowIfNegative(count);
-        if (count > overwrite.Length)
-        {
-            ThrowHelper.ThrowAdvancedTooFar(count, overwrite.Length);
-        }
-
-        _overwriteBuffer = null;
+        ReadOnlySpan<byte> committed = _overwrite.TakeCommitted(count);
         try
         {
-            WriteCore(overwrite.AsSpan(0, count));
+            WriteCore(committed);
         }
         finally
         {
-            ArrayPool<byte>.Shared.Return(overwrite);
-        }
-    }
-
-    private void ReleaseOverwriteBuffer()
-    {
-        if (_overwriteBuffer is { } buffer)
-        {
-            _overwriteBuffer = null;
-            ArrayPool<byte>.Shared.Return(buffer);
+            _overwrite.ReturnTaken();
         }
     }
 }

@@ -364,7 +364,7 @@ public sealed partial class PooledStream : Stream, IBufferWriter<byte>
         if (!_disposed)
         {
             _disposed = true;
-            ReleaseOverwriteBuffer();
+            _overwrite.Abandon();
             _chain.Release();
             _position = 0;
         }

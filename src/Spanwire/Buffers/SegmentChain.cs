@@ -26,9 +26,9 @@ internal struct SegmentChain
     private int _tailUsed;
     private long _tailStart;
 
-    // A buffer from ArrayPool<byte>.Shared handed out for a span request larger than a segment; its committed
-    // bytes are copied into segments on AdvanceTail.
-    private byte[]? _oversize;
+    // A span request larger than a segment is served from a temporary buffer whose committed bytes are appended on
+    // AdvanceTail.
+    private TemporaryBuffer _oversize;
 
     public SegmentChain(SegmentPool pool)
     {
@@ -53,7 +53,7 @@ internal struct SegmentChain
     {
         byte[] tail = _tail;
         int used = _tailUsed;
-        if ((uint)sizeHint <= (uint)(tail.Length - used) && used < tail.Length && _oversize is null)
+        if ((uint)sizeHint <= (uint)(tail.Length - used) && used < tail.Length && !_oversize.IsHandedOut)
         {
             return tail.AsSpan(used);
         }
@@ -66,7 +66,7 @@ internal struct SegmentChain
     {
         byte[] tail = _tail;
         int used = _tailUsed;
-        if ((uint)sizeHint <= (uint)(tail.Length - used) && used < tail.Length && _oversize is null)
+        if ((uint)sizeHint <= (uint)(tail.Length - used) && used < tail.Length && !_oversize.IsHandedOut)
         {
             return tail.AsMemory(used);
         }
@@ -82,12 +82,9 @@ internal struct SegmentChain
             ThrowHelper.ThrowArgumentOutOfRange(nameof(sizeHint), $"sizeHint must not be negative; it was {sizeHint}.");
         }
 
-        if (_oversize is not null)
-        {
-            // A second request before the first was committed: that request's bytes are abandoned, as the
-            // IBufferWriter contract allows.
-            ReturnOversize();
-        }
+        // A second request before the first was committed abandons that request's bytes, as the IBufferWriter
+        // contract allows.
+        _oversize.Abandon();
 
         sizeHint = Math.Max(sizeHint, 1);
         if (sizeHint <= _tail.Length - _tailUsed)
@@ -102,8 +99,7 @@ internal struct SegmentChain
         }
 
         // Larger than any segment: the one case served through a temporary buffer.
-        _oversize = ArrayPool<byte>.Shared.Rent(sizeHint);
-        return _oversize.AsMemory();
+        return _oversize.Rent(sizeHint);
     }
 
     /// <summary>Commits <paramref name="count"/> bytes of the span last handed out by GetTailSpan/GetTailMemory.</summary>
@@ -111,7 +107,7 @@ internal struct SegmentChain
     public void AdvanceTail(int count)
     {
         int room = _tail.Length - _tailUsed;
-        if ((uint)count <= (uint)room && _oversize is null)
+        if ((uint)count <= (uint)room && !_oversize.IsHandedOut)
         {
             _tailUsed += count;
             return;
@@ -128,25 +124,19 @@ internal struct SegmentChain
             ThrowHelper.ThrowArgumentOutOfRange(nameof(count), $"count must not be negative; it was {count}.");
         }
 
-        if (_oversize is null)
+        if (!_oversize.IsHandedOut)
         {
             ThrowHelper.ThrowAdvancedTooFar(count, _tail.Length - _tailUsed);
         }
 
-        byte[] oversize = _oversize;
-        if (count > oversize.Length)
-        {
-            ThrowHelper.ThrowAdvancedTooFar(count, oversize.Length);
-        }
-
-        _oversize = null;
+        ReadOnlySpan<byte> committed = _oversize.TakeCommitted(count);
         try
         {
-            Append(oversize.AsSpan(0, count));
+            Append(committed);
         }
         finally
         {
-            ArrayPool<byte>.Shared.Return(oversize);
+            _oversize.ReturnTaken();
         }
     }
 
@@ -442,10 +432,7 @@ internal struct SegmentChain
         if (_segments.SingleChunk is { } table && _count > 0 && SegmentTableCache.MayKeepFirst(_pool))
         {
             // The first segment stays with the table for the next chain on this thread; the rest go back.
-            if (_oversize is not null)
-            {
-                ReturnOversize();
-            }
+            _oversize.Abandon();
 
             for (int i = _count - 1; i > 0; i--)
             {
@@ -474,10 +461,7 @@ internal struct SegmentChain
     /// <summary>Returns every segment to the pool; the slots stay for reuse.</summary>
     public void Clear()
     {
-        if (_oversize is not null)
-        {
-            ReturnOversize();
-        }
+        _oversize.Abandon();
 
         for (int i = _count - 1; i >= 0; i--)
         {
@@ -499,13 +483,6 @@ internal struct SegmentChain
         {
             _pool.Return(array);
         }
-    }
-
-    private void ReturnOversize()
-    {
-        byte[] oversize = _oversize!;
-        _oversize = null;
-        ArrayPool<byte>.Shared.Return(oversize);
     }
 
     /// <summary>

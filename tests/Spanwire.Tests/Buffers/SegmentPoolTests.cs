@@ -10,7 +10,9 @@ public sealed class SegmentPoolTests
     {
         var segment = SegmentPool.Create(new SegmentPoolOptions { SegmentSize = SegmentPool.MaxSegmentSize }).Rent();
         Assert.Equal(SegmentPool.MaxSegmentSize, segment.Length);
-        Assert.Equal(0, GC.GetGeneration(segment));
+        // The large object heap reports the oldest generation from the start; a small object is in a younger one
+        // (gen 0, or gen 1 if a collection ran since: other tests allocate in parallel).
+        Assert.True(GC.GetGeneration(segment) < GC.MaxGeneration, $"generation {GC.GetGeneration(segment)}");
         Assert.True(SegmentPool.Shared.SegmentSize < 85_000);
     }
 
