@@ -170,51 +170,99 @@ public sealed partial class SpanwireJsonWriter
     }
 
     /// <summary>Writes a pre-encoded property name and a pre-encoded string value.</summary>
+    /// <param name="propertyName">The pre-encoded property name, written as it is.</param>
+    /// <param name="value">The pre-encoded value, written as it is.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteString(JsonEncodedText propertyName, JsonEncodedText value) => WriteStringCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a pre-encoded property name and a string value.</summary>
+    /// <param name="propertyName">The pre-encoded property name, written as it is.</param>
+    /// <param name="value">The value; escaped as the options' encoder requires.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteString(JsonEncodedText propertyName, ReadOnlySpan<char> value) => WriteStringCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a pre-encoded property name and a UTF-8 string value.</summary>
+    /// <param name="propertyName">The pre-encoded property name, written as it is.</param>
+    /// <param name="utf8Value">The value as UTF-8; escaped as the options' encoder requires.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteString(JsonEncodedText propertyName, ReadOnlySpan<byte> utf8Value) => WriteStringCore(Name(propertyName, out int first), first, utf8Value);
 
     /// <summary>Writes a pre-encoded property name and a DateTime as an ISO 8601 string.</summary>
+    /// <param name="propertyName">The pre-encoded property name, written as it is.</param>
+    /// <param name="value">The date and time, written as an ISO 8601 string as Utf8JsonWriter writes it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteString(JsonEncodedText propertyName, DateTime value) => WriteStringCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a pre-encoded property name and a DateTimeOffset as an ISO 8601 string.</summary>
+    /// <param name="propertyName">The pre-encoded property name, written as it is.</param>
+    /// <param name="value">The date and time, written as an ISO 8601 string as Utf8JsonWriter writes it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteString(JsonEncodedText propertyName, DateTimeOffset value) => WriteStringCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a pre-encoded property name and a Guid string.</summary>
+    /// <param name="propertyName">The pre-encoded property name, written as it is.</param>
+    /// <param name="value">The Guid, written as a string in its "D" format.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteString(JsonEncodedText propertyName, Guid value) => WriteStringCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a pre-encoded property name and an integer.</summary>
+    /// <param name="propertyName">The pre-encoded property name, written as it is.</param>
+    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNumber(JsonEncodedText propertyName, long value) => WriteNumberCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a pre-encoded property name and an integer.</summary>
+    /// <param name="propertyName">The pre-encoded property name, written as it is.</param>
+    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNumber(JsonEncodedText propertyName, ulong value) => WriteNumberCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a pre-encoded property name and a number (NaN and infinities are refused).</summary>
+    /// <param name="propertyName">The pre-encoded property name, written as it is.</param>
+    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNumber(JsonEncodedText propertyName, float value) => WriteNumberCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a pre-encoded property name and a number (NaN and infinities are refused).</summary>
+    /// <param name="propertyName">The pre-encoded property name, written as it is.</param>
+    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNumber(JsonEncodedText propertyName, double value) => WriteNumberCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a pre-encoded property name and a decimal number.</summary>
+    /// <param name="propertyName">The pre-encoded property name, written as it is.</param>
+    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNumber(JsonEncodedText propertyName, decimal value) => WriteNumberCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a pre-encoded property name and true or false.</summary>
+    /// <param name="propertyName">The pre-encoded property name, written as it is.</param>
+    /// <param name="value">The value: <c>true</c> or <c>false</c>.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteBoolean(JsonEncodedText propertyName, bool value) => WriteBooleanCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a pre-encoded property name and bytes as a Base64 string.</summary>
+    /// <param name="propertyName">The pre-encoded property name, written as it is.</param>
+    /// <param name="bytes">The bytes to write as Base64.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteBase64String(JsonEncodedText propertyName, ReadOnlySpan<byte> bytes) => WriteBase64StringCore(Name(propertyName, out int first), first, bytes);
 
     /// <summary>Writes a pre-encoded property name and an integer.</summary>
+    /// <param name="propertyName">The pre-encoded property name, written as it is.</param>
+    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNumber(JsonEncodedText propertyName, int value) => WriteNumberCore(Name(propertyName, out int first), first, (long)value);
 
     /// <summary>Writes a pre-encoded property name and an integer.</summary>
+    /// <param name="propertyName">The pre-encoded property name, written as it is.</param>
+    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNumber(JsonEncodedText propertyName, uint value) => WriteNumberCore(Name(propertyName, out int first), first, (ulong)value);
 
     /// <summary>Writes a pre-encoded property name and a string value (null writes the null literal).</summary>
+    /// <param name="propertyName">The pre-encoded property name, written as it is.</param>
+    /// <param name="value">The value; escaped as the options' encoder requires.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteString(JsonEncodedText propertyName, string? value)
     {
         var name = Name(propertyName, out int first);
@@ -229,60 +277,114 @@ public sealed partial class SpanwireJsonWriter
     }
 
     /// <summary>Writes a pre-encoded property name and null.</summary>
+    /// <param name="propertyName">The pre-encoded property name, written as it is.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNull(JsonEncodedText propertyName) => WriteNullCore(Name(propertyName, out int first), first);
 
     /// <summary>Writes a pre-encoded property name and the beginning of a JSON object.</summary>
+    /// <param name="propertyName">The pre-encoded property name, written as it is.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteStartObject(JsonEncodedText propertyName) => WriteStartCore(Name(propertyName, out int first), first, isObject: true);
 
     /// <summary>Writes a pre-encoded property name and the beginning of a JSON array.</summary>
+    /// <param name="propertyName">The pre-encoded property name, written as it is.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteStartArray(JsonEncodedText propertyName) => WriteStartCore(Name(propertyName, out int first), first, isObject: false);
 
     /// <summary>Writes a property name and a pre-encoded string value.</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <param name="value">The pre-encoded value, written as it is.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteString(string propertyName, JsonEncodedText value) => WriteStringCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and a string value.</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <param name="value">The value; escaped as the options' encoder requires.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteString(string propertyName, ReadOnlySpan<char> value) => WriteStringCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and a UTF-8 string value.</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <param name="utf8Value">The value as UTF-8; escaped as the options' encoder requires.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteString(string propertyName, ReadOnlySpan<byte> utf8Value) => WriteStringCore(Name(propertyName, out int first), first, utf8Value);
 
     /// <summary>Writes a property name and a DateTime as an ISO 8601 string.</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <param name="value">The date and time, written as an ISO 8601 string as Utf8JsonWriter writes it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteString(string propertyName, DateTime value) => WriteStringCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and a DateTimeOffset as an ISO 8601 string.</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <param name="value">The date and time, written as an ISO 8601 string as Utf8JsonWriter writes it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteString(string propertyName, DateTimeOffset value) => WriteStringCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and a Guid string.</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <param name="value">The Guid, written as a string in its "D" format.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteString(string propertyName, Guid value) => WriteStringCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and an integer.</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNumber(string propertyName, long value) => WriteNumberCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and an integer.</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNumber(string propertyName, ulong value) => WriteNumberCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and a number (NaN and infinities are refused).</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNumber(string propertyName, float value) => WriteNumberCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and a number (NaN and infinities are refused).</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNumber(string propertyName, double value) => WriteNumberCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and a decimal number.</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNumber(string propertyName, decimal value) => WriteNumberCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and true or false.</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <param name="value">The value: <c>true</c> or <c>false</c>.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteBoolean(string propertyName, bool value) => WriteBooleanCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and bytes as a Base64 string.</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <param name="bytes">The bytes to write as Base64.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteBase64String(string propertyName, ReadOnlySpan<byte> bytes) => WriteBase64StringCore(Name(propertyName, out int first), first, bytes);
 
     /// <summary>Writes a property name and an integer.</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNumber(string propertyName, int value) => WriteNumberCore(Name(propertyName, out int first), first, (long)value);
 
     /// <summary>Writes a property name and an integer.</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNumber(string propertyName, uint value) => WriteNumberCore(Name(propertyName, out int first), first, (ulong)value);
 
     /// <summary>Writes a property name and a string value (null writes the null literal).</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <param name="value">The value; escaped as the options' encoder requires.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteString(string propertyName, string? value)
     {
         var name = Name(propertyName, out int first);
@@ -297,60 +399,114 @@ public sealed partial class SpanwireJsonWriter
     }
 
     /// <summary>Writes a property name and null.</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNull(string propertyName) => WriteNullCore(Name(propertyName, out int first), first);
 
     /// <summary>Writes a property name and the beginning of a JSON object.</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteStartObject(string propertyName) => WriteStartCore(Name(propertyName, out int first), first, isObject: true);
 
     /// <summary>Writes a property name and the beginning of a JSON array.</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteStartArray(string propertyName) => WriteStartCore(Name(propertyName, out int first), first, isObject: false);
 
     /// <summary>Writes a property name and a pre-encoded string value.</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <param name="value">The pre-encoded value, written as it is.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteString(ReadOnlySpan<char> propertyName, JsonEncodedText value) => WriteStringCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and a string value.</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <param name="value">The value; escaped as the options' encoder requires.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteString(ReadOnlySpan<char> propertyName, ReadOnlySpan<char> value) => WriteStringCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and a UTF-8 string value.</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <param name="utf8Value">The value as UTF-8; escaped as the options' encoder requires.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteString(ReadOnlySpan<char> propertyName, ReadOnlySpan<byte> utf8Value) => WriteStringCore(Name(propertyName, out int first), first, utf8Value);
 
     /// <summary>Writes a property name and a DateTime as an ISO 8601 string.</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <param name="value">The date and time, written as an ISO 8601 string as Utf8JsonWriter writes it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteString(ReadOnlySpan<char> propertyName, DateTime value) => WriteStringCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and a DateTimeOffset as an ISO 8601 string.</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <param name="value">The date and time, written as an ISO 8601 string as Utf8JsonWriter writes it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteString(ReadOnlySpan<char> propertyName, DateTimeOffset value) => WriteStringCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and a Guid string.</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <param name="value">The Guid, written as a string in its "D" format.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteString(ReadOnlySpan<char> propertyName, Guid value) => WriteStringCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and an integer.</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNumber(ReadOnlySpan<char> propertyName, long value) => WriteNumberCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and an integer.</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNumber(ReadOnlySpan<char> propertyName, ulong value) => WriteNumberCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and a number (NaN and infinities are refused).</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNumber(ReadOnlySpan<char> propertyName, float value) => WriteNumberCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and a number (NaN and infinities are refused).</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNumber(ReadOnlySpan<char> propertyName, double value) => WriteNumberCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and a decimal number.</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNumber(ReadOnlySpan<char> propertyName, decimal value) => WriteNumberCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and true or false.</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <param name="value">The value: <c>true</c> or <c>false</c>.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteBoolean(ReadOnlySpan<char> propertyName, bool value) => WriteBooleanCore(Name(propertyName, out int first), first, value);
 
     /// <summary>Writes a property name and bytes as a Base64 string.</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <param name="bytes">The bytes to write as Base64.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteBase64String(ReadOnlySpan<char> propertyName, ReadOnlySpan<byte> bytes) => WriteBase64StringCore(Name(propertyName, out int first), first, bytes);
 
     /// <summary>Writes a property name and an integer.</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNumber(ReadOnlySpan<char> propertyName, int value) => WriteNumberCore(Name(propertyName, out int first), first, (long)value);
 
     /// <summary>Writes a property name and an integer.</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNumber(ReadOnlySpan<char> propertyName, uint value) => WriteNumberCore(Name(propertyName, out int first), first, (ulong)value);
 
     /// <summary>Writes a property name and a string value (null writes the null literal).</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <param name="value">The value; escaped as the options' encoder requires.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteString(ReadOnlySpan<char> propertyName, string? value)
     {
         var name = Name(propertyName, out int first);
@@ -365,60 +521,114 @@ public sealed partial class SpanwireJsonWriter
     }
 
     /// <summary>Writes a property name and null.</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNull(ReadOnlySpan<char> propertyName) => WriteNullCore(Name(propertyName, out int first), first);
 
     /// <summary>Writes a property name and the beginning of a JSON object.</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteStartObject(ReadOnlySpan<char> propertyName) => WriteStartCore(Name(propertyName, out int first), first, isObject: true);
 
     /// <summary>Writes a property name and the beginning of a JSON array.</summary>
+    /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteStartArray(ReadOnlySpan<char> propertyName) => WriteStartCore(Name(propertyName, out int first), first, isObject: false);
 
     /// <summary>Writes a UTF-8 property name and a pre-encoded string value.</summary>
+    /// <param name="utf8PropertyName">The property name as UTF-8; escaped as the options' encoder requires.</param>
+    /// <param name="value">The pre-encoded value, written as it is.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteString(ReadOnlySpan<byte> utf8PropertyName, JsonEncodedText value) => WriteStringCore(Name(utf8PropertyName, out int first), first, value);
 
     /// <summary>Writes a UTF-8 property name and a string value.</summary>
+    /// <param name="utf8PropertyName">The property name as UTF-8; escaped as the options' encoder requires.</param>
+    /// <param name="value">The value; escaped as the options' encoder requires.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteString(ReadOnlySpan<byte> utf8PropertyName, ReadOnlySpan<char> value) => WriteStringCore(Name(utf8PropertyName, out int first), first, value);
 
     /// <summary>Writes a UTF-8 property name and a UTF-8 string value.</summary>
+    /// <param name="utf8PropertyName">The property name as UTF-8; escaped as the options' encoder requires.</param>
+    /// <param name="utf8Value">The value as UTF-8; escaped as the options' encoder requires.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteString(ReadOnlySpan<byte> utf8PropertyName, ReadOnlySpan<byte> utf8Value) => WriteStringCore(Name(utf8PropertyName, out int first), first, utf8Value);
 
     /// <summary>Writes a UTF-8 property name and a DateTime as an ISO 8601 string.</summary>
+    /// <param name="utf8PropertyName">The property name as UTF-8; escaped as the options' encoder requires.</param>
+    /// <param name="value">The date and time, written as an ISO 8601 string as Utf8JsonWriter writes it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteString(ReadOnlySpan<byte> utf8PropertyName, DateTime value) => WriteStringCore(Name(utf8PropertyName, out int first), first, value);
 
     /// <summary>Writes a UTF-8 property name and a DateTimeOffset as an ISO 8601 string.</summary>
+    /// <param name="utf8PropertyName">The property name as UTF-8; escaped as the options' encoder requires.</param>
+    /// <param name="value">The date and time, written as an ISO 8601 string as Utf8JsonWriter writes it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteString(ReadOnlySpan<byte> utf8PropertyName, DateTimeOffset value) => WriteStringCore(Name(utf8PropertyName, out int first), first, value);
 
     /// <summary>Writes a UTF-8 property name and a Guid string.</summary>
+    /// <param name="utf8PropertyName">The property name as UTF-8; escaped as the options' encoder requires.</param>
+    /// <param name="value">The Guid, written as a string in its "D" format.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteString(ReadOnlySpan<byte> utf8PropertyName, Guid value) => WriteStringCore(Name(utf8PropertyName, out int first), first, value);
 
     /// <summary>Writes a UTF-8 property name and an integer.</summary>
+    /// <param name="utf8PropertyName">The property name as UTF-8; escaped as the options' encoder requires.</param>
+    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNumber(ReadOnlySpan<byte> utf8PropertyName, long value) => WriteNumberCore(Name(utf8PropertyName, out int first), first, value);
 
     /// <summary>Writes a UTF-8 property name and an integer.</summary>
+    /// <param name="utf8PropertyName">The property name as UTF-8; escaped as the options' encoder requires.</param>
+    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNumber(ReadOnlySpan<byte> utf8PropertyName, ulong value) => WriteNumberCore(Name(utf8PropertyName, out int first), first, value);
 
     /// <summary>Writes a UTF-8 property name and a number (NaN and infinities are refused).</summary>
+    /// <param name="utf8PropertyName">The property name as UTF-8; escaped as the options' encoder requires.</param>
+    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNumber(ReadOnlySpan<byte> utf8PropertyName, float value) => WriteNumberCore(Name(utf8PropertyName, out int first), first, value);
 
     /// <summary>Writes a UTF-8 property name and a number (NaN and infinities are refused).</summary>
+    /// <param name="utf8PropertyName">The property name as UTF-8; escaped as the options' encoder requires.</param>
+    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNumber(ReadOnlySpan<byte> utf8PropertyName, double value) => WriteNumberCore(Name(utf8PropertyName, out int first), first, value);
 
     /// <summary>Writes a UTF-8 property name and a decimal number.</summary>
+    /// <param name="utf8PropertyName">The property name as UTF-8; escaped as the options' encoder requires.</param>
+    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNumber(ReadOnlySpan<byte> utf8PropertyName, decimal value) => WriteNumberCore(Name(utf8PropertyName, out int first), first, value);
 
     /// <summary>Writes a UTF-8 property name and true or false.</summary>
+    /// <param name="utf8PropertyName">The property name as UTF-8; escaped as the options' encoder requires.</param>
+    /// <param name="value">The value: <c>true</c> or <c>false</c>.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteBoolean(ReadOnlySpan<byte> utf8PropertyName, bool value) => WriteBooleanCore(Name(utf8PropertyName, out int first), first, value);
 
     /// <summary>Writes a UTF-8 property name and bytes as a Base64 string.</summary>
+    /// <param name="utf8PropertyName">The property name as UTF-8; escaped as the options' encoder requires.</param>
+    /// <param name="bytes">The bytes to write as Base64.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteBase64String(ReadOnlySpan<byte> utf8PropertyName, ReadOnlySpan<byte> bytes) => WriteBase64StringCore(Name(utf8PropertyName, out int first), first, bytes);
 
     /// <summary>Writes a UTF-8 property name and an integer.</summary>
+    /// <param name="utf8PropertyName">The property name as UTF-8; escaped as the options' encoder requires.</param>
+    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNumber(ReadOnlySpan<byte> utf8PropertyName, int value) => WriteNumberCore(Name(utf8PropertyName, out int first), first, (long)value);
 
     /// <summary>Writes a UTF-8 property name and an integer.</summary>
+    /// <param name="utf8PropertyName">The property name as UTF-8; escaped as the options' encoder requires.</param>
+    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNumber(ReadOnlySpan<byte> utf8PropertyName, uint value) => WriteNumberCore(Name(utf8PropertyName, out int first), first, (ulong)value);
 
     /// <summary>Writes a UTF-8 property name and a string value (null writes the null literal).</summary>
+    /// <param name="utf8PropertyName">The property name as UTF-8; escaped as the options' encoder requires.</param>
+    /// <param name="value">The value; escaped as the options' encoder requires.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteString(ReadOnlySpan<byte> utf8PropertyName, string? value)
     {
         var name = Name(utf8PropertyName, out int first);
@@ -433,11 +643,17 @@ public sealed partial class SpanwireJsonWriter
     }
 
     /// <summary>Writes a UTF-8 property name and null.</summary>
+    /// <param name="utf8PropertyName">The property name as UTF-8; escaped as the options' encoder requires.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNull(ReadOnlySpan<byte> utf8PropertyName) => WriteNullCore(Name(utf8PropertyName, out int first), first);
 
     /// <summary>Writes a UTF-8 property name and the beginning of a JSON object.</summary>
+    /// <param name="utf8PropertyName">The property name as UTF-8; escaped as the options' encoder requires.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteStartObject(ReadOnlySpan<byte> utf8PropertyName) => WriteStartCore(Name(utf8PropertyName, out int first), first, isObject: true);
 
     /// <summary>Writes a UTF-8 property name and the beginning of a JSON array.</summary>
+    /// <param name="utf8PropertyName">The property name as UTF-8; escaped as the options' encoder requires.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteStartArray(ReadOnlySpan<byte> utf8PropertyName) => WriteStartCore(Name(utf8PropertyName, out int first), first, isObject: false);
 }

@@ -12,6 +12,8 @@ public sealed partial class SpanwireJsonWriter
     private const int MaxBase64Source = 125_000_000; // Utf8JsonWriter's limit on bytes written as Base64
 
     /// <summary>Writes a string value, escaping it as the options' encoder requires; null writes the null literal.</summary>
+    /// <param name="value">The value; escaped as the options' encoder requires.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteStringValue(string? value)
     {
         if (value is null)
@@ -24,6 +26,8 @@ public sealed partial class SpanwireJsonWriter
     }
 
     /// <summary>Writes a string value, escaping it as the options' encoder requires.</summary>
+    /// <param name="value">The value; escaped as the options' encoder requires.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteStringValue(ReadOnlySpan<char> value)
     {
         CheckTokenSize(value.Length);
@@ -39,6 +43,8 @@ public sealed partial class SpanwireJsonWriter
     }
 
     /// <summary>Writes a UTF-8 string value, escaping it as the options' encoder requires (invalid UTF-8 becomes \uFFFD).</summary>
+    /// <param name="utf8Value">The value as UTF-8; escaped as the options' encoder requires.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteStringValue(ReadOnlySpan<byte> utf8Value)
     {
         CheckTokenSize(utf8Value.Length);
@@ -77,6 +83,8 @@ public sealed partial class SpanwireJsonWriter
     }
 
     /// <summary>Writes a pre-encoded string value as it is.</summary>
+    /// <param name="value">The pre-encoded value, written as it is.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteStringValue(JsonEncodedText value)
     {
         ReadOnlySpan<byte> encoded = value.EncodedUtf8Bytes;
@@ -85,12 +93,18 @@ public sealed partial class SpanwireJsonWriter
     }
 
     /// <summary>Writes an integer value.</summary>
+    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNumberValue(int value) => WriteNumberValue((long)value);
 
     /// <summary>Writes an integer value.</summary>
+    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNumberValue(uint value) => WriteNumberValue((ulong)value);
 
     /// <summary>Writes an integer value.</summary>
+    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNumberValue(long value)
     {
         int p = BeginValue(MaxInt64Length);
@@ -98,6 +112,8 @@ public sealed partial class SpanwireJsonWriter
     }
 
     /// <summary>Writes an integer value.</summary>
+    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNumberValue(ulong value)
     {
         int p = BeginValue(MaxInt64Length);
@@ -106,6 +122,7 @@ public sealed partial class SpanwireJsonWriter
 
     /// <summary>Writes a number in its shortest round-trip form.</summary>
     /// <exception cref="ArgumentException">The value is NaN or infinite.</exception>
+    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
     public void WriteNumberValue(double value)
     {
         CheckFinite(value);
@@ -115,6 +132,7 @@ public sealed partial class SpanwireJsonWriter
 
     /// <summary>Writes a number in its shortest round-trip form.</summary>
     /// <exception cref="ArgumentException">The value is NaN or infinite.</exception>
+    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
     public void WriteNumberValue(float value)
     {
         CheckFinite(value);
@@ -123,6 +141,8 @@ public sealed partial class SpanwireJsonWriter
     }
 
     /// <summary>Writes a decimal number (scale kept).</summary>
+    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNumberValue(decimal value)
     {
         int p = BeginValue(MaxDecimalLength);
@@ -130,6 +150,8 @@ public sealed partial class SpanwireJsonWriter
     }
 
     /// <summary>Writes true or false.</summary>
+    /// <param name="value">The value: <c>true</c> or <c>false</c>.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteBooleanValue(bool value)
     {
         int p = BeginValue(value ? 4 : 5);
@@ -137,6 +159,7 @@ public sealed partial class SpanwireJsonWriter
     }
 
     /// <summary>Writes null.</summary>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteNullValue()
     {
         int p = BeginValue(4);
@@ -144,6 +167,8 @@ public sealed partial class SpanwireJsonWriter
     }
 
     /// <summary>Writes a Guid as a string in the "D" form (lower-case hex with hyphens).</summary>
+    /// <param name="value">The Guid, written as a string in its "D" format.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteStringValue(Guid value)
     {
         int p = BeginValue(MaxGuidLength);
@@ -151,6 +176,8 @@ public sealed partial class SpanwireJsonWriter
     }
 
     /// <summary>Writes a DateTime as an ISO 8601-1:2019 string, as Utf8JsonWriter does (fraction trimmed of zeros).</summary>
+    /// <param name="value">The date and time, written as an ISO 8601 string as Utf8JsonWriter writes it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteStringValue(DateTime value)
     {
         int p = BeginValue(MaxDateLength);
@@ -158,6 +185,8 @@ public sealed partial class SpanwireJsonWriter
     }
 
     /// <summary>Writes a DateTimeOffset as an ISO 8601-1:2019 string, as Utf8JsonWriter does (fraction trimmed of zeros).</summary>
+    /// <param name="value">The date and time, written as an ISO 8601 string as Utf8JsonWriter writes it.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteStringValue(DateTimeOffset value)
     {
         int p = BeginValue(MaxDateLength);
@@ -165,6 +194,8 @@ public sealed partial class SpanwireJsonWriter
     }
 
     /// <summary>Writes bytes as a Base64 string.</summary>
+    /// <param name="bytes">The bytes to write as Base64.</param>
+    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
     public void WriteBase64StringValue(ReadOnlySpan<byte> bytes)
     {
         CheckBase64Size(bytes.Length);
@@ -255,6 +286,7 @@ public sealed partial class SpanwireJsonWriter
     /// addition to Utf8JsonWriter's members, for reformatting documents without changing their numbers.
     /// </summary>
     /// <exception cref="ArgumentException">The text is not a JSON number.</exception>
+    /// <param name="utf8FormattedNumber">A JSON number, as UTF-8, written as it is after it is checked.</param>
     public void WriteNumberValue(ReadOnlySpan<byte> utf8FormattedNumber)
     {
         if (!JsonFormatting.IsJsonNumber(utf8FormattedNumber))

@@ -185,6 +185,8 @@ public sealed partial class SpanwireJsonWriter : IDisposable, IAsyncDisposable
     }
 
     /// <summary>As <see cref="Flush"/>, writing to the stream asynchronously.</summary>
+    /// <param name="cancellationToken">Cancels writing to the stream.</param>
+    /// <returns>A task that completes when the pending bytes are written.</returns>
     public async Task FlushAsync(CancellationToken cancellationToken = default)
     {
         CheckNotDisposed();
@@ -212,6 +214,7 @@ public sealed partial class SpanwireJsonWriter : IDisposable, IAsyncDisposable
     }
 
     /// <summary>Starts over writing to <paramref name="bufferWriter"/>, with the same options.</summary>
+    /// <param name="bufferWriter">The output the writer writes to from now on.</param>
     public void Reset(IBufferWriter<byte> bufferWriter)
     {
         CheckNotDisposed();
@@ -223,6 +226,7 @@ public sealed partial class SpanwireJsonWriter : IDisposable, IAsyncDisposable
     }
 
     /// <summary>Starts over writing to <paramref name="utf8Json"/>, with the same options.</summary>
+    /// <param name="utf8Json">The stream the writer writes to from now on.</param>
     public void Reset(Stream utf8Json)
     {
         CheckNotDisposed();
@@ -259,6 +263,7 @@ public sealed partial class SpanwireJsonWriter : IDisposable, IAsyncDisposable
     }
 
     /// <summary>Flushes asynchronously, then lets go of the output.</summary>
+    /// <returns>A task that completes when the pending bytes are written.</returns>
     public async ValueTask DisposeAsync()
     {
         if (_output is null)
