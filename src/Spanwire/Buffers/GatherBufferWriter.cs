@@ -80,6 +80,8 @@ public sealed class GatherBufferWriter : IGatherBufferWriter, IDisposable
     public Memory<byte> GetMemory(int sizeHint = 0) => _owned.GetMemory(sizeHint);
 
     /// <summary>Appends a copy of <paramref name="source"/>.</summary>
+    /// <param name="source">The bytes to copy in.</param>
+    /// <exception cref="ObjectDisposedException">The writer is disposed.</exception>
     public void Write(ReadOnlySpan<byte> source) => _owned.Write(source);
 
     /// <inheritdoc />
@@ -101,6 +103,7 @@ public sealed class GatherBufferWriter : IGatherBufferWriter, IDisposable
     }
 
     /// <summary>Writes the content to <paramref name="destination"/>, piece by piece.</summary>
+    /// <param name="destination">The stream the content is written to, in order.</param>
     public void CopyTo(Stream destination)
     {
         ArgumentNullException.ThrowIfNull(destination);
@@ -111,6 +114,9 @@ public sealed class GatherBufferWriter : IGatherBufferWriter, IDisposable
     }
 
     /// <summary>Writes the content to <paramref name="destination"/>. Do not write to this writer until the task ends.</summary>
+    /// <param name="destination">The stream the content is written to, in order.</param>
+    /// <param name="cancellationToken">Cancels the writes.</param>
+    /// <returns>A task that completes when everything is written.</returns>
     public async Task CopyToAsync(Stream destination, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(destination);
@@ -121,6 +127,7 @@ public sealed class GatherBufferWriter : IGatherBufferWriter, IDisposable
     }
 
     /// <summary>A new array holding a copy of the content (for tests and small content).</summary>
+    /// <returns>A new array with the whole content.</returns>
     public byte[] ToArray() => WrittenSequence.ToArray();
 
     /// <summary>Forgets the content, borrowed pieces included, and gives every segment back to the pool.</summary>

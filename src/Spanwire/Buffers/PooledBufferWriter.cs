@@ -93,6 +93,8 @@ public sealed class PooledBufferWriter : IBufferWriter<byte>, IDisposable
     }
 
     /// <summary>Appends <paramref name="source"/>.</summary>
+    /// <param name="source">The bytes to append.</param>
+    /// <exception cref="ObjectDisposedException">The writer is disposed.</exception>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void Write(ReadOnlySpan<byte> source)
     {
@@ -101,6 +103,7 @@ public sealed class PooledBufferWriter : IBufferWriter<byte>, IDisposable
     }
 
     /// <summary>Writes every written byte to <paramref name="destination"/>, segment by segment.</summary>
+    /// <param name="destination">The stream the content is written to, in order.</param>
     public void CopyTo(Stream destination)
     {
         ArgumentNullException.ThrowIfNull(destination);
@@ -109,6 +112,9 @@ public sealed class PooledBufferWriter : IBufferWriter<byte>, IDisposable
     }
 
     /// <summary>Writes every written byte to <paramref name="destination"/>. Do not write to this writer until the task ends.</summary>
+    /// <param name="destination">The stream the content is written to, in order.</param>
+    /// <param name="cancellationToken">Cancels the writes.</param>
+    /// <returns>A task that completes when everything is written.</returns>
     public Task CopyToAsync(Stream destination, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(destination);
@@ -118,6 +124,7 @@ public sealed class PooledBufferWriter : IBufferWriter<byte>, IDisposable
 
     /// <summary>Copies every written byte into <paramref name="destination"/>, which must be large enough.</summary>
     /// <exception cref="ArgumentException"><paramref name="destination"/> is shorter than <see cref="WrittenCount"/>.</exception>
+    /// <param name="destination">Where the content goes; at least <see cref="WrittenCount"/> bytes.</param>
     public void CopyTo(Span<byte> destination)
     {
         ThrowIfDisposed();
@@ -135,6 +142,7 @@ public sealed class PooledBufferWriter : IBufferWriter<byte>, IDisposable
     /// more: prefer <see cref="WrittenSequence"/> or <see cref="CopyTo(Stream)"/>.
     /// </summary>
     /// <exception cref="InvalidOperationException">More bytes were written than an array can hold.</exception>
+    /// <returns>A new array with the whole content.</returns>
     public byte[] ToArray()
     {
         ThrowIfDisposed();

@@ -12,9 +12,17 @@ public sealed partial class PooledStream
     private TemporaryBuffer _overwrite;
 
     /// <summary>A span to write at <see cref="Position"/>; commit it with <see cref="Advance"/>.</summary>
+    /// <param name="sizeHint">The least room wanted; 0 for any.</param>
+    /// <returns>A span of at least <paramref name="sizeHint"/> bytes (at least one).</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="sizeHint"/> is negative.</exception>
+    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
     public Span<byte> GetSpan(int sizeHint = 0) => GetMemory(sizeHint).Span;
 
     /// <summary>Memory to write at <see cref="Position"/>; commit it with <see cref="Advance"/>.</summary>
+    /// <param name="sizeHint">The least room wanted; 0 for any.</param>
+    /// <returns>Memory of at least <paramref name="sizeHint"/> bytes (at least one).</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="sizeHint"/> is negative.</exception>
+    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
     public Memory<byte> GetMemory(int sizeHint = 0)
     {
         EnsureNotDisposed();
@@ -29,6 +37,9 @@ public sealed partial class PooledStream
     }
 
     /// <summary>Commits <paramref name="count"/> bytes of the last span or memory handed out, moving <see cref="Position"/> past them.</summary>
+    /// <param name="count">How many of the bytes handed out were written.</param>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="count"/> is negative.</exception>
+    /// <exception cref="InvalidOperationException"><paramref name="count"/> is more than was handed out.</exception>
     public void Advance(int count)
     {
         EnsureNotDisposed();

@@ -330,6 +330,8 @@ public sealed partial class PooledStream : Stream, IBufferWriter<byte>
     }
 
     /// <summary>Writes the whole content to <paramref name="stream"/>, whatever the position (as MemoryStream.WriteTo).</summary>
+    /// <param name="stream">The stream the whole content is written to.</param>
+    /// <exception cref="ObjectDisposedException">This stream is disposed.</exception>
     public void WriteTo(Stream stream)
     {
         ArgumentNullException.ThrowIfNull(stream);
@@ -338,6 +340,7 @@ public sealed partial class PooledStream : Stream, IBufferWriter<byte>
     }
 
     /// <summary>The whole content as a sequence over the segments. Valid until the stream next changes or is disposed.</summary>
+    /// <returns>The whole content, over the pooled segments (no copy); valid until the stream is written to or disposed.</returns>
     public ReadOnlySequence<byte> GetReadOnlySequence()
     {
         EnsureNotDisposed();
@@ -348,6 +351,7 @@ public sealed partial class PooledStream : Stream, IBufferWriter<byte>
     /// A new array holding a copy of the whole content, whatever the position. This allocates (on the large object
     /// heap at 85,000 bytes or more): prefer <see cref="GetReadOnlySequence"/> or <see cref="WriteTo"/>.
     /// </summary>
+    /// <returns>A new array with the whole content.</returns>
     public byte[] ToArray()
     {
         EnsureNotDisposed();

@@ -43,6 +43,8 @@ public abstract class SegmentPool
 
     /// <summary>Makes a bounded pool with the given settings.</summary>
     /// <exception cref="ArgumentOutOfRangeException">A setting is out of its range.</exception>
+    /// <param name="options">Segment size and how many segments to keep.</param>
+    /// <returns>A new pool.</returns>
     public static SegmentPool Create(SegmentPoolOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
@@ -53,9 +55,11 @@ public abstract class SegmentPool
     public abstract int SegmentSize { get; }
 
     /// <summary>Hands out a segment of exactly <see cref="SegmentSize"/> bytes. Its content is unspecified.</summary>
+    /// <returns>An array of exactly <see cref="SegmentSize"/> bytes, its content unspecified.</returns>
     public abstract byte[] Rent();
 
     /// <summary>Takes back a segment that <see cref="Rent"/> handed out. The caller must not touch it afterwards.</summary>
     /// <exception cref="ArgumentException">The array is not of this pool's segment size.</exception>
+    /// <param name="segment">An array rented from this pool and no longer used.</param>
     public abstract void Return(byte[] segment);
 }

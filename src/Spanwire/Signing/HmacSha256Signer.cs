@@ -42,6 +42,8 @@ public sealed class HmacSha256Signer : IDisposable
     public long BytesSigned => _bytesSigned;
 
     /// <summary>Feeds <paramref name="data"/> into the signature.</summary>
+    /// <param name="data">The bytes to sign, in order after those fed before.</param>
+    /// <exception cref="ObjectDisposedException">The signer is disposed.</exception>
     public void Append(ReadOnlySpan<byte> data)
     {
         ThrowIfDisposed();
@@ -57,6 +59,8 @@ public sealed class HmacSha256Signer : IDisposable
     /// <see cref="SignatureSize"/> bytes) and returns <see cref="SignatureSize"/>. Feeding may go on afterwards.
     /// </summary>
     /// <exception cref="ArgumentException"><paramref name="destination"/> is too small.</exception>
+    /// <param name="destination">Where the 32-byte signature goes.</param>
+    /// <returns><see cref="SignatureSize"/>, the bytes written.</returns>
     public int GetSignature(Span<byte> destination)
     {
         ThrowIfDisposed();
@@ -66,6 +70,8 @@ public sealed class HmacSha256Signer : IDisposable
 
     /// <summary>Writes the signature as 64 lowercase hex characters into <paramref name="destination"/>.</summary>
     /// <exception cref="ArgumentException"><paramref name="destination"/> is shorter than <see cref="HexLength"/>.</exception>
+    /// <param name="destination">Where the 64 characters go.</param>
+    /// <returns><see cref="HexLength"/>, the characters written.</returns>
     public int WriteSignatureHex(Span<char> destination)
     {
         EnsureRoom(destination.Length, HexLength, nameof(destination));
@@ -77,6 +83,8 @@ public sealed class HmacSha256Signer : IDisposable
 
     /// <summary>Writes the signature as 64 lowercase hex characters in UTF-8 into <paramref name="utf8Destination"/>.</summary>
     /// <exception cref="ArgumentException"><paramref name="utf8Destination"/> is shorter than <see cref="HexLength"/>.</exception>
+    /// <param name="utf8Destination">Where the 64 UTF-8 bytes go.</param>
+    /// <returns><see cref="HexLength"/>, the bytes written.</returns>
     public int WriteSignatureHex(Span<byte> utf8Destination)
     {
         EnsureRoom(utf8Destination.Length, HexLength, nameof(utf8Destination));
@@ -87,6 +95,7 @@ public sealed class HmacSha256Signer : IDisposable
     }
 
     /// <summary>The signature as a lowercase hex string. Allocates the string; the span overloads do not.</summary>
+    /// <returns>64 lowercase hex characters.</returns>
     public string GetSignatureHex()
     {
         Span<byte> signature = stackalloc byte[SignatureSize];
@@ -95,6 +104,8 @@ public sealed class HmacSha256Signer : IDisposable
     }
 
     /// <summary>Whether <paramref name="expected"/> is the signature of everything fed so far, compared in fixed time.</summary>
+    /// <param name="expected">The signature to check, 32 bytes.</param>
+    /// <returns>True when it matches; any other length never matches.</returns>
     public bool Verify(ReadOnlySpan<byte> expected)
     {
         Span<byte> signature = stackalloc byte[SignatureSize];
@@ -106,6 +117,8 @@ public sealed class HmacSha256Signer : IDisposable
     /// Whether <paramref name="expectedHex"/> (64 hex characters, either case) is the signature of everything fed so
     /// far. Text that is not 64 hex characters never matches.
     /// </summary>
+    /// <param name="expectedHex">The signature to check as hex.</param>
+    /// <returns>True when it matches.</returns>
     public bool VerifyHex(ReadOnlySpan<char> expectedHex)
     {
         Span<byte> expected = stackalloc byte[SignatureSize];
@@ -113,6 +126,8 @@ public sealed class HmacSha256Signer : IDisposable
     }
 
     /// <summary>As <see cref="VerifyHex(ReadOnlySpan{char})"/>, for UTF-8 hex.</summary>
+    /// <param name="utf8ExpectedHex">The signature to check as UTF-8 hex.</param>
+    /// <returns>True when it matches.</returns>
     public bool VerifyHex(ReadOnlySpan<byte> utf8ExpectedHex)
     {
         Span<byte> expected = stackalloc byte[SignatureSize];
@@ -120,12 +135,18 @@ public sealed class HmacSha256Signer : IDisposable
     }
 
     /// <summary>Parses 64 hex characters into a 32-byte signature. False for any other text.</summary>
+    /// <param name="hex">The text to parse.</param>
+    /// <param name="signature">Where the 32 bytes go (at least 32 bytes).</param>
+    /// <returns>True when the text was 64 hex characters and was parsed.</returns>
     public static bool TryParseHexSignature(ReadOnlySpan<char> hex, Span<byte> signature) =>
         hex.Length == HexLength && signature.Length >= SignatureSize &&
         Convert.FromHexString(hex, signature[..SignatureSize], out _, out int written) == System.Buffers.OperationStatus.Done &&
         written == SignatureSize;
 
     /// <summary>Parses 64 UTF-8 hex characters into a 32-byte signature. False for any other text.</summary>
+    /// <param name="utf8Hex">The UTF-8 text to parse.</param>
+    /// <param name="signature">Where the 32 bytes go (at least 32 bytes).</param>
+    /// <returns>True when the text was 64 hex characters and was parsed.</returns>
     public static bool TryParseHexSignature(ReadOnlySpan<byte> utf8Hex, Span<byte> signature) =>
         utf8Hex.Length == HexLength && signature.Length >= SignatureSize &&
         Convert.FromHexString(utf8Hex, signature[..SignatureSize], out _, out int written) == System.Buffers.OperationStatus.Done &&
