@@ -16,6 +16,11 @@ public static partial class Nbfx
     /// using var reader = Nbfx.CreateReader(bytes, Nbfx.SoapDictionary);
     /// var order = (Order)new DataContractSerializer(typeof(Order)).ReadObject(reader)!;
     /// </code></example>
+    /// <param name="buffer">The document's bytes.</param>
+    /// <param name="dictionary">The static dictionary (its strings are even ids), or null for none.</param>
+    /// <param name="quotas">Limits on what is read (depth, string and array lengths); null for the defaults.</param>
+    /// <param name="session">The session the odd ids refer to, or null for none.</param>
+    /// <returns>A reader positioned before the first node.</returns>
     public static XmlDictionaryReader CreateReader(byte[] buffer, IXmlDictionary? dictionary = null, XmlDictionaryReaderQuotas? quotas = null, XmlBinaryReaderSession? session = null)
     {
         ArgumentNullException.ThrowIfNull(buffer);
@@ -23,10 +28,20 @@ public static partial class Nbfx
     }
 
     /// <summary>A binary XML reader over <paramref name="buffer"/> (see <see cref="CreateReader(byte[], IXmlDictionary?, XmlDictionaryReaderQuotas?, XmlBinaryReaderSession?)"/>).</summary>
+    /// <param name="buffer">The document's bytes.</param>
+    /// <param name="dictionary">The static dictionary (its strings are even ids), or null for none.</param>
+    /// <param name="quotas">Limits on what is read (depth, string and array lengths); null for the defaults.</param>
+    /// <param name="session">The session the odd ids refer to, or null for none.</param>
+    /// <returns>A reader positioned before the first node.</returns>
     public static XmlDictionaryReader CreateReader(ReadOnlyMemory<byte> buffer, IXmlDictionary? dictionary = null, XmlDictionaryReaderQuotas? quotas = null, XmlBinaryReaderSession? session = null) =>
         new NbfxXmlReader(new ReadOnlySequence<byte>(buffer), dictionary, quotas, session, null);
 
     /// <summary>A binary XML reader over <paramref name="buffer"/>, which may be split anywhere.</summary>
+    /// <param name="buffer">The document's bytes.</param>
+    /// <param name="dictionary">The static dictionary (its strings are even ids), or null for none.</param>
+    /// <param name="quotas">Limits on what is read (depth, string and array lengths); null for the defaults.</param>
+    /// <param name="session">The session the odd ids refer to, or null for none.</param>
+    /// <returns>A reader positioned before the first node.</returns>
     public static XmlDictionaryReader CreateReader(ReadOnlySequence<byte> buffer, IXmlDictionary? dictionary = null, XmlDictionaryReaderQuotas? quotas = null, XmlBinaryReaderSession? session = null) =>
         new NbfxXmlReader(buffer, dictionary, quotas, session, null);
 
@@ -34,6 +49,11 @@ public static partial class Nbfx
     /// A binary XML reader over the rest of <paramref name="stream"/>, which is read to its end first into pooled
     /// segments below the large object heap threshold (returned when the reader is closed).
     /// </summary>
+    /// <param name="stream">The stream to read; it is read to its end when the reader is created.</param>
+    /// <param name="dictionary">The static dictionary (its strings are even ids), or null for none.</param>
+    /// <param name="quotas">Limits on what is read (depth, string and array lengths); null for the defaults.</param>
+    /// <param name="session">The session the odd ids refer to, or null for none.</param>
+    /// <returns>A reader positioned before the first node.</returns>
     public static XmlDictionaryReader CreateReader(Stream stream, IXmlDictionary? dictionary = null, XmlDictionaryReaderQuotas? quotas = null, XmlBinaryReaderSession? session = null)
     {
         ArgumentNullException.ThrowIfNull(stream);

@@ -19,6 +19,10 @@ public static partial class Nbfx
     public static IXmlDictionary SoapDictionary => Dictionaries.SoapDictionary.Instance;
 
     /// <summary>A binary XML writer into <paramref name="output"/>; bytes are committed as the writer fills and on Flush/Dispose.</summary>
+    /// <param name="output">Where the bytes go.</param>
+    /// <param name="dictionary">The static dictionary (its strings are even ids), or null for none.</param>
+    /// <param name="session">The session other dictionary strings are added to (as odd ids), or null for none.</param>
+    /// <returns>The writer; dispose it to write what is pending.</returns>
     public static XmlDictionaryWriter CreateWriter(IBufferWriter<byte> output, IXmlDictionary? dictionary = null, XmlBinaryWriterSession? session = null)
     {
         ArgumentNullException.ThrowIfNull(output);
@@ -26,6 +30,11 @@ public static partial class Nbfx
     }
 
     /// <summary>A binary XML writer into <paramref name="stream"/>; like the in-box writer, it closes the stream when disposed unless <paramref name="ownsStream"/> is false.</summary>
+    /// <param name="stream">The stream the bytes go to.</param>
+    /// <param name="dictionary">The static dictionary (its strings are even ids), or null for none.</param>
+    /// <param name="session">The session other dictionary strings are added to (as odd ids), or null for none.</param>
+    /// <param name="ownsStream">Whether disposing the writer disposes the stream.</param>
+    /// <returns>The writer; dispose it to write what is pending.</returns>
     public static XmlDictionaryWriter CreateWriter(Stream stream, IXmlDictionary? dictionary = null, XmlBinaryWriterSession? session = null, bool ownsStream = true)
     {
         ArgumentNullException.ThrowIfNull(stream);

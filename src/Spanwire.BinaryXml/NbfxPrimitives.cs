@@ -13,11 +13,17 @@ public static class NbfxPrimitives
     public const int MaxMultiByteInt31Length = 5;
 
     /// <summary>How many bytes <paramref name="value"/> takes as an MB31 integer.</summary>
+    /// <param name="value">The value.</param>
+    /// <returns>The encoded length, 1 to 5 bytes.</returns>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static int GetMultiByteInt31Length(int value) =>
         value < 0x80 ? 1 : value < 0x4000 ? 2 : value < 0x200000 ? 3 : value < 0x10000000 ? 4 : 5;
 
     /// <summary>Writes <paramref name="value"/> (0..2^31−1) as an MB31 integer: 7 bits per byte, low group first.</summary>
+    /// <param name="destination">Where the bytes go.</param>
+    /// <param name="value">The value.</param>
+    /// <param name="written">The bytes written.</param>
+    /// <returns>False when the destination is too small.</returns>
     public static bool TryWriteMultiByteInt31(Span<byte> destination, int value, out int written)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(value);
@@ -55,6 +61,10 @@ public static class NbfxPrimitives
     /// Reads an MB31 integer. Returns <see cref="System.Buffers.OperationStatus.Done"/>, <see cref="System.Buffers.OperationStatus.NeedMoreData"/> when the
     /// source ends inside it, or <see cref="System.Buffers.OperationStatus.InvalidData"/> for a fifth byte with any of its top five bits set.
     /// </summary>
+    /// <param name="source">The bytes to read.</param>
+    /// <param name="value">The value.</param>
+    /// <param name="consumed">The bytes read.</param>
+    /// <returns>Done, NeedMoreData when the bytes end inside the number, or InvalidData past 31 bits.</returns>
     public static System.Buffers.OperationStatus TryReadMultiByteInt31(ReadOnlySpan<byte> source, out int value, out int consumed)
     {
         uint result = 0;
@@ -87,6 +97,8 @@ public static class NbfxPrimitives
     }
 
     /// <summary>The 16 bytes of a decimal in the record's order: flags (scale in byte 2, sign in bit 31), hi32, lo32, mid32.</summary>
+    /// <param name="destination">Where the bytes go.</param>
+    /// <param name="value">The value, written as its own binary text record.</param>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static void WriteDecimal(Span<byte> destination, decimal value)
     {
@@ -112,6 +124,9 @@ public static class NbfxPrimitives
     /// <summary>
     /// Reads a decimal from its 16 record bytes. Returns false for flags that no decimal has (scale above 28 or stray bits).
     /// </summary>
+    /// <param name="source">The bytes to read.</param>
+    /// <param name="value">The value.</param>
+    /// <returns>False for flags the format does not allow.</returns>
     public static bool TryReadDecimal(ReadOnlySpan<byte> source, out decimal value)
     {
         int flags = BinaryPrimitives.ReadInt32LittleEndian(source);
@@ -128,6 +143,8 @@ public static class NbfxPrimitives
     }
 
     /// <summary>True when the 16 bytes at <paramref name="source"/> are a decimal <see cref="TryReadDecimal"/> accepts.</summary>
+    /// <param name="source">The bytes to read.</param>
+    /// <returns>True for flags the format allows.</returns>
     public static bool IsValidDecimal(ReadOnlySpan<byte> source) => IsValidDecimalFlags(BinaryPrimitives.ReadInt32LittleEndian(source));
 
     // Only the sign bit and a scale of 0..28 may be set.
@@ -135,6 +152,8 @@ public static class NbfxPrimitives
     private static bool IsValidDecimalFlags(int flags) => (flags & 0x7F00FFFF) == 0 && ((flags >> 16) & 0xFF) <= 28;
 
     /// <summary>The DateTime record's 64 bits, exactly as the in-box writer makes them (<see cref="DateTime.ToBinary"/> with local times as UTC ticks).</summary>
+    /// <param name="value">The value.</param>
+    /// <returns>The binary form: ticks and kind.</returns>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static long DateTimeToBinary(DateTime value) => value.Kind switch
     {
@@ -144,10 +163,15 @@ public static class NbfxPrimitives
     };
 
     /// <summary>True when the DateTime record's 64 bits hold ticks in range (what <see cref="TryDateTimeFromBinary"/> accepts).</summary>
+    /// <param name="data">The 64-bit binary form (ticks and kind).</param>
+    /// <returns>True when the ticks are in range.</returns>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static bool IsValidDateTimeBinary(long data) => (ulong)(data & 0x3FFFFFFFFFFFFFFFL) <= (ulong)DateTime.MaxValue.Ticks;
 
     /// <summary>Reads the DateTime record's 64 bits; false when the ticks are out of range.</summary>
+    /// <param name="data">The 64-bit binary form (ticks and kind).</param>
+    /// <param name="value">The value.</param>
+    /// <returns>False when the ticks are out of range.</returns>
     public static bool TryDateTimeFromBinary(long data, out DateTime value)
     {
         long ticks = data & 0x3FFFFFFFFFFFFFFFL;

@@ -13,6 +13,8 @@ public ref partial struct NbfxReader
     public readonly int ArrayLength => _cursor.Token == NbfxTokenType.Array ? _cursor.ArrayRemaining : 0;
 
     /// <summary>Copies up to <c>destination.Length</c> bool items; returns how many.</summary>
+    /// <param name="destination">Where the values go; at most its length is read.</param>
+    /// <returns>How many values were read into <paramref name="destination"/>.</returns>
     public int ReadArray(scoped Span<bool> destination)
     {
         int count = Take(NbfxValueType.Bool, destination.Length);
@@ -26,21 +28,33 @@ public ref partial struct NbfxReader
     }
 
     /// <summary>Copies up to <c>destination.Length</c> Int16 items; returns how many.</summary>
+    /// <param name="destination">Where the values go; at most its length is read.</param>
+    /// <returns>How many values were read into <paramref name="destination"/>.</returns>
     public int ReadArray(scoped Span<short> destination) => ReadFixedSize(destination, NbfxValueType.Int16);
 
     /// <summary>Copies up to <c>destination.Length</c> Int32 items; returns how many.</summary>
+    /// <param name="destination">Where the values go; at most its length is read.</param>
+    /// <returns>How many values were read into <paramref name="destination"/>.</returns>
     public int ReadArray(scoped Span<int> destination) => ReadFixedSize(destination, NbfxValueType.Int32);
 
     /// <summary>Copies up to <c>destination.Length</c> Int64 items; returns how many.</summary>
+    /// <param name="destination">Where the values go; at most its length is read.</param>
+    /// <returns>How many values were read into <paramref name="destination"/>.</returns>
     public int ReadArray(scoped Span<long> destination) => ReadFixedSize(destination, NbfxValueType.Int64);
 
     /// <summary>Copies up to <c>destination.Length</c> float items; returns how many.</summary>
+    /// <param name="destination">Where the values go; at most its length is read.</param>
+    /// <returns>How many values were read into <paramref name="destination"/>.</returns>
     public int ReadArray(scoped Span<float> destination) => ReadFixedSize(destination, NbfxValueType.Float);
 
     /// <summary>Copies up to <c>destination.Length</c> double items; returns how many.</summary>
+    /// <param name="destination">Where the values go; at most its length is read.</param>
+    /// <returns>How many values were read into <paramref name="destination"/>.</returns>
     public int ReadArray(scoped Span<double> destination) => ReadFixedSize(destination, NbfxValueType.Double);
 
     /// <summary>Copies up to <c>destination.Length</c> TimeSpan items; returns how many.</summary>
+    /// <param name="destination">Where the values go; at most its length is read.</param>
+    /// <returns>How many values were read into <paramref name="destination"/>.</returns>
     public int ReadArray(scoped Span<TimeSpan> destination) => ReadFixedSize(destination, NbfxValueType.TimeSpan);
 
     /// <summary>Items that are their little-endian bytes: copied straight into the destination's memory.</summary>
@@ -61,6 +75,8 @@ public ref partial struct NbfxReader
     }
 
     /// <summary>Copies up to <c>destination.Length</c> decimal items (each checked); returns how many.</summary>
+    /// <param name="destination">Where the values go; at most its length is read.</param>
+    /// <returns>How many values were read into <paramref name="destination"/>.</returns>
     public int ReadArray(scoped Span<decimal> destination)
     {
         int count = Take(NbfxValueType.Decimal, destination.Length);
@@ -78,6 +94,8 @@ public ref partial struct NbfxReader
     }
 
     /// <summary>Copies up to <c>destination.Length</c> DateTime items (each checked); returns how many.</summary>
+    /// <param name="destination">Where the values go; at most its length is read.</param>
+    /// <returns>How many values were read into <paramref name="destination"/>.</returns>
     public int ReadArray(scoped Span<DateTime> destination)
     {
         int count = Take(NbfxValueType.DateTime, destination.Length);
@@ -95,6 +113,8 @@ public ref partial struct NbfxReader
     }
 
     /// <summary>Copies up to <c>destination.Length</c> Guid items; returns how many.</summary>
+    /// <param name="destination">Where the values go; at most its length is read.</param>
+    /// <returns>How many values were read into <paramref name="destination"/>.</returns>
     public int ReadArray(scoped Span<Guid> destination)
     {
         int count = Take(NbfxValueType.Guid, destination.Length);

@@ -56,6 +56,7 @@ public ref partial struct NbfxReader
 
     /// <summary>Moves to the next token. False at the end of the input (which must not be inside an element).</summary>
     /// <exception cref="NbfxFormatException">The input is malformed or over a quota.</exception>
+    /// <returns>True while there is a record; false at the end of the input.</returns>
     public bool Read() => _cursor.Read(ref _window);
 
     /// <summary>Returns the pooled buffer used for records that straddle segments.</summary>
@@ -91,13 +92,17 @@ public ref partial struct NbfxReader
     public readonly XmlDictionaryString? LocalNameDictionaryString => _cursor.NameString;
 
     /// <summary>The prefix as a string (allocates unless empty or a letter prefix).</summary>
+    /// <returns>The prefix.</returns>
     public readonly string GetPrefix() => _cursor.PrefixLetter >= 0 ? LetterPrefixes[_cursor.PrefixLetter]
         : _cursor.PrefixLength == 0 ? "" : Encoding.UTF8.GetString(Prefix);
 
     /// <summary>The local name as a string (no allocation for dictionary strings).</summary>
+    /// <returns>The local name.</returns>
     public readonly string GetLocalName() => _cursor.NameString?.Value ?? Encoding.UTF8.GetString(LocalName);
 
     /// <summary>True when the local name equals <paramref name="utf8"/>, without making a string.</summary>
+    /// <param name="utf8">The local name to compare with, as UTF-8.</param>
+    /// <returns>True when the names are equal.</returns>
     public readonly bool LocalNameEquals(ReadOnlySpan<byte> utf8) => _cursor.NameString is { } name
         ? Encoding.UTF8.GetByteCount(name.Value) == utf8.Length && Utf8Equals(name.Value, utf8)
         : LocalName.SequenceEqual(utf8);

@@ -64,5 +64,7 @@ public static class NbfxRecord
 #pragma warning restore CS1591
 
     /// <summary>True for a text record byte (0x80..0xBD).</summary>
+    /// <param name="record">A record type byte.</param>
+    /// <returns>True for the text record types.</returns>
     public static bool IsText(byte record) => record is >= ZeroText and <= MaxText;
 }

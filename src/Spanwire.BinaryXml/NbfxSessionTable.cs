@@ -21,6 +21,8 @@ namespace Spanwire.BinaryXml;
 public static class NbfxSessionTable
 {
     /// <summary>Writes a table of <paramref name="strings"/> (no strings: the single byte 00).</summary>
+    /// <param name="output">Where the bytes go.</param>
+    /// <param name="strings">The session's new strings, in id order.</param>
     public static void Write(IBufferWriter<byte> output, IReadOnlyList<string> strings)
     {
         ArgumentNullException.ThrowIfNull(output);
@@ -53,6 +55,11 @@ public static class NbfxSessionTable
     /// bytes it took; the document follows. <paramref name="nextKey"/> is advanced for the session's next table.
     /// </summary>
     /// <exception cref="NbfxFormatException">The table is malformed or runs past the end of <paramref name="source"/>.</exception>
+    /// <param name="source">The bytes to read.</param>
+    /// <param name="session">The session the odd ids refer to, or null for none.</param>
+    /// <param name="nextKey">The next session key; moved past the strings read.</param>
+    /// <param name="quotas">Limits on what is read (depth, string and array lengths); null for the defaults.</param>
+    /// <returns>How many bytes the table took.</returns>
     public static int Read(ReadOnlySpan<byte> source, XmlBinaryReaderSession session, ref int nextKey, XmlDictionaryReaderQuotas? quotas = null)
     {
         ArgumentNullException.ThrowIfNull(session);

@@ -14,6 +14,9 @@ public sealed partial class NbfxWriter
     public void WriteStartArray() => WriteNode(NbfxRecord.Array);
 
     /// <summary>Writes <c>&lt;localName&gt;</c> repeated for every value as one Array record; an empty span writes nothing, as in-box.</summary>
+    /// <param name="prefix">The prefix, or null for none.</param>
+    /// <param name="localName">The local name; a dictionary string is written as its id when the dictionary or the session holds it.</param>
+    /// <param name="values">The values, written as one array record.</param>
     public void WriteArray(string? prefix, string localName, ReadOnlySpan<bool> values)
     {
         if (values.IsEmpty) return;
@@ -104,6 +107,7 @@ public sealed partial class NbfxWriter
     }
 
     /// <summary>Ends the array's element start and writes bool values (one byte each).</summary>
+    /// <param name="values">The values, written as one array record.</param>
     public void WriteArrayValues(ReadOnlySpan<bool> values)
     {
         WriteArrayInfo(NbfxRecord.BoolText + 1, values.Length);
@@ -112,6 +116,7 @@ public sealed partial class NbfxWriter
     }
 
     /// <summary>Ends the array's element start and writes Int16 values.</summary>
+    /// <param name="values">The values, written as one array record.</param>
     public void WriteArrayValues(ReadOnlySpan<short> values)
     {
         WriteArrayInfo(NbfxRecord.Int16Text + 1, values.Length);
@@ -121,6 +126,7 @@ public sealed partial class NbfxWriter
     }
 
     /// <summary>Ends the array's element start and writes Int32 values.</summary>
+    /// <param name="values">The values, written as one array record.</param>
     public void WriteArrayValues(ReadOnlySpan<int> values)
     {
         WriteArrayInfo(NbfxRecord.Int32Text + 1, values.Length);
@@ -130,6 +136,7 @@ public sealed partial class NbfxWriter
     }
 
     /// <summary>Ends the array's element start and writes Int64 values.</summary>
+    /// <param name="values">The values, written as one array record.</param>
     public void WriteArrayValues(ReadOnlySpan<long> values)
     {
         WriteArrayInfo(NbfxRecord.Int64Text + 1, values.Length);
@@ -139,6 +146,7 @@ public sealed partial class NbfxWriter
     }
 
     /// <summary>Ends the array's element start and writes float values.</summary>
+    /// <param name="values">The values, written as one array record.</param>
     public void WriteArrayValues(ReadOnlySpan<float> values)
     {
         WriteArrayInfo(NbfxRecord.FloatText + 1, values.Length);
@@ -148,6 +156,7 @@ public sealed partial class NbfxWriter
     }
 
     /// <summary>Ends the array's element start and writes double values.</summary>
+    /// <param name="values">The values, written as one array record.</param>
     public void WriteArrayValues(ReadOnlySpan<double> values)
     {
         WriteArrayInfo(NbfxRecord.DoubleText + 1, values.Length);
@@ -157,6 +166,7 @@ public sealed partial class NbfxWriter
     }
 
     /// <summary>Ends the array's element start and writes decimal values (16 bytes each, the Decimal record's layout).</summary>
+    /// <param name="values">The values, written as one array record.</param>
     public void WriteArrayValues(ReadOnlySpan<decimal> values)
     {
         WriteArrayInfo(NbfxRecord.DecimalText + 1, values.Length);
@@ -170,6 +180,7 @@ public sealed partial class NbfxWriter
     }
 
     /// <summary>Ends the array's element start and writes DateTime values (the in-box ToBinary form).</summary>
+    /// <param name="values">The values, written as one array record.</param>
     public void WriteArrayValues(ReadOnlySpan<DateTime> values)
     {
         WriteArrayInfo(NbfxRecord.DateTimeText + 1, values.Length);
@@ -183,6 +194,7 @@ public sealed partial class NbfxWriter
     }
 
     /// <summary>Ends the array's element start and writes Guid values.</summary>
+    /// <param name="values">The values, written as one array record.</param>
     public void WriteArrayValues(ReadOnlySpan<Guid> values)
     {
         WriteArrayInfo(NbfxRecord.UuidText + 1, values.Length);
@@ -196,6 +208,7 @@ public sealed partial class NbfxWriter
     }
 
     /// <summary>Ends the array's element start and writes TimeSpan values (ticks).</summary>
+    /// <param name="values">The values, written as one array record.</param>
     public void WriteArrayValues(ReadOnlySpan<TimeSpan> values)
     {
         WriteArrayInfo(NbfxRecord.TimeSpanText + 1, values.Length);

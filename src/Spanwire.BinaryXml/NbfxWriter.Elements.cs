@@ -8,6 +8,8 @@ public sealed partial class NbfxWriter
     /// Writes an element start: ShortElement without a prefix, PrefixElement a..z for a one-letter prefix, Element otherwise.
     /// Namespaces are not declared for you: write the xmlns attributes the element needs.
     /// </summary>
+    /// <param name="prefix">The prefix, or null for none.</param>
+    /// <param name="localName">The local name; a dictionary string is written as its id when the dictionary or the session holds it.</param>
     public void WriteStartElement(string? prefix, string localName)
     {
         ArgumentNullException.ThrowIfNull(localName);
@@ -32,6 +34,8 @@ public sealed partial class NbfxWriter
     /// Writes an element start whose local name is a dictionary string: the dictionary forms when the name is in the
     /// writer's dictionary or session, the plain forms otherwise.
     /// </summary>
+    /// <param name="prefix">The prefix, or null for none.</param>
+    /// <param name="localName">The local name; a dictionary string is written as its id when the dictionary or the session holds it.</param>
     public void WriteStartElement(string? prefix, XmlDictionaryString localName)
     {
         ArgumentNullException.ThrowIfNull(localName);
@@ -83,6 +87,8 @@ public sealed partial class NbfxWriter
     }
 
     /// <summary>Writes an attribute's name; follow it with exactly one text (a string, value, list or dictionary string).</summary>
+    /// <param name="prefix">The prefix, or null for none.</param>
+    /// <param name="localName">The local name; a dictionary string is written as its id when the dictionary or the session holds it.</param>
     public void WriteStartAttribute(string? prefix, string localName)
     {
         ArgumentNullException.ThrowIfNull(localName);
@@ -103,6 +109,8 @@ public sealed partial class NbfxWriter
     }
 
     /// <summary>Writes an attribute's name as a dictionary string when it can; follow it with exactly one text.</summary>
+    /// <param name="prefix">The prefix, or null for none.</param>
+    /// <param name="localName">The local name; a dictionary string is written as its id when the dictionary or the session holds it.</param>
     public void WriteStartAttribute(string? prefix, XmlDictionaryString localName)
     {
         ArgumentNullException.ThrowIfNull(localName);
@@ -131,6 +139,9 @@ public sealed partial class NbfxWriter
     public void WriteEndAttribute() => _textRecord = -1;
 
     /// <summary>Writes an attribute and its string value.</summary>
+    /// <param name="prefix">The prefix, or null for none.</param>
+    /// <param name="localName">The local name; a dictionary string is written as its id when the dictionary or the session holds it.</param>
+    /// <param name="value">The text.</param>
     public void WriteAttributeString(string? prefix, string localName, string value)
     {
         WriteStartAttribute(prefix, localName);
@@ -139,6 +150,8 @@ public sealed partial class NbfxWriter
     }
 
     /// <summary>Declares a namespace: ShortXmlnsAttribute for the default namespace, XmlnsAttribute for a prefix (never the letter forms).</summary>
+    /// <param name="prefix">The prefix, or null for none.</param>
+    /// <param name="namespaceUri">The namespace URI.</param>
     public void WriteXmlnsAttribute(string? prefix, string namespaceUri)
     {
         ArgumentNullException.ThrowIfNull(namespaceUri);
@@ -155,6 +168,8 @@ public sealed partial class NbfxWriter
     }
 
     /// <summary>Declares a namespace given as a dictionary string, with the dictionary forms when it is in the dictionary or session.</summary>
+    /// <param name="prefix">The prefix, or null for none.</param>
+    /// <param name="namespaceUri">The namespace URI.</param>
     public void WriteXmlnsAttribute(string? prefix, XmlDictionaryString namespaceUri)
     {
         ArgumentNullException.ThrowIfNull(namespaceUri);
@@ -176,6 +191,7 @@ public sealed partial class NbfxWriter
     }
 
     /// <summary>Writes a comment record.</summary>
+    /// <param name="text">The comment text.</param>
     public void WriteComment(string text)
     {
         ArgumentNullException.ThrowIfNull(text);

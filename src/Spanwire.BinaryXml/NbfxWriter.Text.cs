@@ -26,6 +26,7 @@ public sealed partial class NbfxWriter
     /// (UnicodeChars), with the 8/16/32-bit length form the length needs. Lone surrogates throw
     /// <see cref="EncoderFallbackException"/>, as in-box.
     /// </summary>
+    /// <param name="value">The text.</param>
     public void WriteString(string value)
     {
         ArgumentNullException.ThrowIfNull(value);
@@ -251,9 +252,13 @@ public sealed partial class NbfxWriter
     }
 
     /// <summary>Writes chars as text, exactly as <see cref="WriteString(ReadOnlySpan{char})"/>.</summary>
+    /// <param name="buffer">The characters.</param>
+    /// <param name="index">Where the characters start in <paramref name="buffer"/>.</param>
+    /// <param name="count">How many characters to write.</param>
     public void WriteChars(char[] buffer, int index, int count) => WriteString(buffer.AsSpan(index, count));
 
     /// <summary>Writes a dictionary string as a Dictionary text record when it is in the dictionary or session, as a string otherwise.</summary>
+    /// <param name="value">The text.</param>
     public void WriteString(XmlDictionaryString value)
     {
         ArgumentNullException.ThrowIfNull(value);
@@ -272,6 +277,8 @@ public sealed partial class NbfxWriter
     /// Writes a qualified name as text: QNameDictionary for a one-letter prefix and a local name in the dictionary or
     /// session; otherwise the prefix, ":" and the local name as three texts, as in-box.
     /// </summary>
+    /// <param name="prefix">The prefix, or null for none.</param>
+    /// <param name="localName">The local name; a dictionary string is written as its id when the dictionary or the session holds it.</param>
     public void WriteQualifiedName(string prefix, XmlDictionaryString localName)
     {
         ArgumentNullException.ThrowIfNull(prefix);
@@ -295,6 +302,7 @@ public sealed partial class NbfxWriter
     }
 
     /// <summary>Writes bytes as a Bytes text record (base64 in the infoset); an empty span writes Empty.</summary>
+    /// <param name="bytes">The bytes, written as a Base64 (bytes) record.</param>
     public void WriteBase64(ReadOnlySpan<byte> bytes) => WriteBase64(default, bytes);
 
     /// <summary>

@@ -7,6 +7,7 @@ namespace Spanwire.BinaryXml;
 public sealed partial class NbfxWriter
 {
     /// <summary>Writes an integer with the smallest record: Zero, One, Int8, Int16 or Int32.</summary>
+    /// <param name="value">The value, written as its own binary text record.</param>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void WriteValue(int value)
     {
@@ -45,6 +46,7 @@ public sealed partial class NbfxWriter
     }
 
     /// <summary>Writes a long with the smallest record; Int64 only outside the int range.</summary>
+    /// <param name="value">The value, written as its own binary text record.</param>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void WriteValue(long value)
     {
@@ -59,6 +61,7 @@ public sealed partial class NbfxWriter
     }
 
     /// <summary>Writes a ulong: as a long up to long.MaxValue, UInt64 above.</summary>
+    /// <param name="value">The value, written as its own binary text record.</param>
     public void WriteValue(ulong value)
     {
         if (value <= long.MaxValue)
@@ -72,9 +75,11 @@ public sealed partial class NbfxWriter
     }
 
     /// <summary>Writes True or False.</summary>
+    /// <param name="value">The value, written as its own binary text record.</param>
     public void WriteValue(bool value) => WriteTextNode(value ? NbfxRecord.TrueText : NbfxRecord.FalseText);
 
     /// <summary>Writes a float: an integer record when it is integral and in short range (−0 becomes Zero), Float otherwise.</summary>
+    /// <param name="value">The value, written as its own binary text record.</param>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void WriteValue(float value)
     {
@@ -92,6 +97,7 @@ public sealed partial class NbfxWriter
     }
 
     /// <summary>Writes a double: the float rule when it survives a round trip through float (so infinities are Float), Double otherwise (NaN).</summary>
+    /// <param name="value">The value, written as its own binary text record.</param>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void WriteValue(double value)
     {
@@ -110,6 +116,7 @@ public sealed partial class NbfxWriter
     }
 
     /// <summary>Writes a Decimal record.</summary>
+    /// <param name="value">The value, written as its own binary text record.</param>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void WriteValue(decimal value)
     {
@@ -122,15 +129,19 @@ public sealed partial class NbfxWriter
     }
 
     /// <summary>Writes a DateTime record: the in-box ToBinary form (local times as UTC ticks with the local flag).</summary>
+    /// <param name="value">The value, written as its own binary text record.</param>
     public void WriteValue(DateTime value) => WriteFixed64(NbfxRecord.DateTimeText, NbfxPrimitives.DateTimeToBinary(value));
 
     /// <summary>Writes a TimeSpan record (ticks).</summary>
+    /// <param name="value">The value, written as its own binary text record.</param>
     public void WriteValue(TimeSpan value) => WriteFixed64(NbfxRecord.TimeSpanText, value.Ticks);
 
     /// <summary>Writes a Guid (UuidText) record, bytes in <see cref="Guid.TryWriteBytes(Span{byte})"/> order.</summary>
+    /// <param name="value">The value, written as its own binary text record.</param>
     public void WriteValue(Guid value) => WriteGuidRecord(NbfxRecord.UuidText, value);
 
     /// <summary>Writes a UniqueId: the UniqueId record when it is a GUID, its string form otherwise.</summary>
+    /// <param name="value">The value, written as its own binary text record.</param>
     public void WriteValue(UniqueId value)
     {
         ArgumentNullException.ThrowIfNull(value);

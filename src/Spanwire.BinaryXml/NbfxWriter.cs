@@ -100,6 +100,7 @@ public sealed partial class NbfxWriter
     }
 
     /// <summary>Points the writer at a new output with a clean state, keeping its dictionary and session.</summary>
+    /// <param name="output">Where the bytes go.</param>
     public void Reset(IBufferWriter<byte> output)
     {
         ArgumentNullException.ThrowIfNull(output);
@@ -112,6 +113,9 @@ public sealed partial class NbfxWriter
     }
 
     /// <summary>Points the writer at a new output with a clean state and another dictionary and session.</summary>
+    /// <param name="output">Where the bytes go.</param>
+    /// <param name="dictionary">The static dictionary (its strings are even ids), or null for none.</param>
+    /// <param name="session">The session other dictionary strings are added to (as odd ids), or null for none.</param>
     public void Reset(IBufferWriter<byte> output, IXmlDictionary? dictionary, XmlBinaryWriterSession? session)
     {
         Reset(output);

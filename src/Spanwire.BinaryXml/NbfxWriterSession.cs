@@ -23,6 +23,7 @@ public sealed class NbfxWriterSession : XmlBinaryWriterSession
     }
 
     /// <summary>The strings added since the last call, in key order; the list is cleared.</summary>
+    /// <returns>The strings added since the last call, in id order.</returns>
     public IReadOnlyList<string> TakeNewStrings()
     {
         string[] strings = [.. _added];
