@@ -25,16 +25,21 @@ say() { echo "rabbitmq.sh: $*" >&2; }
 
 listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
-# A port P such that nothing listens on P, P+1 (the node's epmd), P+2 (TLS) or P+10000 (the node's distribution port).
+# A port P such that nothing listens on P, P+1 (the node's epmd), P+2 (TLS) or P+10000 (the node's distribution port),
+# all four below the kernel's ephemeral range: a port in that range can be taken at any moment by an outgoing
+# connection (the tests open many), between choosing it and the node binding it.
 free_port() {
-  local p
+  local p low span
+  low=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
+  span=$((low - 10000 - 10000 - 3))
+  [ "$span" -gt 1000 ] || span=1000
   for _ in $(seq 1 200); do
-    p=$((20000 + RANDOM % 25000))
+    p=$((10000 + RANDOM % span))
     if ! listening "$p" && ! listening $((p + 1)) && ! listening $((p + 2)) && ! listening $((p + 10000)); then
       echo "$p"; return
     fi
   done
-  echo $((20000 + RANDOM % 25000))
+  echo $((10000 + RANDOM % span))
 }
 
 # A CA, a server certificate for localhost and 127.0.0.1, a client certificate (CN spanwire-client) and, for the

@@ -156,8 +156,16 @@ internal sealed class ClusterControl(string folder)
     public static async Task<ClusterControl> StartAsync()
     {
         var cluster = new ClusterControl(Directory.CreateTempSubdirectory("spanwire-cluster-").FullName);
-        cluster.Uri = (await NodeScript.RunAsync($"cluster {cluster._folder}", TimeSpan.FromSeconds(300)).ConfigureAwait(false)).Trim();
-        return cluster;
+        try
+        {
+            cluster.Uri = (await NodeScript.RunAsync($"cluster {cluster._folder}", TimeSpan.FromSeconds(300)).ConfigureAwait(false)).Trim();
+            return cluster;
+        }
+        catch (Exception)
+        {
+            await cluster.DisposeAsync().ConfigureAwait(false); // the nodes that did start
+            throw;
+        }
     }
 
     private readonly string _folder = folder;
