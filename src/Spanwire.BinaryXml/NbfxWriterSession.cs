@@ -1,8 +1,4 @@
-using System.Buffers;
-using System.Text;
-using System.Text.Unicode;
 using System.Xml;
-using Spanwire.BinaryXml.Reading;
 
 namespace Spanwire.BinaryXml;
 

@@ -1,6 +1,3 @@
-using System.Buffers;
-using Spanwire.Amqp.Protocol;
-
 namespace Spanwire.Amqp.Client;
 
 /// <summary>The broker's answer to queue.declare.</summary>

@@ -1,7 +1,5 @@
 using System.Buffers;
 using System.Buffers.Binary;
-using System.Diagnostics.CodeAnalysis;
-using Spanwire.Buffers;
 
 namespace Spanwire.Amqp.Protocol;
 

@@ -1,5 +1,4 @@
 using System.Text;
-using System.Text.Unicode;
 
 namespace Spanwire.Amqp.Protocol;
 
