@@ -19,6 +19,8 @@ internal static class Program
         new NbfxEncodeCommand(),
     ];
 
+    private static readonly Lazy<CommandLine> s_commandLine = new(() => new CommandLine(s_commands));
+
     private static int Main(string[] args)
     {
         string verb = args.Length > 0 ? args[0] : "";
@@ -50,51 +52,44 @@ internal static class Program
             return ExitCodes.BadInput;
         }
 
-        string verb = args[0];
-        if (verb is "--help" or "-h" or "help")
+        if (args[0] == "help")
         {
             Console.Out.Write(Usage());
             return ExitCodes.Success;
         }
 
-        if (verb == "--version")
+        if (args[0].StartsWith("[suggest", StringComparison.Ordinal))
+        {
+            return s_commandLine.Value.InvokeDirective(args); // shell completion (dotnet-suggest)
+        }
+
+        CommandLine.Request request = s_commandLine.Value.Parse(args);
+        if (request.Version)
         {
             Console.Out.WriteLine(Version());
             return ExitCodes.Success;
         }
 
-        // A command is one word ("sign") or a group and a verb ("json format").
-        string? grouped = args.Length > 1 ? $"{verb} {args[1]}" : null;
-        ICommand? command = Array.Find(s_commands, c => c.Name == grouped) ?? Array.Find(s_commands, c => c.Name == verb);
-        if (command is null)
+        if (request.Help)
         {
-            string[] inGroup = s_commands.Where(c => c.Name.StartsWith(verb + " ", StringComparison.Ordinal)).Select(c => c.Name[(verb.Length + 1)..]).ToArray();
-            if (inGroup.Length > 0 && args.Length > 1 && args[1] is "--help" or "-h")
-            {
-                Console.Out.Write(Usage(verb));
-                return ExitCodes.Success;
-            }
-
-            throw new CliException(verb.StartsWith('-') ? $"unknown option '{verb}' (see 'spanwire --help')"
-                : inGroup.Length > 0 ? $"'{verb}' needs one of: {string.Join(", ", inGroup)} (see 'spanwire --help')"
-                : $"unknown command '{verb}' (see 'spanwire --help')");
-        }
-
-        string[] rest = args[(command.Name.Count(c => c == ' ') + 1)..];
-        if (rest.Contains("--help") || rest.Contains("-h"))
-        {
-            Console.Out.WriteLine(command.Help);
+            Console.Out.Write(request.Command is { } helped ? helped.Help + Environment.NewLine : Usage(request.Group));
             return ExitCodes.Success;
         }
 
-        if (rest.Contains("--version"))
+        if (request.Error is { } error)
         {
-            Console.Out.WriteLine(Version());
-            return ExitCodes.Success;
+            throw new CliException(error);
         }
 
-        var reader = new ArgumentReader(command.Name, rest, command.ValueOptions, command.Flags);
-        return command.Run(reader);
+        if (request.Command is null)
+        {
+            string[] inGroup = [.. s_commands.Where(c => c.Name.StartsWith(request.Group + " ", StringComparison.Ordinal)).Select(c => c.Name[(request.Group!.Length + 1)..])];
+            throw new CliException(request.Group is not null
+                ? $"'{request.Group}' needs one of: {string.Join(", ", inGroup)} (see 'spanwire --help')"
+                : $"unknown command '{args[0]}' (see 'spanwire --help')");
+        }
+
+        return request.Command.Run(request.Arguments!);
     }
 
     private static int Fail(string verb, string message)

@@ -116,4 +116,30 @@ public sealed class JsonFormatTests
             Assert.Empty(result.StdErr);
         }
     }
+
+    [Fact]
+    public void After_a_double_dash_help_is_a_file_name_not_a_request_for_help()
+    {
+        var result = CliRunner.Run("json", "format", "--", "--help");
+        Expect.Equal(2, result.ExitCode, result.StdErr);
+        Assert.Contains("cannot read '--help'", Assert.Single(result.ErrorLines), StringComparison.Ordinal);
+        Assert.Equal("", result.StdOut);
+    }
+
+    [Fact]
+    public void Options_take_their_value_after_an_equals_sign_too()
+    {
+        var result = CliRunner.Run(Encoding.UTF8.GetBytes("{\"a\":1}"), "json", "format", "--indent=2");
+        Expect.Equal(0, result.ExitCode, result.StdErr);
+        Assert.Equal("{\n  \"a\": 1\n}\n", result.StdOut.Replace("\r\n", "\n"));
+    }
+
+    [Fact]
+    public void The_suggest_directive_completes_a_verbs_options_for_the_shell()
+    {
+        var result = CliRunner.Run("[suggest:12]", "json format");
+        Expect.Equal(0, result.ExitCode, result.StdErr);
+        Assert.Contains("--indent", result.StdOut, StringComparison.Ordinal);
+        Assert.Contains("--minify", result.StdOut, StringComparison.Ordinal);
+    }
 }
