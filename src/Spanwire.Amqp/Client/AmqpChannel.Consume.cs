@@ -34,6 +34,15 @@ public sealed partial class AmqpChannel
     /// With <paramref name="autoAck"/> false (the default), acknowledge each with <see cref="AckAsync"/>, and bound the
     /// deliveries in flight with <see cref="QosAsync(ushort, CancellationToken)"/>.
     /// </summary>
+    /// <param name="queue">The queue's name.</param>
+    /// <param name="autoAck">Whether the broker counts each delivery acknowledged as soon as it sends it.</param>
+    /// <param name="consumerTag">The consumer's tag; empty lets the broker choose one.</param>
+    /// <param name="exclusive">Whether this must be the queue's only consumer.</param>
+    /// <param name="arguments">Optional consumer arguments as an encoded table (x-priority, x-stream-offset, ...); empty for none.</param>
+    /// <param name="cancellationToken">Cancels waiting for the broker's reply (the request may still take effect).</param>
+    /// <returns>The consumer, registered before the task completes: no delivery for it is missed.</returns>
+    /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
+    /// <exception cref="TimeoutException">No reply within <see cref="AmqpConnectionOptions.ContinuationTimeout"/>.</exception>
     public async Task<AmqpConsumer> ConsumeAsync(string queue, bool autoAck = false, string consumerTag = "", bool exclusive = false,
         FieldTable arguments = default, CancellationToken cancellationToken = default)
     {
@@ -77,6 +86,16 @@ public sealed partial class AmqpChannel
     /// released when the handler returns. A handler that throws cancels the consumer and faults its
     /// <see cref="AmqpConsumer.Completion"/>.
     /// </summary>
+    /// <param name="queue">The queue's name.</param>
+    /// <param name="handler">Called for each delivery, one at a time; the delivery is released when it returns.</param>
+    /// <param name="autoAck">Whether the broker counts each delivery acknowledged as soon as it sends it.</param>
+    /// <param name="consumerTag">The consumer's tag; empty lets the broker choose one.</param>
+    /// <param name="exclusive">Whether this must be the queue's only consumer.</param>
+    /// <param name="arguments">Optional consumer arguments as an encoded table (x-priority, x-stream-offset, ...); empty for none.</param>
+    /// <param name="cancellationToken">Cancels waiting for the broker's reply (the request may still take effect).</param>
+    /// <returns>The consumer, registered before the task completes: no delivery for it is missed.</returns>
+    /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
+    /// <exception cref="TimeoutException">No reply within <see cref="AmqpConnectionOptions.ContinuationTimeout"/>.</exception>
     public async Task<AmqpConsumer> ConsumeAsync(string queue, Func<AmqpDelivery, CancellationToken, ValueTask> handler, bool autoAck = false,
         string consumerTag = "", bool exclusive = false, FieldTable arguments = default, CancellationToken cancellationToken = default)
     {
@@ -87,6 +106,12 @@ public sealed partial class AmqpChannel
     }
 
     /// <summary>Fetches one message (basic.get), or null when the queue is empty.</summary>
+    /// <param name="queue">The queue's name.</param>
+    /// <param name="autoAck">Whether the broker counts each delivery acknowledged as soon as it sends it.</param>
+    /// <param name="cancellationToken">Cancels waiting for the broker's reply (the request may still take effect).</param>
+    /// <returns>The message, or null when the queue is empty.</returns>
+    /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
+    /// <exception cref="TimeoutException">No reply within <see cref="AmqpConnectionOptions.ContinuationTimeout"/>.</exception>
     public async Task<AmqpDelivery?> GetAsync(string queue, bool autoAck = false, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(queue);
@@ -108,6 +133,10 @@ public sealed partial class AmqpChannel
     }
 
     /// <summary>Acknowledges a delivery, or with <paramref name="multiple"/> every delivery up to it.</summary>
+    /// <param name="deliveryTag">The delivery's tag (<see cref="AmqpDelivery.DeliveryTag"/>).</param>
+    /// <param name="multiple">Whether every unacknowledged delivery up to the tag is covered.</param>
+    /// <param name="cancellationToken">Not used: the frame is queued for the socket at once.</param>
+    /// <returns>A completed task: the frame is queued for the socket.</returns>
     public ValueTask AckAsync(ulong deliveryTag, bool multiple = false, CancellationToken cancellationToken = default)
     {
         if (IsFromLostLink(deliveryTag))
@@ -122,6 +151,11 @@ public sealed partial class AmqpChannel
     }
 
     /// <summary>Rejects a delivery, or with <paramref name="multiple"/> every delivery up to it (basic.nack); requeued unless <paramref name="requeue"/> is false.</summary>
+    /// <param name="deliveryTag">The delivery's tag (<see cref="AmqpDelivery.DeliveryTag"/>).</param>
+    /// <param name="multiple">Whether every unacknowledged delivery up to the tag is covered.</param>
+    /// <param name="requeue">Whether the broker puts the messages back in the queue (otherwise they are dropped or dead-lettered).</param>
+    /// <param name="cancellationToken">Not used: the frame is queued for the socket at once.</param>
+    /// <returns>A completed task: the frame is queued for the socket.</returns>
     public ValueTask NackAsync(ulong deliveryTag, bool multiple = false, bool requeue = true, CancellationToken cancellationToken = default)
     {
         if (IsFromLostLink(deliveryTag))
@@ -139,6 +173,10 @@ public sealed partial class AmqpChannel
     }
 
     /// <summary>Rejects one delivery (basic.reject); requeued unless <paramref name="requeue"/> is false.</summary>
+    /// <param name="deliveryTag">The delivery's tag (<see cref="AmqpDelivery.DeliveryTag"/>).</param>
+    /// <param name="requeue">Whether the broker puts the messages back in the queue (otherwise they are dropped or dead-lettered).</param>
+    /// <param name="cancellationToken">Not used: the frame is queued for the socket at once.</param>
+    /// <returns>A completed task: the frame is queued for the socket.</returns>
     public ValueTask RejectAsync(ulong deliveryTag, bool requeue = true, CancellationToken cancellationToken = default)
     {
         if (IsFromLostLink(deliveryTag))

@@ -20,6 +20,10 @@ public sealed partial class AmqpChannel
     public long UnconfirmedCount => _confirms?.Outstanding ?? 0;
 
     /// <summary>Puts the channel in confirm mode (confirm.select): every publish from now on is acked or nacked by the broker.</summary>
+    /// <param name="cancellationToken">Cancels waiting for the broker's reply (the request may still take effect).</param>
+    /// <returns>A task that completes when confirm mode is on.</returns>
+    /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
+    /// <exception cref="TimeoutException">No reply within <see cref="AmqpConnectionOptions.ContinuationTimeout"/>.</exception>
     public async Task EnableConfirmsAsync(CancellationToken cancellationToken = default)
     {
         if (_confirms is not null)
@@ -66,6 +70,12 @@ public sealed partial class AmqpChannel
         Publish(exchange, routingKey, properties, null, body, mandatory, wait: false, cancellationToken);
 
     /// <summary>Publishes a message with no properties; see <see cref="PublishAsync(string, string, in BasicProperties, ReadOnlyMemory{byte}, bool, CancellationToken)"/>.</summary>
+    /// <param name="exchange">The exchange's name; "" is the default exchange.</param>
+    /// <param name="routingKey">The routing key.</param>
+    /// <param name="body">The message body.</param>
+    /// <param name="cancellationToken">Cancels waiting for room under congestion.</param>
+    /// <returns>A task that completes when the frames are queued for the socket.</returns>
+    /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
     public ValueTask PublishAsync(string exchange, string routingKey, ReadOnlyMemory<byte> body, CancellationToken cancellationToken = default) =>
         Publish(exchange, routingKey, default, null, body, false, wait: false, cancellationToken);
 
@@ -83,6 +93,11 @@ public sealed partial class AmqpChannel
     /// }
     /// </code>
     /// </example>
+    /// <param name="template">The pre-encoded exchange, routing key, properties and mandatory bit.</param>
+    /// <param name="body">The message body.</param>
+    /// <param name="cancellationToken">Cancels waiting for room under congestion.</param>
+    /// <returns>A task that completes when the frames are queued for the socket.</returns>
+    /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
     public ValueTask PublishAsync(AmqpPublishTemplate template, ReadOnlyMemory<byte> body, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(template);
@@ -94,6 +109,11 @@ public sealed partial class AmqpChannel
     /// <see cref="PublishConfirmedAsync(string, string, in BasicProperties, ReadOnlyMemory{byte}, bool, CancellationToken)"/>.
     /// </summary>
     /// <exception cref="InvalidOperationException">Confirm mode is off.</exception>
+    /// <param name="template">The pre-encoded exchange, routing key, properties and mandatory bit.</param>
+    /// <param name="body">The message body.</param>
+    /// <param name="cancellationToken">Cancels waiting for the broker's reply (the request may still take effect).</param>
+    /// <returns>A task that completes when the broker acks the message.</returns>
+    /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
     public ValueTask PublishConfirmedAsync(AmqpPublishTemplate template, ReadOnlyMemory<byte> body, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(template);
@@ -133,6 +153,9 @@ public sealed partial class AmqpChannel
     /// if the broker nacked any since the last wait.
     /// </summary>
     /// <exception cref="InvalidOperationException">Confirm mode is off.</exception>
+    /// <param name="cancellationToken">Cancels waiting for the broker's reply (the request may still take effect).</param>
+    /// <returns>A task that completes when every publish so far is confirmed.</returns>
+    /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
     public Task WaitForConfirmsAsync(CancellationToken cancellationToken = default) =>
         (_confirms ?? throw new InvalidOperationException("Confirm mode is off on this channel: call EnableConfirmsAsync first."))
             .WaitForAllAsync(cancellationToken);

@@ -9,6 +9,17 @@ public sealed partial class AmqpChannel
     private TopologyRecorder? Recorder => IsForRecovery ? null : _connection.Topology;
 
     /// <summary>Declares an exchange (exchange.declare); with <paramref name="passive"/>, only checks that it exists.</summary>
+    /// <param name="exchange">The exchange's name; "" is the default exchange.</param>
+    /// <param name="type">The exchange type: direct, fanout, topic, headers, or a plugin's.</param>
+    /// <param name="durable">Whether it survives a broker restart.</param>
+    /// <param name="autoDelete">Whether it is deleted when its last consumer (a queue) or binding (an exchange) goes.</param>
+    /// <param name="internal">Whether only other exchanges may route to it.</param>
+    /// <param name="arguments">Optional exchange arguments as an encoded table (alternate-exchange, ...); empty for none.</param>
+    /// <param name="passive">Only check that it exists: a missing one closes the channel with 404.</param>
+    /// <param name="cancellationToken">Cancels waiting for the broker's reply (the request may still take effect).</param>
+    /// <returns>A task that completes when the broker has confirmed it.</returns>
+    /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
+    /// <exception cref="TimeoutException">No reply within <see cref="AmqpConnectionOptions.ContinuationTimeout"/>.</exception>
     public async Task ExchangeDeclareAsync(string exchange, string type, bool durable = false, bool autoDelete = false, bool @internal = false,
         FieldTable arguments = default, bool passive = false, CancellationToken cancellationToken = default)
     {
@@ -35,6 +46,12 @@ public sealed partial class AmqpChannel
     }
 
     /// <summary>Deletes an exchange (exchange.delete).</summary>
+    /// <param name="exchange">The exchange's name; "" is the default exchange.</param>
+    /// <param name="ifUnused">Delete it only if nothing uses it (no consumers for a queue, no bindings for an exchange).</param>
+    /// <param name="cancellationToken">Cancels waiting for the broker's reply (the request may still take effect).</param>
+    /// <returns>A task that completes when the broker has confirmed it.</returns>
+    /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
+    /// <exception cref="TimeoutException">No reply within <see cref="AmqpConnectionOptions.ContinuationTimeout"/>.</exception>
     public async Task ExchangeDeleteAsync(string exchange, bool ifUnused = false, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(exchange);
@@ -51,6 +68,14 @@ public sealed partial class AmqpChannel
     }
 
     /// <summary>Binds exchange <paramref name="destination"/> to exchange <paramref name="source"/> (exchange.bind).</summary>
+    /// <param name="destination">The exchange that receives the messages.</param>
+    /// <param name="source">The exchange the messages come from.</param>
+    /// <param name="routingKey">The routing key.</param>
+    /// <param name="arguments">Optional binding arguments as an encoded table (for a headers exchange, the headers to match); empty for none.</param>
+    /// <param name="cancellationToken">Cancels waiting for the broker's reply (the request may still take effect).</param>
+    /// <returns>A task that completes when the broker has confirmed it.</returns>
+    /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
+    /// <exception cref="TimeoutException">No reply within <see cref="AmqpConnectionOptions.ContinuationTimeout"/>.</exception>
     public async Task ExchangeBindAsync(string destination, string source, string routingKey, FieldTable arguments = default,
         CancellationToken cancellationToken = default)
     {
@@ -60,6 +85,14 @@ public sealed partial class AmqpChannel
     }
 
     /// <summary>Removes an exchange-to-exchange binding (exchange.unbind).</summary>
+    /// <param name="destination">The exchange that receives the messages.</param>
+    /// <param name="source">The exchange the messages come from.</param>
+    /// <param name="routingKey">The routing key.</param>
+    /// <param name="arguments">Optional binding arguments as an encoded table (for a headers exchange, the headers to match); empty for none.</param>
+    /// <param name="cancellationToken">Cancels waiting for the broker's reply (the request may still take effect).</param>
+    /// <returns>A task that completes when the broker has confirmed it.</returns>
+    /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
+    /// <exception cref="TimeoutException">No reply within <see cref="AmqpConnectionOptions.ContinuationTimeout"/>.</exception>
     public async Task ExchangeUnbindAsync(string destination, string source, string routingKey, FieldTable arguments = default,
         CancellationToken cancellationToken = default)
     {
@@ -69,6 +102,16 @@ public sealed partial class AmqpChannel
     }
 
     /// <summary>Declares a queue (queue.declare); an empty name asks the broker to name it. With <paramref name="passive"/>, only checks that it exists.</summary>
+    /// <param name="queue">The queue's name.</param>
+    /// <param name="durable">Whether it survives a broker restart.</param>
+    /// <param name="exclusive">Whether only this connection may use the queue, and it goes with the connection.</param>
+    /// <param name="autoDelete">Whether it is deleted when its last consumer (a queue) or binding (an exchange) goes.</param>
+    /// <param name="arguments">Optional arguments as an encoded table (x-queue-type, x-message-ttl, ...); empty for none.</param>
+    /// <param name="passive">Only check that it exists: a missing one closes the channel with 404.</param>
+    /// <param name="cancellationToken">Cancels waiting for the broker's reply (the request may still take effect).</param>
+    /// <returns>The queue's name (the broker's choice when it was empty) and its message and consumer counts.</returns>
+    /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
+    /// <exception cref="TimeoutException">No reply within <see cref="AmqpConnectionOptions.ContinuationTimeout"/>.</exception>
     public async Task<AmqpQueueInfo> QueueDeclareAsync(string queue = "", bool durable = false, bool exclusive = false, bool autoDelete = false,
         FieldTable arguments = default, bool passive = false, CancellationToken cancellationToken = default)
     {
@@ -97,6 +140,14 @@ public sealed partial class AmqpChannel
     }
 
     /// <summary>Binds a queue to an exchange (queue.bind).</summary>
+    /// <param name="queue">The queue's name.</param>
+    /// <param name="exchange">The exchange's name; "" is the default exchange.</param>
+    /// <param name="routingKey">The routing key.</param>
+    /// <param name="arguments">Optional binding arguments as an encoded table (for a headers exchange, the headers to match); empty for none.</param>
+    /// <param name="cancellationToken">Cancels waiting for the broker's reply (the request may still take effect).</param>
+    /// <returns>A task that completes when the broker has confirmed it.</returns>
+    /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
+    /// <exception cref="TimeoutException">No reply within <see cref="AmqpConnectionOptions.ContinuationTimeout"/>.</exception>
     public async Task QueueBindAsync(string queue, string exchange, string routingKey, FieldTable arguments = default, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(queue);
@@ -117,6 +168,14 @@ public sealed partial class AmqpChannel
     }
 
     /// <summary>Removes a queue binding (queue.unbind).</summary>
+    /// <param name="queue">The queue's name.</param>
+    /// <param name="exchange">The exchange's name; "" is the default exchange.</param>
+    /// <param name="routingKey">The routing key.</param>
+    /// <param name="arguments">Optional binding arguments as an encoded table (for a headers exchange, the headers to match); empty for none.</param>
+    /// <param name="cancellationToken">Cancels waiting for the broker's reply (the request may still take effect).</param>
+    /// <returns>A task that completes when the broker has confirmed it.</returns>
+    /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
+    /// <exception cref="TimeoutException">No reply within <see cref="AmqpConnectionOptions.ContinuationTimeout"/>.</exception>
     public async Task QueueUnbindAsync(string queue, string exchange, string routingKey, FieldTable arguments = default, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(queue);
@@ -136,6 +195,11 @@ public sealed partial class AmqpChannel
     }
 
     /// <summary>Removes every ready message from a queue (queue.purge); returns how many.</summary>
+    /// <param name="queue">The queue's name.</param>
+    /// <param name="cancellationToken">Cancels waiting for the broker's reply (the request may still take effect).</param>
+    /// <returns>How many messages were purged.</returns>
+    /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
+    /// <exception cref="TimeoutException">No reply within <see cref="AmqpConnectionOptions.ContinuationTimeout"/>.</exception>
     public async Task<uint> QueuePurgeAsync(string queue, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(queue);
@@ -151,6 +215,13 @@ public sealed partial class AmqpChannel
     }
 
     /// <summary>Deletes a queue (queue.delete); returns how many messages it held.</summary>
+    /// <param name="queue">The queue's name.</param>
+    /// <param name="ifUnused">Delete it only if nothing uses it (no consumers for a queue, no bindings for an exchange).</param>
+    /// <param name="ifEmpty">Delete the queue only if it holds no messages.</param>
+    /// <param name="cancellationToken">Cancels waiting for the broker's reply (the request may still take effect).</param>
+    /// <returns>How many messages were deleted with the queue.</returns>
+    /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
+    /// <exception cref="TimeoutException">No reply within <see cref="AmqpConnectionOptions.ContinuationTimeout"/>.</exception>
     public async Task<uint> QueueDeleteAsync(string queue, bool ifUnused = false, bool ifEmpty = false, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(queue);
@@ -209,14 +280,26 @@ public sealed partial class AmqpChannel
         QosAsync(0, prefetchCount, global: false, cancellationToken);
 
     /// <summary>Puts the channel in transaction mode (tx.select).</summary>
+    /// <param name="cancellationToken">Cancels waiting for the broker's reply (the request may still take effect).</param>
+    /// <returns>A task that completes when the broker has confirmed it.</returns>
+    /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
+    /// <exception cref="TimeoutException">No reply within <see cref="AmqpConnectionOptions.ContinuationTimeout"/>.</exception>
     public Task TxSelectAsync(CancellationToken cancellationToken = default) =>
         CallAsync(AmqpMethods.TxSelectOk, static (o, ch) => AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.TxSelect).Complete(), null, cancellationToken);
 
     /// <summary>Commits the current transaction (tx.commit).</summary>
+    /// <param name="cancellationToken">Cancels waiting for the broker's reply (the request may still take effect).</param>
+    /// <returns>A task that completes when the broker has confirmed it.</returns>
+    /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
+    /// <exception cref="TimeoutException">No reply within <see cref="AmqpConnectionOptions.ContinuationTimeout"/>.</exception>
     public Task TxCommitAsync(CancellationToken cancellationToken = default) =>
         CallAsync(AmqpMethods.TxCommitOk, static (o, ch) => AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.TxCommit).Complete(), null, cancellationToken);
 
     /// <summary>Abandons the current transaction (tx.rollback).</summary>
+    /// <param name="cancellationToken">Cancels waiting for the broker's reply (the request may still take effect).</param>
+    /// <returns>A task that completes when the broker has confirmed it.</returns>
+    /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
+    /// <exception cref="TimeoutException">No reply within <see cref="AmqpConnectionOptions.ContinuationTimeout"/>.</exception>
     public Task TxRollbackAsync(CancellationToken cancellationToken = default) =>
         CallAsync(AmqpMethods.TxRollbackOk, static (o, ch) => AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.TxRollback).Complete(), null, cancellationToken);
 

@@ -42,6 +42,10 @@ public sealed partial class AmqpChannel : IAsyncDisposable
     public Exception? CloseReason => Volatile.Read(ref _closeReason);
 
     /// <summary>Closes the channel (channel.close, then waits for close-ok). Closing a closed channel does nothing.</summary>
+    /// <param name="cancellationToken">Cancels waiting for the broker's close-ok; the connection is closed either way.</param>
+    /// <returns>A task that completes when the channel or connection is closed.</returns>
+    /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
+    /// <exception cref="TimeoutException">No reply within <see cref="AmqpConnectionOptions.ContinuationTimeout"/>.</exception>
     public async Task CloseAsync(CancellationToken cancellationToken = default)
     {
         if (Volatile.Read(ref _closeReason) is not null)
@@ -70,6 +74,7 @@ public sealed partial class AmqpChannel : IAsyncDisposable
     }
 
     /// <summary>Closes the channel.</summary>
+    /// <returns>A task that completes when it is closed.</returns>
     public async ValueTask DisposeAsync()
     {
         if (IsOpen && _connection.IsOpen)

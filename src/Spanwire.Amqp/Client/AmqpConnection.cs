@@ -83,6 +83,9 @@ public sealed partial class AmqpConnection : IAsyncDisposable
     public Task<Exception> Completion => _closed.Task;
 
     /// <summary>Connects to the broker named by an <c>amqp://user:pass@host:port/vhost</c> URI.</summary>
+    /// <param name="uri">A RabbitMQ URI (<c>amqp://</c> or <c>amqps://</c>; see <see cref="AmqpConnectionOptions.Parse"/>).</param>
+    /// <param name="cancellationToken">Cancels connecting.</param>
+    /// <returns>The open connection.</returns>
     public static Task<AmqpConnection> ConnectAsync(string uri, CancellationToken cancellationToken = default) =>
         ConnectAsync(AmqpConnectionOptions.Parse(uri), cancellationToken);
 
@@ -155,6 +158,8 @@ public sealed partial class AmqpConnection : IAsyncDisposable
 
     /// <summary>Opens a channel on the lowest free number.</summary>
     /// <exception cref="InvalidOperationException">All channel_max channels are open.</exception>
+    /// <param name="cancellationToken">Cancels waiting for the broker's reply (the request may still take effect).</param>
+    /// <returns>The open channel.</returns>
     public Task<AmqpChannel> OpenChannelAsync(CancellationToken cancellationToken = default)
     {
         ThrowIfClosed();
@@ -184,6 +189,10 @@ public sealed partial class AmqpConnection : IAsyncDisposable
     }
 
     /// <summary>Replaces the secret (for example an expiring OAuth token) on a live connection (connection.update-secret).</summary>
+    /// <param name="newSecret">The new secret, for example a fresh OAuth token.</param>
+    /// <param name="reason">Why, for the broker's log.</param>
+    /// <param name="cancellationToken">Cancels waiting for the broker's reply (the request may still take effect).</param>
+    /// <returns>A task that completes when the broker has accepted the new secret.</returns>
     public Task UpdateSecretAsync(string newSecret, string reason, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(newSecret);
@@ -202,6 +211,10 @@ public sealed partial class AmqpConnection : IAsyncDisposable
 
     /// <summary>Closes the connection gracefully: connection.close, then close-ok from the broker (waited for at most 5 s,
     /// or the continuation timeout if shorter). Whether or not the broker answers, the connection is closed afterwards.</summary>
+    /// <param name="replyCode">The reply code sent to the broker (200 for a normal close).</param>
+    /// <param name="replyText">The reply text sent to the broker.</param>
+    /// <param name="cancellationToken">Cancels waiting for the broker's close-ok; the connection is closed either way.</param>
+    /// <returns>A task that completes when the channel or connection is closed.</returns>
     public async Task CloseAsync(ushort replyCode = AmqpReplyCode.Success, string replyText = "Goodbye", CancellationToken cancellationToken = default)
     {
         if (Volatile.Read(ref _closeReason) is not null)
@@ -232,6 +245,7 @@ public sealed partial class AmqpConnection : IAsyncDisposable
     }
 
     /// <summary>Closes the connection.</summary>
+    /// <returns>A task that completes when it is closed.</returns>
     public async ValueTask DisposeAsync() => await CloseAsync().ConfigureAwait(false);
 
     internal void ForgetChannel(AmqpChannel channel)

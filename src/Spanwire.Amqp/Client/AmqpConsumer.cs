@@ -62,6 +62,8 @@ public sealed class AmqpConsumer
     internal (bool AutoAck, bool Exclusive, FieldTable Arguments) Registration { get; set; }
 
     /// <summary>The deliveries, in order. Read them from one loop at a time.</summary>
+    /// <param name="cancellationToken">Ends the enumeration.</param>
+    /// <returns>The deliveries, in order.</returns>
     public async IAsyncEnumerable<AmqpDelivery> ReadAllAsync([EnumeratorCancellation] CancellationToken cancellationToken = default)
     {
         ChannelReader<AmqpDelivery> reader = _deliveries.Reader;
@@ -98,6 +100,8 @@ public sealed class AmqpConsumer
     }
 
     /// <summary>Cancels the consumer (basic.cancel); deliveries already received can still be read.</summary>
+    /// <param name="cancellationToken">Cancels waiting for the broker's reply (the request may still take effect).</param>
+    /// <returns>A task that completes when the broker has confirmed the cancel.</returns>
     public Task CancelAsync(CancellationToken cancellationToken = default) => Channel.CancelConsumerAsync(this, cancellationToken);
 
     internal void SetTag(string tag)

@@ -56,6 +56,7 @@ public sealed class AmqpDelivery : IDisposable
         _released ? "The delivery was released; take the body (TakeBody) or copy it before then." : "The body was taken with TakeBody.");
 
     /// <summary>Takes ownership of the body: it outlives the delivery, and the caller disposes it.</summary>
+    /// <returns>The body, now the caller's to dispose.</returns>
     public AmqpMessageBody TakeBody()
     {
         AmqpMessageBody body = Body;

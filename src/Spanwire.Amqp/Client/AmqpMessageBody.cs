@@ -92,9 +92,11 @@ public sealed class AmqpMessageBody : IDisposable
     }
 
     /// <summary>Copies the body into <paramref name="destination"/>, which must be at least <see cref="Length"/> bytes.</summary>
+    /// <param name="destination">The exchange that receives the messages.</param>
     public void CopyTo(Span<byte> destination) => Sequence.CopyTo(destination);
 
     /// <summary>Copies the body into a new array, which stays valid after the body is disposed.</summary>
+    /// <returns>A new array with the whole body.</returns>
     public byte[] ToArray() => Sequence.ToArray();
 
     /// <summary>Gives the pooled memory back. Calling it again does nothing.</summary>
