@@ -67,8 +67,11 @@ public static class RatioReport
 
     /// <summary>The rows of the steady loop; the spread is the middle half of the per-round ratios.</summary>
     public static List<Row> FromSteady(IEnumerable<SteadyRunner.Row> steady) =>
-        [.. steady.Select(s => new Row(s.Scenario, s.Parameters, s.Method, s.Baseline, s.MedianNanoseconds, s.Ratio,
-            s.RatioP25, s.RatioP75, s.AllocatedPerOperation, "steady"))];
+        [.. steady.Select(s => new Row(s.Scenario, s.Parameters, s.Method, s.Baseline, s.MedianNanoseconds, Known(s.Ratio),
+            Known(s.RatioP25), Known(s.RatioP75), s.AllocatedPerOperation, "steady"))];
+
+    // NaN: a class without a baseline has no ratio.
+    private static double? Known(double value) => double.IsNaN(value) ? null : value;
 
     /// <summary>Parameters as a canonical key (the pairs sorted), so both sources' spellings of one scenario match.</summary>
     public static string Key(string scenario, string parameters) =>

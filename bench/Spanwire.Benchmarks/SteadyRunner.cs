@@ -67,7 +67,8 @@ public static class SteadyRunner
 
     private static object?[] SourceValues(Type type, string name)
     {
-        const BindingFlags Any = BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.Static | BindingFlags.Instance;
+        // FlattenHierarchy: a static source on a base class (JsonWriterBenchmarkBase.FormattedValues) counts too.
+        const BindingFlags Any = BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.Static | BindingFlags.Instance | BindingFlags.FlattenHierarchy;
         object? holder = Activator.CreateInstance(type);
         object? values = type.GetProperty(name, Any)?.GetValue(holder) ?? type.GetMethod(name, Any, Type.EmptyTypes)?.Invoke(holder, null);
         return values is System.Collections.IEnumerable items ? [.. items.Cast<object?>()] : [];
@@ -104,11 +105,9 @@ public static class SteadyRunner
         {
             MethodInfo[] methods = [.. type.GetMethods(BindingFlags.Public | BindingFlags.Instance)
                 .Where(m => m.GetCustomAttribute<BenchmarkAttribute>() is not null && m.GetParameters().Length == 0)];
+            // A class without a baseline (no incumbent to run, as AmqpMethodBenchmarks) still gets its times; its
+            // ratios are NaN, shown as "-".
             int baseline = Array.FindIndex(methods, m => m.GetCustomAttribute<BenchmarkAttribute>()!.Baseline);
-            if (baseline < 0)
-            {
-                return [];
-            }
 
             Action<long>[] loops = [.. methods.Select(m => Loop(instance, m))];
 
@@ -168,7 +167,7 @@ public static class SteadyRunner
                 {
                     for (int i = 0; i < methods.Length; i++)
                     {
-                        ratios[i].Add(perOperation[i] / perOperation[baseline]);
+                        ratios[i].Add(baseline < 0 ? double.NaN : perOperation[i] / perOperation[baseline]);
                     }
                 }
             }

@@ -62,4 +62,18 @@ public sealed class SteadyRunnerTests
         Assert.Equal(RatioReport.Key("X", "A=1, B=2"), RatioReport.Key("X", "B=2, A=1"));
         Assert.NotEqual(RatioReport.Key("X", "A=1"), RatioReport.Key("Y", "A=1"));
     }
+
+    [Fact]
+    public void Every_benchmark_class_has_parameter_combinations_so_none_drops_out_of_the_report()
+    {
+        // A class with no combination (a parameter source not found: a static one on a base class) gives no rows at
+        // all, silently; the JSON scenarios once went missing from the report that way.
+        Type[] classes = [.. typeof(Spanwire.Benchmarks.Program).Assembly.GetTypes()
+            .Where(t => t.IsPublic && !t.IsAbstract && t.GetMethods().Any(m => m.GetCustomAttributes(typeof(BenchmarkAttribute), true).Length > 0))];
+        Assert.NotEmpty(classes);
+        foreach (Type type in classes)
+        {
+            Assert.True(SteadyRunner.Combinations(type).Any(), $"{type.Name}: no parameter combination");
+        }
+    }
 }
