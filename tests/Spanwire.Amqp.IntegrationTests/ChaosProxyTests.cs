@@ -56,9 +56,7 @@ public class ChaosProxyTests
         }
 
         string summary = $"{proxy.Cuts} cuts; confirmed {ledger.Confirmed.Count}, received {ledger.Received.Count} distinct, lost {lost}, duplicates {duplicates}";
-        string artifacts = Path.Combine(Path.GetDirectoryName(Path.GetDirectoryName(NodeScript.Path))!, "artifacts");
-        Directory.CreateDirectory(artifacts);
-        await File.WriteAllTextAsync(Path.Combine(artifacts, "chaos-proxy.md"), summary + Environment.NewLine);
+        await NodeScript.WriteArtifactAsync("chaos-proxy.md", summary + Environment.NewLine);
         Assert.True(allOpen, $"a connection did not recover within 30 s of the last cut; {summary}");
         Expect.Equal(0L, lost, summary);
         Assert.True(proxy.Cuts >= 30 && ledger.Confirmed.Count > 300, summary);

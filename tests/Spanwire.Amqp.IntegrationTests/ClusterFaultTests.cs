@@ -18,9 +18,7 @@ public class ClusterFaultTests
             FaultResult result = await ClusterFaultRun.RunAsync(new SpanwireFaultClients(), cluster, publishers: 8, consumers: 2, faults: 6);
 
             string table = ClusterFaultRun.Render([result]);
-            string artifacts = Path.Combine(Path.GetDirectoryName(Path.GetDirectoryName(NodeScript.Path))!, "artifacts");
-            Directory.CreateDirectory(artifacts);
-            await File.WriteAllTextAsync(Path.Combine(artifacts, "cluster-faults.md"), table);
+            await NodeScript.WriteArtifactAsync("cluster-faults.md", table);
 
             Expect.Equal(0L, result.Lost, $"confirmed messages never received{Environment.NewLine}{table}");
             foreach (FaultRow fault in result.Faults)

@@ -4,26 +4,45 @@ namespace Spanwire.Amqp.IntegrationTests;
 /// A RabbitMQ node of a test class's own (scripts/rabbitmq.sh in a temporary folder), for faults that must not touch
 /// the node every other test shares: closing every connection, stopping, killing and restarting it.
 /// </summary>
-public sealed class PrivateNode : IAsyncLifetime
+public class PrivateNode : IAsyncLifetime
 {
-    private readonly string _folder = Directory.CreateTempSubdirectory("spanwire-node-").FullName;
+    private readonly string _startArguments;
+
+    public PrivateNode()
+        : this("")
+    {
+    }
+
+    /// <param name="startArguments">What follows the folder on <c>rabbitmq.sh start</c> (" --tls", say).</param>
+    protected PrivateNode(string startArguments) => _startArguments = startArguments;
 
     public string Uri { get; private set; } = "";
 
-    public async Task InitializeAsync() => Uri = (await NodeScript.RunAsync($"start {_folder}", TimeSpan.FromSeconds(120))).Trim();
+    /// <summary>The node's folder (its data, logs and, for a TLS node, certificates).</summary>
+    protected string Folder { get; } = Directory.CreateTempSubdirectory("spanwire-node-").FullName;
+
+    /// <summary>The lines the script printed when the node last started: the amqp:// URI first.</summary>
+    protected IReadOnlyList<string> StartLines { get; private set; } = [];
+
+    public Task InitializeAsync() => StartAsync();
 
     public async Task DisposeAsync()
     {
-        await NodeScript.RunAsync($"stop {_folder}", TimeSpan.FromSeconds(60), check: false);
-        Directory.Delete(_folder, recursive: true);
+        await NodeScript.RunAsync($"stop {Folder}", TimeSpan.FromSeconds(60), check: false);
+        Directory.Delete(Folder, recursive: true);
     }
 
     /// <summary>rabbitmqctl against this node.</summary>
-    public Task<string> CtlAsync(string arguments) => NodeScript.RunAsync($"ctl {_folder} {arguments}", TimeSpan.FromSeconds(60));
+    public Task<string> CtlAsync(string arguments) => NodeScript.RunAsync($"ctl {Folder} {arguments}", TimeSpan.FromSeconds(60));
 
     /// <summary>Kills the node (kill -9): its connections drop without a word.</summary>
-    public Task KillAsync() => NodeScript.RunAsync($"kill {_folder}", TimeSpan.FromSeconds(30));
+    public Task KillAsync() => NodeScript.RunAsync($"kill {Folder}", TimeSpan.FromSeconds(30));
 
-    /// <summary>Starts the node again on its port, name and data.</summary>
-    public async Task StartAsync() => Uri = (await NodeScript.RunAsync($"start {_folder}", TimeSpan.FromSeconds(120))).Trim();
+    /// <summary>Starts the node (again: on its port, name and data).</summary>
+    public async Task StartAsync()
+    {
+        StartLines = (await NodeScript.RunAsync($"start {Folder}{_startArguments}", TimeSpan.FromSeconds(120)))
+            .Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+        Uri = StartLines[0];
+    }
 }

@@ -8,28 +8,18 @@ namespace Spanwire.Amqp.IntegrationTests;
 /// script makes with openssl: a test CA, the server's for localhost, a client's for user spanwire-client, one from a
 /// CA the broker does not trust, one for a user the broker does not know.
 /// </summary>
-public sealed class TlsNode : IAsyncLifetime
+public sealed class TlsNode : PrivateNode
 {
-    private readonly string _folder = Directory.CreateTempSubdirectory("spanwire-tls-node-").FullName;
-
-    public string PlainUri { get; private set; } = "";
-
-    public string TlsUri { get; private set; } = "";
-
-    public string Certificates => Path.Combine(_folder, "tls");
-
-    public async Task InitializeAsync()
+    public TlsNode()
+        : base(" --tls")
     {
-        string[] uris = (await NodeScript.RunAsync($"start {_folder} --tls", TimeSpan.FromSeconds(120))).Split('\n', StringSplitOptions.RemoveEmptyEntries);
-        PlainUri = uris[0];
-        TlsUri = uris[1];
     }
 
-    public async Task DisposeAsync()
-    {
-        await NodeScript.RunAsync($"stop {_folder}", TimeSpan.FromSeconds(60), check: false);
-        Directory.Delete(_folder, recursive: true);
-    }
+    public string PlainUri => Uri;
+
+    public string TlsUri => StartLines[1];
+
+    public string Certificates => Path.Combine(Folder, "tls");
 
     /// <summary>amqps:// options that trust the test CA (and nothing else), optionally with a client certificate.</summary>
     public AmqpConnectionOptions Options(string? clientCertificate = null, AmqpAuthMechanism mechanism = AmqpAuthMechanism.Plain)

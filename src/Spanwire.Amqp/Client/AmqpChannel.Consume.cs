@@ -20,6 +20,7 @@ public sealed partial class AmqpChannel
     private ulong _bodyRemaining;
     private RecentString _recentExchange;
     private RecentString _recentRoutingKey;
+    private ulong _ackedThrough; // for the acked counter: the highest tag up to which every delivery is counted
 
     private enum ContentKind
     {
@@ -190,6 +191,23 @@ public sealed partial class AmqpChannel
         frame.Arguments.WriteBit(requeue);
         frame.Complete();
         return default;
+    }
+
+    private void CountAcked(ulong deliveryTag, bool multiple)
+    {
+        if (!AmqpTelemetry.Acked.Enabled)
+        {
+            return;
+        }
+
+        // Exact for acks in delivery order, single or multiple; a multiple ack after out-of-order single ones may
+        // count some deliveries twice.
+        ulong through = Volatile.Read(ref _ackedThrough);
+        AmqpTelemetry.Acked.Add(multiple ? (long)(deliveryTag > through ? deliveryTag - through : 0) : 1);
+        if (deliveryTag > through && (multiple || deliveryTag == through + 1))
+        {
+            Volatile.Write(ref _ackedThrough, deliveryTag);
+        }
     }
 
     internal async Task CancelConsumerAsync(AmqpConsumer consumer, CancellationToken cancellationToken)

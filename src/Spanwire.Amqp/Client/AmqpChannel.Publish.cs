@@ -187,13 +187,15 @@ public sealed partial class AmqpChannel
             return PublishTracedAsync(exchange, routingKey, template?.Properties ?? properties, body, mandatory, wait, cancellationToken);
         }
 
-        if (Volatile.Read(ref _parkedCount) != 0 || Output.IsCongested)
-        {
-            return Park(exchange, routingKey, properties, template, body, mandatory, wait, cancellationToken);
-        }
-
-        return PublishNow(exchange, routingKey, properties, template, body, mandatory, wait);
+        return PublishOrPark(exchange, routingKey, properties, template, body, mandatory, wait, cancellationToken);
     }
+
+    // Straight out, unless publishes already wait on this channel or the connection is congested: then in line.
+    private ValueTask PublishOrPark(string exchange, string routingKey, in BasicProperties properties, AmqpPublishTemplate? template,
+        ReadOnlyMemory<byte> body, bool mandatory, bool wait, CancellationToken cancellationToken) =>
+        Volatile.Read(ref _parkedCount) != 0 || Output.IsCongested
+            ? Park(exchange, routingKey, properties, template, body, mandatory, wait, cancellationToken)
+            : PublishNow(exchange, routingKey, properties, template, body, mandatory, wait);
 
     // Only with a listener: the span's trace context goes into the headers, so the properties are encoded per message.
     private async ValueTask PublishTracedAsync(string exchange, string routingKey, BasicProperties properties, ReadOnlyMemory<byte> body,
@@ -202,10 +204,7 @@ public sealed partial class AmqpChannel
         using System.Diagnostics.Activity? activity = AmqpTelemetry.StartPublish(exchange, routingKey, body.Length, ref properties);
         try
         {
-            ValueTask publish = Volatile.Read(ref _parkedCount) != 0 || Output.IsCongested
-                ? Park(exchange, routingKey, properties, null, body, mandatory, wait, cancellationToken)
-                : PublishNow(exchange, routingKey, properties, null, body, mandatory, wait);
-            await publish.ConfigureAwait(false);
+            await PublishOrPark(exchange, routingKey, properties, null, body, mandatory, wait, cancellationToken).ConfigureAwait(false);
         }
         catch (Exception ex)
         {

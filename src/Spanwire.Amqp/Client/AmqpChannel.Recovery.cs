@@ -10,25 +10,6 @@ public sealed partial class AmqpChannel
     private ulong _lastTag;
     private (uint Size, ushort Count, bool Global)? _qos;
 
-    private ulong _ackedThrough; // for the acked counter: the highest tag up to which every delivery is counted
-
-    private void CountAcked(ulong deliveryTag, bool multiple)
-    {
-        if (!AmqpTelemetry.Acked.Enabled)
-        {
-            return;
-        }
-
-        // Exact for acks in delivery order, single or multiple; a multiple ack after out-of-order single ones may
-        // count some deliveries twice.
-        ulong through = Volatile.Read(ref _ackedThrough);
-        AmqpTelemetry.Acked.Add(multiple ? (long)(deliveryTag > through ? deliveryTag - through : 0) : 1);
-        if (deliveryTag > through && (multiple || deliveryTag == through + 1))
-        {
-            Volatile.Write(ref _ackedThrough, deliveryTag);
-        }
-    }
-
     private bool IsFromLostLink(ulong deliveryTag) => deliveryTag != 0 && deliveryTag <= Volatile.Read(ref _tagOffset);
 
     private ulong ToWireTag(ulong deliveryTag) => deliveryTag == 0 ? 0 : deliveryTag - Volatile.Read(ref _tagOffset);

@@ -67,14 +67,14 @@ public sealed partial class AmqpConnection
                 return; // closed by the application meanwhile
             }
 
-            int index = (_endpointIndex + 1) % _endpoints.Count;
-            var link = new Link(_options, _endpoints[index]);
+            // Each attempt goes on to the next endpoint, whether the one before succeeded or failed.
+            _endpointIndex = (_endpointIndex + 1) % _endpoints.Count;
+            var link = new Link(_options, _endpoints[_endpointIndex]);
             Raise(() => RecoveryStarted?.Invoke(this, new AmqpRecoveryEventArgs(attempt, link.Endpoint, null)));
             try
             {
                 await OpenLinkAsync(link, _recoveryStop.Token).ConfigureAwait(false);
                 Volatile.Write(ref _link, link);
-                _endpointIndex = index;
                 using var timeout = CancellationTokenSource.CreateLinkedTokenSource(_recoveryStop.Token);
                 timeout.CancelAfter(_options.ConnectTimeout);
                 if (_options.TopologyRecovery)
@@ -105,7 +105,6 @@ public sealed partial class AmqpConnection
                     return;
                 }
 
-                _endpointIndex = index;
                 Raise(() => RecoveryFailed?.Invoke(this, new AmqpRecoveryEventArgs(attempt, link.Endpoint, ex)));
                 delay = TimeSpan.FromTicks(Math.Min(delay.Ticks * 2, Math.Max(_options.RecoveryInterval.Ticks, _options.MaxRecoveryInterval.Ticks)));
             }

@@ -79,13 +79,13 @@ internal sealed class TopologyRecorder
         (string Name, QueueRecord Record)[] queues;
         lock (_lock)
         {
+            if (_exchanges.Count == 0 && _queues.Count == 0 && _bindings.Count == 0)
+            {
+                return;
+            }
+
             exchanges = [.. _exchanges];
             queues = [.. _queues];
-        }
-
-        if (exchanges.Length == 0 && queues.Length == 0 && _bindings.Count == 0)
-        {
-            return;
         }
 
         AmqpChannel channel = await connection.OpenRecoveryChannelAsync(cancellationToken).ConfigureAwait(false);

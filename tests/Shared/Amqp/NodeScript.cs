@@ -23,6 +23,14 @@ internal static class NodeScript
         return await output;
     }
 
+    /// <summary>Writes a report of a test or benchmark run to the repository's artifacts folder (never committed).</summary>
+    public static async Task WriteArtifactAsync(string fileName, string text)
+    {
+        string artifacts = System.IO.Path.Combine(System.IO.Path.GetDirectoryName(System.IO.Path.GetDirectoryName(Path))!, "artifacts");
+        Directory.CreateDirectory(artifacts);
+        await File.WriteAllTextAsync(System.IO.Path.Combine(artifacts, fileName), text).ConfigureAwait(false);
+    }
+
     private static string Find()
     {
         for (DirectoryInfo? dir = new(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
