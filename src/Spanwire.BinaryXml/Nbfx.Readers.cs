@@ -61,6 +61,52 @@ public static partial class Nbfx
         return new NbfxXmlReader(buffer.WrittenSequence, dictionary, quotas, session, buffer.Dispose);
     }
 
+    /// <summary>
+    /// A binary XML reader over <paramref name="count"/> bytes of <paramref name="buffer"/> from
+    /// <paramref name="offset"/>, with a callback when it is closed: the shape of the in-box
+    /// <c>XmlDictionaryReader.CreateBinaryReader(byte[], int, int, IXmlDictionary, XmlDictionaryReaderQuotas, XmlBinaryReaderSession, OnXmlDictionaryReaderClose)</c>,
+    /// for a caller that gives the buffer back to a pool when the reader is done with it.
+    /// </summary>
+    /// <param name="buffer">The array holding the document.</param>
+    /// <param name="offset">Where the document starts in <paramref name="buffer"/>.</param>
+    /// <param name="count">The document's length in bytes.</param>
+    /// <param name="dictionary">The static dictionary (its strings are even ids), or null for none.</param>
+    /// <param name="quotas">Limits on what is read (depth, string and array lengths).</param>
+    /// <param name="session">The session the odd ids refer to, or null for none.</param>
+    /// <param name="onClose">Called once when the reader is closed (or disposed), or null.</param>
+    /// <returns>A reader positioned before the first node.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="buffer"/> or <paramref name="quotas"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="offset"/> and <paramref name="count"/> do not lie within <paramref name="buffer"/>.</exception>
+    public static XmlDictionaryReader CreateReader(byte[] buffer, int offset, int count, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session, OnXmlDictionaryReaderClose? onClose)
+    {
+        ArgumentNullException.ThrowIfNull(buffer);
+        ArgumentNullException.ThrowIfNull(quotas);
+        ArgumentOutOfRangeException.ThrowIfNegative(offset);
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(offset, buffer.Length);
+        ArgumentOutOfRangeException.ThrowIfNegative(count);
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(count, buffer.Length - offset);
+        var reader = new NbfxXmlReader(new ReadOnlySequence<byte>(buffer, offset, count), dictionary, quotas, session, null);
+        reader.SetOnClose(onClose);
+        return reader;
+    }
+
+    /// <summary>
+    /// A binary XML reader over <paramref name="buffer"/>, which may be split anywhere, with a callback when it is
+    /// closed (for a caller that gives the memory back to a pool then).
+    /// </summary>
+    /// <param name="buffer">The document's bytes.</param>
+    /// <param name="dictionary">The static dictionary (its strings are even ids), or null for none.</param>
+    /// <param name="quotas">Limits on what is read (depth, string and array lengths); null for the defaults.</param>
+    /// <param name="session">The session the odd ids refer to, or null for none.</param>
+    /// <param name="onClose">Called once when the reader is closed (or disposed), or null.</param>
+    /// <returns>A reader positioned before the first node.</returns>
+    public static XmlDictionaryReader CreateReader(ReadOnlySequence<byte> buffer, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas? quotas, XmlBinaryReaderSession? session, OnXmlDictionaryReaderClose? onClose)
+    {
+        var reader = new NbfxXmlReader(buffer, dictionary, quotas, session, null);
+        reader.SetOnClose(onClose);
+        return reader;
+    }
+
     /// <summary>The whole of <paramref name="stream"/> in pooled segments (the caller disposes them).</summary>
     internal static PooledBufferWriter ReadToEnd(Stream stream)
     {

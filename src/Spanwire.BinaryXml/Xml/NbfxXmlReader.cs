@@ -144,6 +144,9 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         Restart(copy.WrittenSequence, dictionary, quotas, session, copy.Dispose, onClose);
     }
 
+    /// <summary>Sets the callback <see cref="Close"/> makes, as the in-box reader's onClose argument.</summary>
+    internal void SetOnClose(OnXmlDictionaryReaderClose? onClose) => _onClose = onClose is null ? null : () => onClose(this);
+
     private void Restart(ReadOnlySequence<byte> input, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas? quotas, XmlBinaryReaderSession? session, Action? release, OnXmlDictionaryReaderClose? onClose)
     {
         ArgumentNullException.ThrowIfNull(quotas);

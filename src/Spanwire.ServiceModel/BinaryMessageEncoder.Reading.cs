@@ -1,0 +1,93 @@
+using System.Buffers;
+using System.Globalization;
+using System.ServiceModel;
+using System.ServiceModel.Channels;
+using System.Xml;
+using Spanwire.BinaryXml;
+using Spanwire.Buffers;
+
+namespace Spanwire.ServiceModel;
+
+internal sealed partial class BinaryMessageEncoder
+{
+    public override Message ReadMessage(ArraySegment<byte> buffer, BufferManager bufferManager, string? contentType)
+    {
+        ArgumentNullException.ThrowIfNull(bufferManager);
+        if (buffer.Array is null)
+        {
+            throw new ArgumentNullException(nameof(buffer));
+        }
+        CheckContentType(contentType);
+        XmlBinaryReaderSession? session = null;
+        if (_isSession)
+        {
+            session = ReaderSession;
+            buffer = ExtractSessionStrings(buffer);
+        }
+        XmlDictionaryReader reader = _factory.Readers.Open(buffer, bufferManager, Dictionary, _factory.BufferedReadQuotas, session);
+        return CreateMessage(reader, int.MaxValue);
+    }
+
+    public override Message ReadMessage(Stream stream, int maxSizeOfHeaders, string? contentType)
+    {
+        ArgumentNullException.ThrowIfNull(stream);
+        CheckContentType(contentType);
+        // As WCF's encoder, a streamed message never uses the session's string table. The stream is read to its end
+        // first (see BinaryMessageEncoderFactory.BufferedReadQuotas).
+        XmlDictionaryReader reader = Nbfx.CreateReader(stream, Dictionary, _factory.BufferedReadQuotas, null);
+        return CreateMessage(reader, maxSizeOfHeaders);
+    }
+
+    public override async ValueTask<Message> ReadMessageAsync(Stream stream, int maxSizeOfHeaders, string? contentType)
+    {
+        ArgumentNullException.ThrowIfNull(stream);
+        CheckContentType(contentType);
+        var copy = new PooledBufferWriter();
+        try
+        {
+            while (true)
+            {
+                Memory<byte> memory = copy.GetMemory(4096);
+                int read = await stream.ReadAsync(memory).ConfigureAwait(false);
+                if (read == 0)
+                {
+                    break;
+                }
+                copy.Advance(read);
+            }
+        }
+        catch
+        {
+            copy.Dispose();
+            throw;
+        }
+        XmlDictionaryReader reader = Nbfx.CreateReader(copy.WrittenSequence, Dictionary, _factory.BufferedReadQuotas, null, _ => copy.Dispose());
+        return CreateMessage(reader, maxSizeOfHeaders);
+    }
+
+    private Message CreateMessage(XmlDictionaryReader reader, int maxSizeOfHeaders)
+    {
+        Message message;
+        try
+        {
+            message = Message.CreateMessage(reader, maxSizeOfHeaders, MessageVersion);
+        }
+        catch
+        {
+            reader.Close();
+            throw;
+        }
+        message.Properties.Encoder = this;
+        return message;
+    }
+
+    /// <summary>As WCF's encoder: null means the session's own type; otherwise it must be (or start with) ours.</summary>
+    private void CheckContentType(string? contentType)
+    {
+        if (contentType is not null && contentType != _contentType && !contentType.StartsWith(_contentType, StringComparison.OrdinalIgnoreCase))
+        {
+            throw new ProtocolException(string.Format(CultureInfo.InvariantCulture,
+                "Content Type {0} was sent to a service expecting {1}.  The client and service bindings may be mismatched.", contentType, _contentType));
+        }
+    }
+}

@@ -1,0 +1,279 @@
+using System.ServiceModel;
+using System.ServiceModel.Channels;
+
+namespace Spanwire.ServiceModel.Tests;
+
+/// <summary>
+/// The encoder against WCF's own BinaryMessageEncodingBindingElement, in the same test: the same bytes for the same
+/// message (buffered, streamed, session form), each reading what the other wrote, and the same refusals.
+/// </summary>
+public class EncoderCompatibilityTests
+{
+    private static MessageEncoderFactory InBoxFactory() => new BinaryMessageEncodingBindingElement().CreateMessageEncoderFactory();
+
+    private static MessageEncoderFactory SpanwireFactory() => new SpanwireBinaryMessageEncodingBindingElement().CreateMessageEncoderFactory();
+
+    public static TheoryData<string> MessageNames() => [.. Messages.All().Select(m => m.Name)];
+
+    private static Func<Message> Create(string name) => Messages.All().Single(m => m.Name == name).Create;
+
+    private static byte[] WriteBuffered(MessageEncoder encoder, Message message, BufferManager manager, int offset = 0)
+    {
+        ArraySegment<byte> data = encoder.WriteMessage(message, int.MaxValue, manager, offset);
+        byte[] bytes = data.ToArray();
+        manager.ReturnBuffer(data.Array!);
+        return bytes;
+    }
+
+    private static byte[] WriteStreamed(MessageEncoder encoder, Message message)
+    {
+        var stream = new MemoryStream();
+        encoder.WriteMessage(message, stream);
+        return stream.ToArray();
+    }
+
+    private static string ReadBuffered(MessageEncoder encoder, byte[] bytes, BufferManager manager)
+    {
+        byte[] buffer = manager.TakeBuffer(bytes.Length + 10);
+        bytes.CopyTo(buffer, 10);
+        using Message message = encoder.ReadMessage(new ArraySegment<byte>(buffer, 10, bytes.Length), manager, encoder.ContentType);
+        return Messages.Describe(message);
+    }
+
+    [Theory]
+    [MemberData(nameof(MessageNames))]
+    public void Buffered_SameBytesAsWcf(string name)
+    {
+        var manager = new CountingBufferManager();
+        foreach (int offset in new[] { 0, 7 })
+        {
+            byte[] expected = WriteBuffered(InBoxFactory().Encoder, Create(name)(), manager, offset);
+            byte[] actual = WriteBuffered(SpanwireFactory().Encoder, Create(name)(), manager, offset);
+            Expect.Equal(Convert.ToHexString(expected), Convert.ToHexString(actual), $"{name}, offset {offset}");
+        }
+        Expect.Equal(0, manager.Outstanding, "buffers not given back");
+    }
+
+    [Theory]
+    [MemberData(nameof(MessageNames))]
+    public void Streamed_SameBytesAsWcf(string name)
+    {
+        byte[] expected = WriteStreamed(InBoxFactory().Encoder, Create(name)());
+        byte[] actual = WriteStreamed(SpanwireFactory().Encoder, Create(name)());
+        Expect.Equal(Convert.ToHexString(expected), Convert.ToHexString(actual), name);
+    }
+
+    [Theory]
+    [MemberData(nameof(MessageNames))]
+    public async Task StreamedAsync_SameBytesAsWcf(string name)
+    {
+        var expected = new MemoryStream();
+        await InBoxFactory().Encoder.WriteMessageAsync(Create(name)(), expected);
+        var actual = new MemoryStream();
+        await SpanwireFactory().Encoder.WriteMessageAsync(Create(name)(), actual);
+        Expect.Equal(Convert.ToHexString(expected.ToArray()), Convert.ToHexString(actual.ToArray()), name);
+    }
+
+    [Theory]
+    [MemberData(nameof(MessageNames))]
+    public void Buffered_EachReadsWhatTheOtherWrote(string name)
+    {
+        var manager = new CountingBufferManager();
+        MessageEncoder inBox = InBoxFactory().Encoder, spanwire = SpanwireFactory().Encoder;
+        byte[] written = WriteBuffered(inBox, Create(name)(), manager);
+        string control = ReadBuffered(inBox, written, manager);
+        Expect.Equal(control, ReadBuffered(spanwire, written, manager), $"{name}: Spanwire reading WCF's bytes");
+        Expect.Equal(control, ReadBuffered(inBox, WriteBuffered(spanwire, Create(name)(), manager), manager), $"{name}: WCF reading Spanwire's bytes");
+        Expect.Equal(0, manager.Outstanding, "buffers not given back after the messages closed");
+    }
+
+    [Theory]
+    [MemberData(nameof(MessageNames))]
+    public async Task Streamed_EachReadsWhatTheOtherWrote(string name)
+    {
+        MessageEncoder inBox = InBoxFactory().Encoder, spanwire = SpanwireFactory().Encoder;
+        byte[] written = WriteStreamed(inBox, Create(name)());
+        string control = ReadStreamed(inBox, written);
+        Expect.Equal(control, ReadStreamed(spanwire, written), $"{name}: Spanwire reading WCF's stream");
+        Expect.Equal(control, ReadStreamed(inBox, WriteStreamed(spanwire, Create(name)())), $"{name}: WCF reading Spanwire's stream");
+        using Message message = await spanwire.ReadMessageAsync(new MemoryStream(written), 65536, spanwire.ContentType);
+        Expect.Equal(control, Messages.Describe(message), $"{name}: ReadMessageAsync");
+
+        static string ReadStreamed(MessageEncoder encoder, byte[] bytes)
+        {
+            using Message message = encoder.ReadMessage(new MemoryStream(bytes), 65536, encoder.ContentType);
+            return Messages.Describe(message);
+        }
+    }
+
+    [Fact]
+    public void Body_DeserializesToTheSameGraph()
+    {
+        var manager = new CountingBufferManager();
+        byte[] written = WriteBuffered(InBoxFactory().Encoder, Messages.Request(), manager);
+        byte[] buffer = manager.TakeBuffer(written.Length);
+        written.CopyTo(buffer, 0);
+        using Message message = SpanwireFactory().Encoder.ReadMessage(new ArraySegment<byte>(buffer, 0, written.Length), manager, null);
+        Expect.Equal("http://tempuri.org/IOrders/Place", message.Headers.Action, "action");
+        Expect.Equal(new Uri("http://127.0.0.1:8080/orders"), message.Headers.To, "To header");
+        Order order = message.GetBody<Order>();
+        Order expected = Messages.SampleOrder();
+        Expect.Equal(expected.Customer, order.Customer, "customer");
+        Expect.Equal(expected.Total, order.Total, "total");
+        Expect.Equal(expected.Placed, order.Placed, "placed");
+        Expect.Equal(expected.Lines.Count, order.Lines.Count, "lines");
+        message.Close();
+        Expect.Equal(0, manager.Outstanding, "buffers not given back");
+    }
+
+    [Fact]
+    public void Fault_ReadsAsTheSameFault()
+    {
+        var manager = new CountingBufferManager();
+        byte[] written = WriteBuffered(SpanwireFactory().Encoder, Messages.Fault(), manager);
+        foreach (MessageEncoder encoder in new[] { InBoxFactory().Encoder, SpanwireFactory().Encoder })
+        {
+            byte[] buffer = manager.TakeBuffer(written.Length);
+            written.CopyTo(buffer, 0);
+            using Message message = encoder.ReadMessage(new ArraySegment<byte>(buffer, 0, written.Length), manager, null);
+            Assert.True(message.IsFault, "IsFault");
+            var fault = MessageFault.CreateFault(message, 65536);
+            Expect.Equal("Refused", fault.Code.SubCode.Name, "fault subcode");
+            Expect.Equal("The order was refused.", fault.Reason.GetMatchingTranslation().Text, "reason");
+            Expect.Equal(409, fault.GetDetail<OrderRefused>().Code, "detail");
+        }
+    }
+
+    [Fact]
+    public void ContentTypes_AsWcf()
+    {
+        MessageEncoderFactory inBox = InBoxFactory(), spanwire = SpanwireFactory();
+        Expect.Equal(inBox.Encoder.ContentType, spanwire.Encoder.ContentType, "sessionless content type");
+        Expect.Equal(inBox.Encoder.MediaType, spanwire.Encoder.MediaType, "sessionless media type");
+        Expect.Equal(inBox.CreateSessionEncoder().ContentType, spanwire.CreateSessionEncoder().ContentType, "session content type");
+        Expect.Equal(inBox.MessageVersion, spanwire.MessageVersion, "message version");
+        foreach (string type in new[] { "application/soap+msbin1", "application/soap+msbin1; charset=utf-8", "text/xml", "application/soap+msbinsession1", "" })
+        {
+            Expect.Equal(inBox.Encoder.IsContentTypeSupported(type), spanwire.Encoder.IsContentTypeSupported(type), $"IsContentTypeSupported({type})");
+        }
+    }
+
+    [Fact]
+    public void WrongContentType_ProtocolExceptionAsWcf()
+    {
+        foreach (MessageEncoder encoder in new[] { InBoxFactory().Encoder, SpanwireFactory().Encoder })
+        {
+            var manager = new CountingBufferManager();
+            byte[] buffer = manager.TakeBuffer(16);
+            Assert.Throws<ProtocolException>(() => encoder.ReadMessage(new ArraySegment<byte>(buffer, 0, 16), manager, "text/xml"));
+            Assert.Throws<ProtocolException>(() => encoder.ReadMessage(new MemoryStream(), 100, "application/json"));
+        }
+    }
+
+    [Fact]
+    public void MismatchedVersion_ProtocolExceptionAsWcf()
+    {
+        foreach (MessageEncoder encoder in new[] { InBoxFactory().Encoder, SpanwireFactory().Encoder })
+        {
+            var manager = new CountingBufferManager();
+            Assert.Throws<ProtocolException>(() => encoder.WriteMessage(Message.CreateMessage(MessageVersion.Soap11, "a"), int.MaxValue, manager));
+            Assert.Throws<ProtocolException>(() => encoder.WriteMessage(Message.CreateMessage(MessageVersion.Soap12, "a"), new MemoryStream()));
+            Expect.Equal(0, manager.Outstanding, $"{encoder.GetType().Name}: buffers not given back");
+        }
+    }
+
+    [Fact]
+    public void MaxMessageSize_QuotaExceededAsWcf()
+    {
+        foreach (MessageEncoder encoder in new[] { InBoxFactory().Encoder, SpanwireFactory().Encoder })
+        {
+            var manager = new CountingBufferManager();
+            QuotaExceededException e = Assert.Throws<QuotaExceededException>(() => encoder.WriteMessage(Messages.Request(), 100, manager));
+            Assert.Contains("(100)", e.Message, StringComparison.Ordinal);
+            Assert.Throws<QuotaExceededException>(() => encoder.WriteMessage(Messages.Request(), 10, manager, 20));
+            Assert.Throws<ArgumentOutOfRangeException>(() => encoder.WriteMessage(Messages.Request(), -1, manager));
+            Expect.Equal(0, manager.Outstanding, $"{encoder.GetType().Name}: buffers not given back after a refused write");
+            // Exactly the message's size fits.
+            int size = WriteBuffered(encoder, Messages.Request(), manager).Length;
+            ArraySegment<byte> exact = encoder.WriteMessage(Messages.Request(), size, manager);
+            manager.ReturnBuffer(exact.Array!);
+            Assert.Throws<QuotaExceededException>(() => encoder.WriteMessage(Messages.Request(), size - 1, manager));
+        }
+    }
+
+    [Fact]
+    public void BindingElement_PropertiesAsWcf()
+    {
+        var inBox = new BinaryMessageEncodingBindingElement();
+        var spanwire = new SpanwireBinaryMessageEncodingBindingElement();
+        Expect.Equal(inBox.MaxSessionSize, spanwire.MaxSessionSize, "MaxSessionSize default");
+        Expect.Equal(inBox.MaxReadPoolSize, spanwire.MaxReadPoolSize, "MaxReadPoolSize default");
+        Expect.Equal(inBox.MaxWritePoolSize, spanwire.MaxWritePoolSize, "MaxWritePoolSize default");
+        Expect.Equal(inBox.MessageVersion, spanwire.MessageVersion, "MessageVersion default");
+        Expect.Equal(inBox.ReaderQuotas.MaxDepth, spanwire.ReaderQuotas.MaxDepth, "MaxDepth default");
+        Exception control = Record.Exception(() => inBox.MessageVersion = MessageVersion.Soap11)!;
+        Exception actual = Record.Exception(() => spanwire.MessageVersion = MessageVersion.Soap11)!;
+        Expect.Equal(control.GetType(), actual?.GetType(), "setting SOAP 1.1");
+        Expect.Equal(control.Message.Replace("System.ServiceModel.Channels.BinaryMessageEncodingBindingElement", "", StringComparison.Ordinal),
+            actual!.Message.Replace(typeof(SpanwireBinaryMessageEncodingBindingElement).FullName!, "", StringComparison.Ordinal), "the refusal's message, element names aside");
+        Expect.Equal(Record.Exception(() => inBox.MessageVersion = null!)?.GetType(), Record.Exception(() => spanwire.MessageVersion = null!)?.GetType(), "setting null");
+        Expect.Equal(Record.Exception(() => inBox.MaxSessionSize = -1)?.GetType(), Record.Exception(() => spanwire.MaxSessionSize = -1)?.GetType(), "MaxSessionSize -1");
+        Expect.Equal(Record.Exception(() => inBox.MaxReadPoolSize = 0)?.GetType(), Record.Exception(() => spanwire.MaxReadPoolSize = 0)?.GetType(), "MaxReadPoolSize 0");
+        Expect.Equal(Record.Exception(() => inBox.MaxWritePoolSize = 0)?.GetType(), Record.Exception(() => spanwire.MaxWritePoolSize = 0)?.GetType(), "MaxWritePoolSize 0");
+        spanwire.MessageVersion = MessageVersion.Soap12;
+        spanwire.MaxSessionSize = 10;
+        spanwire.ReaderQuotas.MaxDepth = 9;
+        var clone = (SpanwireBinaryMessageEncodingBindingElement)spanwire.Clone();
+        Expect.Equal(MessageVersion.Soap12, clone.MessageVersion, "clone keeps the version");
+        Expect.Equal(10, clone.MaxSessionSize, "clone keeps MaxSessionSize");
+        Expect.Equal(9, clone.ReaderQuotas.MaxDepth, "clone keeps the quotas");
+        Expect.Equal(MessageVersion.Soap12, clone.CreateMessageEncoderFactory().Encoder.MessageVersion, "encoder version");
+    }
+
+    [Fact]
+    public void Soap12WithoutAddressing_SameBytesAsWcf()
+    {
+        var manager = new CountingBufferManager();
+        var inBox = new BinaryMessageEncodingBindingElement { MessageVersion = MessageVersion.Soap12 };
+        var spanwire = new SpanwireBinaryMessageEncodingBindingElement { MessageVersion = MessageVersion.Soap12 };
+        byte[] expected = WriteBuffered(inBox.CreateMessageEncoderFactory().Encoder, Message.CreateMessage(MessageVersion.Soap12, "urn:a", Messages.SampleOrder()), manager);
+        byte[] actual = WriteBuffered(spanwire.CreateMessageEncoderFactory().Encoder, Message.CreateMessage(MessageVersion.Soap12, "urn:a", Messages.SampleOrder()), manager);
+        Expect.Equal(Convert.ToHexString(expected), Convert.ToHexString(actual), "SOAP 1.2 without addressing");
+    }
+
+    [Fact]
+    public void MalformedBody_XmlExceptionAndBufferBack()
+    {
+        var manager = new CountingBufferManager();
+        byte[] written = WriteBuffered(InBoxFactory().Encoder, Messages.Request(), manager);
+        foreach (int cut in new[] { 1, 5, written.Length / 2, written.Length - 1 })
+        {
+            byte[] buffer = manager.TakeBuffer(cut);
+            Array.Copy(written, buffer, cut);
+            Exception e = Record.Exception(() =>
+            {
+                using Message message = SpanwireFactory().Encoder.ReadMessage(new ArraySegment<byte>(buffer, 0, cut), manager, null);
+                Messages.Describe(message);
+            });
+            Assert.True(e is System.Xml.XmlException or CommunicationException, $"cut at {cut}: {e?.GetType().Name}: {e?.Message}");
+        }
+        Expect.Equal(0, manager.Outstanding, "buffers not given back after malformed messages");
+    }
+
+    [Fact]
+    public void ReaderPool_ReusedReadersReadEveryMessage()
+    {
+        var manager = new CountingBufferManager();
+        MessageEncoder encoder = SpanwireFactory().Encoder;
+        var written = Messages.All().Select(m => WriteBuffered(InBoxFactory().Encoder, m.Create(), manager)).ToArray();
+        var expected = written.Select(w => ReadBuffered(InBoxFactory().Encoder, w, manager)).ToArray();
+        for (int round = 0; round < 3; round++)
+        {
+            for (int i = 0; i < written.Length; i++)
+            {
+                Expect.Equal(expected[i], ReadBuffered(encoder, written[i], manager), $"round {round}, message {i}");
+            }
+        }
+        Expect.Equal(0, manager.Outstanding, "buffers not given back");
+    }
+}

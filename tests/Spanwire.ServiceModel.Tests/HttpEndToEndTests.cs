@@ -1,0 +1,204 @@
+using System.Net;
+using System.Net.Sockets;
+using System.Runtime.Serialization;
+using System.ServiceModel;
+using System.ServiceModel.Channels;
+using System.Xml;
+
+namespace Spanwire.ServiceModel.Tests;
+
+[ServiceContract(Namespace = "urn:spanwire:orders")]
+public interface IOrders
+{
+    [OperationContract]
+    Order Place(Order order);
+
+    [OperationContract]
+    [FaultContract(typeof(OrderRefused))]
+    void Refuse(string reason);
+}
+
+/// <summary>
+/// End to end: a WCF client (ChannelFactory over a CustomBinding of Spanwire's encoding and WCF's HTTP transport)
+/// calling a small HTTP service on 127.0.0.1 that reads its requests and writes its replies with WCF's own binary
+/// encoder.
+/// </summary>
+public sealed class HttpEndToEndTests : IAsyncLifetime
+{
+    private const string Ns = "urn:spanwire:orders";
+    private readonly HttpListener _listener = new();
+    private readonly MessageEncoder _serverEncoder = new BinaryMessageEncodingBindingElement().CreateMessageEncoderFactory().Encoder;
+    private readonly BufferManager _buffers = BufferManager.CreateBufferManager(0, int.MaxValue);
+    private readonly List<string> _requestContentTypes = [];
+    private Task? _serving;
+    private string _address = "";
+
+    public Task InitializeAsync()
+    {
+        var probe = new TcpListener(IPAddress.Loopback, 0);
+        probe.Start();
+        int port = ((IPEndPoint)probe.LocalEndpoint).Port;
+        probe.Stop();
+        _address = $"http://127.0.0.1:{port}/orders/";
+        _listener.Prefixes.Add(_address);
+        _listener.Start();
+        _serving = Task.Run(ServeAsync);
+        return Task.CompletedTask;
+    }
+
+    public async Task DisposeAsync()
+    {
+        _listener.Stop();
+        _listener.Close();
+        if (_serving is not null)
+        {
+            await Task.WhenAny(_serving, Task.Delay(5000));
+        }
+    }
+
+    private ChannelFactory<IOrders> Client()
+    {
+        var binding = new CustomBinding(new SpanwireBinaryMessageEncodingBindingElement(), new HttpTransportBindingElement { MaxReceivedMessageSize = 16 << 20 })
+        {
+            SendTimeout = TimeSpan.FromSeconds(30),
+            ReceiveTimeout = TimeSpan.FromSeconds(30),
+        };
+        return new ChannelFactory<IOrders>(binding, new EndpointAddress(_address));
+    }
+
+    [Fact]
+    public void Call_RoundTripsADataContract()
+    {
+        using ChannelFactory<IOrders> factory = Client();
+        IOrders orders = factory.CreateChannel();
+        Order sent = Messages.SampleOrder(lines: 5);
+        Order reply = orders.Place(sent);
+        Expect.Equal(sent.Id + 1, reply.Id, "the service's answer");
+        Expect.Equal(sent.Customer, reply.Customer, "customer");
+        Expect.Equal(sent.Total, reply.Total, "total");
+        Expect.Equal(sent.Lines.Count, reply.Lines.Count, "lines");
+        ((IClientChannel)orders).Close();
+        lock (_requestContentTypes)
+        {
+            Assert.All(_requestContentTypes, type => Assert.StartsWith("application/soap+msbin1", type, StringComparison.Ordinal));
+        }
+    }
+
+    [Fact]
+    public void Call_LargeBodyBothWays()
+    {
+        using ChannelFactory<IOrders> factory = Client();
+        IOrders orders = factory.CreateChannel();
+        Order sent = Messages.SampleOrder(lines: 2000, attachment: 3 << 20);
+        Order reply = orders.Place(sent);
+        Expect.Equal(sent.Lines.Count, reply.Lines.Count, "lines");
+        Assert.Equal(sent.Attachment, reply.Attachment);
+        ((IClientChannel)orders).Close();
+    }
+
+    [Fact]
+    public void Call_ManyInARow_OnOneChannel()
+    {
+        using ChannelFactory<IOrders> factory = Client();
+        IOrders orders = factory.CreateChannel();
+        for (int i = 0; i < 50; i++)
+        {
+            Order sent = Messages.SampleOrder(lines: i % 7);
+            sent.Id = i;
+            Expect.Equal(i + 1, orders.Place(sent).Id, $"call {i}");
+        }
+        ((IClientChannel)orders).Close();
+    }
+
+    [Fact]
+    public void Fault_ArrivesAsTypedFaultException()
+    {
+        using ChannelFactory<IOrders> factory = Client();
+        IOrders orders = factory.CreateChannel();
+        FaultException<OrderRefused> fault = Assert.Throws<FaultException<OrderRefused>>(() => orders.Refuse("out of stock"));
+        Expect.Equal("out of stock", fault.Detail.Reason, "detail");
+        Expect.Equal(409, fault.Detail.Code, "detail code");
+        Expect.Equal("The order was refused.", fault.Reason.GetMatchingTranslation().Text, "reason");
+        ((IClientChannel)orders).Abort();
+    }
+
+    private async Task ServeAsync()
+    {
+        while (_listener.IsListening)
+        {
+            HttpListenerContext context;
+            try
+            {
+                context = await _listener.GetContextAsync();
+            }
+            catch (Exception e) when (e is HttpListenerException or ObjectDisposedException or InvalidOperationException)
+            {
+                return;
+            }
+            _ = Task.Run(() => Handle(context));
+        }
+    }
+
+    private void Handle(HttpListenerContext context)
+    {
+        try
+        {
+            lock (_requestContentTypes)
+            {
+                _requestContentTypes.Add(context.Request.ContentType ?? "");
+            }
+            var body = new MemoryStream();
+            context.Request.InputStream.CopyTo(body);
+            byte[] buffer = _buffers.TakeBuffer((int)body.Length);
+            body.GetBuffer().AsSpan(0, (int)body.Length).CopyTo(buffer);
+            using Message request = _serverEncoder.ReadMessage(new ArraySegment<byte>(buffer, 0, (int)body.Length), _buffers, context.Request.ContentType);
+            Message reply = Answer(request, out bool isFault);
+            reply.Headers.RelatesTo = request.Headers.MessageId;
+            ArraySegment<byte> written = _serverEncoder.WriteMessage(reply, int.MaxValue, _buffers);
+            context.Response.StatusCode = isFault ? 500 : 200;
+            context.Response.ContentType = _serverEncoder.ContentType;
+            context.Response.ContentLength64 = written.Count;
+            context.Response.OutputStream.Write(written.AsSpan());
+            _buffers.ReturnBuffer(written.Array!);
+            context.Response.Close();
+        }
+        catch (Exception e)
+        {
+            context.Response.StatusCode = 400;
+            using (var writer = new StreamWriter(context.Response.OutputStream))
+            {
+                writer.Write(e.ToString());
+            }
+            context.Response.Close();
+        }
+    }
+
+    private static Message Answer(Message request, out bool isFault)
+    {
+        string action = request.Headers.Action;
+        using XmlDictionaryReader reader = request.GetReaderAtBodyContents();
+        if (action == $"{Ns}/IOrders/Place")
+        {
+            isFault = false;
+            reader.ReadStartElement("Place", Ns);
+            var order = (Order)new DataContractSerializer(typeof(Order), "order", Ns).ReadObject(reader)!;
+            order.Id++;
+            return Message.CreateMessage(request.Version, $"{Ns}/IOrders/PlaceResponse", new WrappedBody("PlaceResponse", "PlaceResult", order));
+        }
+        isFault = true;
+        reader.ReadStartElement("Refuse", Ns);
+        string reason = reader.ReadElementContentAsString("reason", Ns);
+        FaultCode code = FaultCode.CreateSenderFaultCode(new FaultCode("Refused", Ns));
+        return Message.CreateMessage(request.Version, code, "The order was refused.", new OrderRefused { Reason = reason, Code = 409 }, $"{Ns}/IOrders/RefuseOrderRefusedFault");
+    }
+
+    private sealed class WrappedBody(string wrapper, string part, Order value) : BodyWriter(isBuffered: true)
+    {
+        protected override void OnWriteBodyContents(XmlDictionaryWriter writer)
+        {
+            writer.WriteStartElement(wrapper, Ns);
+            new DataContractSerializer(typeof(Order), part, Ns).WriteObject(writer, value);
+            writer.WriteEndElement();
+        }
+    }
+}
