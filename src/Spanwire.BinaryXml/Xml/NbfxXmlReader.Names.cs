@@ -61,7 +61,7 @@ internal sealed partial class NbfxXmlReader
 
     private struct Frame
     {
-        public string Prefix;
+        public string? Prefix;    // null for no prefix (a popped frame is all zeros)
         public NameHandle Name;
         public int Binding;       // the binding of the element's prefix, or NoBinding for no namespace
         public int BindingCount;  // the bindings in scope before the element's own declarations
@@ -123,17 +123,32 @@ internal sealed partial class NbfxXmlReader
         ? Names.Add(dictionary.Value)
         : Atom(_nameBytes.AsSpan(name.Start, name.Length), countQuota);
 
+    // The last lookup, kept while the bindings in scope are the same ones: siblings mostly ask for the same prefix.
+    // Every added binding moves the generation on, so a count that came back to the same value is not mistaken.
+    private string? _lookupPrefix;
+    private int _lookupCount = -1, _lookupGeneration, _lookupResult, _bindingGeneration;
+
     /// <summary>The innermost binding of <paramref name="prefix"/>, or <see cref="NoBinding"/>.</summary>
     private int LookupBinding(string prefix)
     {
+        if (ReferenceEquals(prefix, _lookupPrefix) && _lookupCount == _bindingCount && _lookupGeneration == _bindingGeneration)
+        {
+            return _lookupResult;
+        }
+        int found = NoBinding;
         for (int i = _bindingCount - 1; i >= 0; i--)
         {
             if (_bindings[i].Prefix == prefix)
             {
-                return i;
+                found = i;
+                break;
             }
         }
-        return NoBinding;
+        _lookupPrefix = prefix;
+        _lookupCount = _bindingCount;
+        _lookupGeneration = _bindingGeneration;
+        _lookupResult = found;
+        return found;
     }
 
     /// <summary>The binding of a prefix used by an element or attribute; an undeclared prefix (other than none) is malformed.</summary>

@@ -103,6 +103,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         _bindings[0] = new NamespaceBinding { Prefix = Xml, Name = new NameHandle { Atom = XmlNamespace } };
         _bindings[1] = new NamespaceBinding { Prefix = Xmlns, Name = new NameHandle { Atom = XmlnsNamespace } };
         _bindingCount = 2;
+        _bindingGeneration++;
         _state = ReadState.Initial;
         _peeked = _peekedHas = _exitScope = false;
         _nodeType = XmlNodeType.None;
@@ -111,6 +112,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         _nameFrame = -1;
         _value = null;
         _valueFromItem = _atomic = false;
+        Array.Clear(_frames, 0, _frameCount); // PushFrame relies on frames past the count being all zeros
         _frameCount = 0;
         _attributeCount = 0;
         _attributeIndex = -1;
@@ -287,7 +289,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
     {
         _nodeType = type;
         _depth = depth;
-        _prefix = "";
+        SetPrefix("");
         _nameFrame = -1;
     }
 
@@ -303,7 +305,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         ref Frame frame = ref _frames[_frameCount - 1];
         _nodeType = type;
         _depth = _frameCount - 1;
-        _prefix = frame.Prefix;
+        SetPrefix(frame.Prefix ?? "");
         _nameFrame = _frameCount - 1;
     }
 
@@ -407,10 +409,10 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
             _rootSeen = true;
         }
 
-        PushFrame(new Frame { Prefix = prefix, Name = name, Binding = binding, BindingCount = bindingsBefore, NameTop = nameTop });
+        PushFrame(prefix, name, binding, bindingsBefore, nameTop);
         _nodeType = XmlNodeType.Element;
         _depth = _frameCount - 1;
-        _prefix = prefix;
+        SetPrefix(prefix);
         _nameFrame = _frameCount - 1;
         if (isArray)
         {
@@ -491,13 +493,39 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         }
     }
 
-    private void PushFrame(in Frame frame)
+    /// <summary>
+    /// Opens a frame. A popped frame is all zeros, so only what is not null or empty is stored: each reference stored
+    /// into the heap costs a write barrier, and most elements have no prefix and a name that is bytes in the input.
+    /// </summary>
+    private void PushFrame(string prefix, in NameHandle name, int binding, int bindingCount, int nameTop)
     {
         if (_frameCount == _frames.Length)
         {
             Array.Resize(ref _frames, _frames.Length * 2);
         }
-        _frames[_frameCount++] = frame;
+        ref Frame frame = ref _frames[_frameCount++];
+        if (prefix.Length != 0)
+        {
+            frame.Prefix = prefix;
+        }
+        if (name.Dictionary is { } dictionary)
+        {
+            frame.Name.Dictionary = dictionary;
+        }
+        frame.Name.Start = name.Start;
+        frame.Name.Length = name.Length;
+        frame.Binding = binding;
+        frame.BindingCount = bindingCount;
+        frame.NameTop = nameTop;
+    }
+
+    /// <summary>Sets the current node's prefix, skipping the store (and its write barrier) when it is the same string.</summary>
+    private void SetPrefix(string prefix)
+    {
+        if (!ReferenceEquals(_prefix, prefix))
+        {
+            _prefix = prefix;
+        }
     }
 
     private void PopFrame()
@@ -576,6 +604,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         {
             Array.Resize(ref _bindings, _bindings.Length * 2);
         }
+        _bindingGeneration++;
         _bindings[_bindingCount++] = new NamespaceBinding
         {
             Prefix = prefix,
