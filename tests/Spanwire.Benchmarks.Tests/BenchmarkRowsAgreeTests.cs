@@ -164,6 +164,18 @@ public class BinaryXmlBenchmarkRowsAgreeTests
         Assert.InRange(Spanwire.Benchmarks.BinaryXml.NbfxReadBenchmarks.MixedDocument(1 << 20).Length, 1 << 20, (1 << 20) + 4096);
     }
 
+    [Theory]
+    [InlineData(Spanwire.Benchmarks.BinaryXml.MessageEncoderBenchmarks.Body.LoginViewModel)]
+    [InlineData(Spanwire.Benchmarks.BinaryXml.MessageEncoderBenchmarks.Body.IndexViewModel)]
+    public void Both_encoder_round_trip_rows_read_back_the_same_graph(Spanwire.Benchmarks.BinaryXml.MessageEncoderBenchmarks.Body shape)
+    {
+        var benchmark = new Spanwire.Benchmarks.BinaryXml.MessageEncoderBenchmarks { Shape = shape };
+        benchmark.Setup();
+        object inBox = benchmark.InBox()!, spanwire = benchmark.Spanwire()!;
+        var serializer = new System.Runtime.Serialization.DataContractSerializer(inBox.GetType());
+        Assert.Equal(Bytes(serializer, inBox), Bytes(serializer, spanwire));
+    }
+
     private static string Bytes(System.Runtime.Serialization.DataContractSerializer serializer, object graph)
     {
         var stream = new MemoryStream();
