@@ -122,7 +122,7 @@ public sealed partial class NbfxWriter
         WriteArrayInfo(NbfxRecord.Int16Text + 1, values.Length);
         StageBlock(values.Length * Unsafe.SizeOf<short>());
         if (BitConverter.IsLittleEndian) { WriteRawBytes(MemoryMarshal.AsBytes(values)); return; }
-        foreach (short v in values) { Ensure(2); BinaryPrimitives.WriteInt16LittleEndian(_buffer.AsSpan(_pos), v); _pos += 2; }
+        foreach (short v in values) { Ensure(2); BinaryPrimitives.WriteInt16LittleEndian(_w.Buffer.AsSpan(_w.Pos), v); _w.Pos += 2; }
     }
 
     /// <summary>Ends the array's element start and writes Int32 values.</summary>
@@ -132,7 +132,7 @@ public sealed partial class NbfxWriter
         WriteArrayInfo(NbfxRecord.Int32Text + 1, values.Length);
         StageBlock(values.Length * Unsafe.SizeOf<int>());
         if (BitConverter.IsLittleEndian) { WriteRawBytes(MemoryMarshal.AsBytes(values)); return; }
-        foreach (int v in values) { Ensure(4); BinaryPrimitives.WriteInt32LittleEndian(_buffer.AsSpan(_pos), v); _pos += 4; }
+        foreach (int v in values) { Ensure(4); BinaryPrimitives.WriteInt32LittleEndian(_w.Buffer.AsSpan(_w.Pos), v); _w.Pos += 4; }
     }
 
     /// <summary>Ends the array's element start and writes Int64 values.</summary>
@@ -142,7 +142,7 @@ public sealed partial class NbfxWriter
         WriteArrayInfo(NbfxRecord.Int64Text + 1, values.Length);
         StageBlock(values.Length * Unsafe.SizeOf<long>());
         if (BitConverter.IsLittleEndian) { WriteRawBytes(MemoryMarshal.AsBytes(values)); return; }
-        foreach (long v in values) { Ensure(8); BinaryPrimitives.WriteInt64LittleEndian(_buffer.AsSpan(_pos), v); _pos += 8; }
+        foreach (long v in values) { Ensure(8); BinaryPrimitives.WriteInt64LittleEndian(_w.Buffer.AsSpan(_w.Pos), v); _w.Pos += 8; }
     }
 
     /// <summary>Ends the array's element start and writes float values.</summary>
@@ -152,7 +152,7 @@ public sealed partial class NbfxWriter
         WriteArrayInfo(NbfxRecord.FloatText + 1, values.Length);
         StageBlock(values.Length * Unsafe.SizeOf<float>());
         if (BitConverter.IsLittleEndian) { WriteRawBytes(MemoryMarshal.AsBytes(values)); return; }
-        foreach (float v in values) { Ensure(4); BinaryPrimitives.WriteSingleLittleEndian(_buffer.AsSpan(_pos), v); _pos += 4; }
+        foreach (float v in values) { Ensure(4); BinaryPrimitives.WriteSingleLittleEndian(_w.Buffer.AsSpan(_w.Pos), v); _w.Pos += 4; }
     }
 
     /// <summary>Ends the array's element start and writes double values.</summary>
@@ -162,7 +162,7 @@ public sealed partial class NbfxWriter
         WriteArrayInfo(NbfxRecord.DoubleText + 1, values.Length);
         StageBlock(values.Length * Unsafe.SizeOf<double>());
         if (BitConverter.IsLittleEndian) { WriteRawBytes(MemoryMarshal.AsBytes(values)); return; }
-        foreach (double v in values) { Ensure(8); BinaryPrimitives.WriteDoubleLittleEndian(_buffer.AsSpan(_pos), v); _pos += 8; }
+        foreach (double v in values) { Ensure(8); BinaryPrimitives.WriteDoubleLittleEndian(_w.Buffer.AsSpan(_w.Pos), v); _w.Pos += 8; }
     }
 
     /// <summary>Ends the array's element start and writes decimal values (16 bytes each, the Decimal record's layout).</summary>
@@ -174,8 +174,8 @@ public sealed partial class NbfxWriter
         foreach (decimal v in values)
         {
             Ensure(16);
-            NbfxPrimitives.WriteDecimal(_buffer.AsSpan(_pos, 16), v);
-            _pos += 16;
+            NbfxPrimitives.WriteDecimal(_w.Buffer.AsSpan(_w.Pos, 16), v);
+            _w.Pos += 16;
         }
     }
 
@@ -188,8 +188,8 @@ public sealed partial class NbfxWriter
         {
             Ensure(8);
             Stage(8, 8);
-            BinaryPrimitives.WriteInt64LittleEndian(_buffer.AsSpan(_pos, 8), NbfxPrimitives.DateTimeToBinary(v));
-            _pos += 8;
+            BinaryPrimitives.WriteInt64LittleEndian(_w.Buffer.AsSpan(_w.Pos, 8), NbfxPrimitives.DateTimeToBinary(v));
+            _w.Pos += 8;
         }
     }
 
@@ -204,7 +204,7 @@ public sealed partial class NbfxWriter
             WriteRawBytes(MemoryMarshal.AsBytes(values));
             return;
         }
-        foreach (Guid v in values) { Ensure(16); v.TryWriteBytes(_buffer.AsSpan(_pos, 16)); _pos += 16; }
+        foreach (Guid v in values) { Ensure(16); v.TryWriteBytes(_w.Buffer.AsSpan(_w.Pos, 16)); _w.Pos += 16; }
     }
 
     /// <summary>Ends the array's element start and writes TimeSpan values (ticks).</summary>
@@ -218,7 +218,7 @@ public sealed partial class NbfxWriter
             WriteRawBytes(MemoryMarshal.AsBytes(values));
             return;
         }
-        foreach (TimeSpan v in values) { Ensure(8); BinaryPrimitives.WriteInt64LittleEndian(_buffer.AsSpan(_pos), v.Ticks); _pos += 8; }
+        foreach (TimeSpan v in values) { Ensure(8); BinaryPrimitives.WriteInt64LittleEndian(_w.Buffer.AsSpan(_w.Pos), v.Ticks); _w.Pos += 8; }
     }
 
     /// <summary>The in-box writer copies a block of array bytes through its staging buffer when it fits, else flushes and writes it directly.</summary>

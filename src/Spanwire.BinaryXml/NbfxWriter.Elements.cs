@@ -77,7 +77,7 @@ public sealed partial class NbfxWriter
         }
         if (_textRecord >= 0)
         {
-            _buffer[_textRecord]++;
+            _w.Buffer[_textRecord]++;
             _textRecord = -1;
         }
         else

@@ -61,7 +61,7 @@ public sealed partial class NbfxWriter
         int count = value.Length;
         int request = 2 + count * 3;
         Ensure(request);
-        Span<byte> destination = _buffer.AsSpan(_pos + 2, count * 3);
+        Span<byte> destination = _w.Buffer.AsSpan(_w.Pos + 2, count * 3);
         int length = EncodeUtf8(value, destination);
         byte record = NbfxRecord.Chars8Text;
         if (length / 2 > count)
@@ -75,10 +75,10 @@ public sealed partial class NbfxWriter
             }
         }
         Stage(request, 2 + length);
-        _textRecord = _pos;
-        _buffer[_pos] = record;
-        _buffer[_pos + 1] = (byte)length;
-        _pos += 2 + length;
+        _textRecord = _w.Pos;
+        _w.Buffer[_w.Pos] = record;
+        _w.Buffer[_w.Pos + 1] = (byte)length;
+        _w.Pos += 2 + length;
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
@@ -105,7 +105,7 @@ public sealed partial class NbfxWriter
     {
         Ensure(5);
         int header;
-        Span<byte> span = _buffer.AsSpan(_pos, 5);
+        Span<byte> span = _w.Buffer.AsSpan(_w.Pos, 5);
         if (length < 0x100)
         {
             span[0] = record8;
@@ -125,8 +125,8 @@ public sealed partial class NbfxWriter
             header = 5;
         }
         Stage(header, header); // the installed writer asks for exactly the header it writes
-        _textRecord = _pos;
-        _pos += header;
+        _textRecord = _w.Pos;
+        _w.Pos += header;
     }
 
     /// <summary>
@@ -160,7 +160,7 @@ public sealed partial class NbfxWriter
         if (byteCount <= DirectPayloadLimit)
         {
             Ensure(byteCount);
-            _pos += EncodeUtf8(value, _buffer.AsSpan(_pos, byteCount));
+            _w.Pos += EncodeUtf8(value, _w.Buffer.AsSpan(_w.Pos, byteCount));
             return;
         }
         const int Piece = 8192;
@@ -172,7 +172,7 @@ public sealed partial class NbfxWriter
                 size--;
             }
             Ensure(size * 3);
-            _pos += EncodeUtf8(value[..size], _buffer.AsSpan(_pos, size * 3));
+            _w.Pos += EncodeUtf8(value[..size], _w.Buffer.AsSpan(_w.Pos, size * 3));
             value = value[size..];
         }
     }
@@ -184,13 +184,13 @@ public sealed partial class NbfxWriter
         {
             int size = Math.Min(bytes.Length, DirectPayloadLimit);
             Ensure(size);
-            Span<byte> destination = _buffer.AsSpan(_pos, size);
+            Span<byte> destination = _w.Buffer.AsSpan(_w.Pos, size);
             bytes[..size].CopyTo(destination);
             if (!BitConverter.IsLittleEndian)
             {
                 SwapUtf16(destination);
             }
-            _pos += size;
+            _w.Pos += size;
             bytes = bytes[size..];
         }
     }
@@ -233,10 +233,10 @@ public sealed partial class NbfxWriter
         {
             int request = 1 + count * 3;
             Ensure(request);
-            int length = EncodeUtf8(name, _buffer.AsSpan(_pos + 1, count * 3));
+            int length = EncodeUtf8(name, _w.Buffer.AsSpan(_w.Pos + 1, count * 3));
             Stage(request, 1 + length);
-            _buffer[_pos] = (byte)length;
-            _pos += 1 + length;
+            _w.Buffer[_w.Pos] = (byte)length;
+            _w.Pos += 1 + length;
             return;
         }
         WriteLongName(name);
@@ -350,8 +350,8 @@ public sealed partial class NbfxWriter
         {
             int size = Math.Min(bytes.Length, DirectPayloadLimit);
             Ensure(size);
-            bytes[..size].CopyTo(_buffer.AsSpan(_pos));
-            _pos += size;
+            bytes[..size].CopyTo(_w.Buffer.AsSpan(_w.Pos));
+            _w.Pos += size;
             bytes = bytes[size..];
         }
     }

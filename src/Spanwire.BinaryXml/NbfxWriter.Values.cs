@@ -20,28 +20,28 @@ public sealed partial class NbfxWriter
             }
             Ensure(2);
             Stage(2, 2);
-            _textRecord = _pos;
-            _buffer[_pos] = NbfxRecord.Int8Text;
-            _buffer[_pos + 1] = (byte)value;
-            _pos += 2;
+            _textRecord = _w.Pos;
+            _w.Buffer[_w.Pos] = NbfxRecord.Int8Text;
+            _w.Buffer[_w.Pos + 1] = (byte)value;
+            _w.Pos += 2;
         }
         else if ((uint)(value + 32768) < 65536)
         {
             Ensure(3);
             Stage(3, 3);
-            _textRecord = _pos;
-            _buffer[_pos] = NbfxRecord.Int16Text;
-            BinaryPrimitives.WriteInt16LittleEndian(_buffer.AsSpan(_pos + 1, 2), (short)value);
-            _pos += 3;
+            _textRecord = _w.Pos;
+            _w.Buffer[_w.Pos] = NbfxRecord.Int16Text;
+            BinaryPrimitives.WriteInt16LittleEndian(_w.Buffer.AsSpan(_w.Pos + 1, 2), (short)value);
+            _w.Pos += 3;
         }
         else
         {
             Ensure(5);
             Stage(5, 5);
-            _textRecord = _pos;
-            _buffer[_pos] = NbfxRecord.Int32Text;
-            BinaryPrimitives.WriteInt32LittleEndian(_buffer.AsSpan(_pos + 1, 4), value);
-            _pos += 5;
+            _textRecord = _w.Pos;
+            _w.Buffer[_w.Pos] = NbfxRecord.Int32Text;
+            BinaryPrimitives.WriteInt32LittleEndian(_w.Buffer.AsSpan(_w.Pos + 1, 4), value);
+            _w.Pos += 5;
         }
     }
 
@@ -90,10 +90,10 @@ public sealed partial class NbfxWriter
         }
         Ensure(5);
         Stage(5, 5);
-        _textRecord = _pos;
-        _buffer[_pos] = NbfxRecord.FloatText;
-        BinaryPrimitives.WriteSingleLittleEndian(_buffer.AsSpan(_pos + 1, 4), value);
-        _pos += 5;
+        _textRecord = _w.Pos;
+        _w.Buffer[_w.Pos] = NbfxRecord.FloatText;
+        BinaryPrimitives.WriteSingleLittleEndian(_w.Buffer.AsSpan(_w.Pos + 1, 4), value);
+        _w.Pos += 5;
     }
 
     /// <summary>Writes a double: the float rule when it survives a round trip through float (so infinities are Float), Double otherwise (NaN).</summary>
@@ -109,10 +109,10 @@ public sealed partial class NbfxWriter
         }
         Ensure(9);
         Stage(9, 9);
-        _textRecord = _pos;
-        _buffer[_pos] = NbfxRecord.DoubleText;
-        BinaryPrimitives.WriteDoubleLittleEndian(_buffer.AsSpan(_pos + 1, 8), value);
-        _pos += 9;
+        _textRecord = _w.Pos;
+        _w.Buffer[_w.Pos] = NbfxRecord.DoubleText;
+        BinaryPrimitives.WriteDoubleLittleEndian(_w.Buffer.AsSpan(_w.Pos + 1, 8), value);
+        _w.Pos += 9;
     }
 
     /// <summary>Writes a Decimal record.</summary>
@@ -122,10 +122,10 @@ public sealed partial class NbfxWriter
     {
         Ensure(17);
         Stage(17, 17);
-        _textRecord = _pos;
-        _buffer[_pos] = NbfxRecord.DecimalText;
-        NbfxPrimitives.WriteDecimal(_buffer.AsSpan(_pos + 1, 16), value);
-        _pos += 17;
+        _textRecord = _w.Pos;
+        _w.Buffer[_w.Pos] = NbfxRecord.DecimalText;
+        NbfxPrimitives.WriteDecimal(_w.Buffer.AsSpan(_w.Pos + 1, 16), value);
+        _w.Pos += 17;
     }
 
     /// <summary>Writes a DateTime record: the in-box ToBinary form (local times as UTC ticks with the local flag).</summary>
@@ -160,10 +160,10 @@ public sealed partial class NbfxWriter
     {
         Ensure(17);
         Stage(17, 17);
-        _textRecord = _pos;
-        _buffer[_pos] = record;
-        value.TryWriteBytes(_buffer.AsSpan(_pos + 1, 16));
-        _pos += 17;
+        _textRecord = _w.Pos;
+        _w.Buffer[_w.Pos] = record;
+        value.TryWriteBytes(_w.Buffer.AsSpan(_w.Pos + 1, 16));
+        _w.Pos += 17;
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -171,9 +171,9 @@ public sealed partial class NbfxWriter
     {
         Ensure(9);
         Stage(9, 9);
-        _textRecord = _pos;
-        _buffer[_pos] = record;
-        BinaryPrimitives.WriteInt64LittleEndian(_buffer.AsSpan(_pos + 1, 8), value);
-        _pos += 9;
+        _textRecord = _w.Pos;
+        _w.Buffer[_w.Pos] = record;
+        BinaryPrimitives.WriteInt64LittleEndian(_w.Buffer.AsSpan(_w.Pos + 1, 8), value);
+        _w.Pos += 9;
     }
 }

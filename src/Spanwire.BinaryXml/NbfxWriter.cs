@@ -3,6 +3,7 @@ using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Xml;
+using Spanwire.Buffers;
 
 namespace Spanwire.BinaryXml;
 
@@ -36,12 +37,8 @@ public sealed partial class NbfxWriter
     private IXmlDictionary? _dictionary;
     private XmlBinaryWriterSession? _session;
 
-    // The current chunk: array-backed memory from the output, or an array of our own when the output's memory is not.
-    private byte[] _buffer = [];
-    private int _start;
-    private int _pos;
-    private int _end;
-    private bool _ownBuffer;
+    // The current chunk (see BufferWindow): array-backed memory from the output, or a pooled array staged for it.
+    private BufferWindow _w = new();
 
     // The in-box staging model: its offset, and where our last text record's type byte is while it is still patchable.
     private int _stage;
@@ -77,7 +74,7 @@ public sealed partial class NbfxWriter
     public long BytesCommitted => _committed;
 
     /// <summary>Bytes written but not yet committed to the output.</summary>
-    public int BytesPending => _pos - _start;
+    public int BytesPending => _w.Pos - _w.Start;
 
     /// <summary>Open elements.</summary>
     public int CurrentDepth => _depth;
@@ -123,11 +120,11 @@ public sealed partial class NbfxWriter
         _session = session;
     }
 
-    /// <summary>Makes room for <paramref name="count"/> bytes at <see cref="_pos"/>.</summary>
+    /// <summary>Makes room for <paramref name="count"/> bytes at the window's position.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void Ensure(int count)
     {
-        if (_end - _pos < count)
+        if (_w.End - _w.Pos < count)
         {
             Grow(count);
         }
@@ -137,72 +134,36 @@ public sealed partial class NbfxWriter
     private void Grow(int count)
     {
         // A text record that may still be folded into an end element travels with us into the new chunk.
-        int keepFrom = _textRecord >= 0 ? _textRecord : _pos;
-        int carry = _pos - keepFrom;
+        int keepFrom = _textRecord >= 0 ? _textRecord : _w.Pos;
+        int carry = _w.Pos - keepFrom;
         byte[]? carried = null;
         if (carry > 0)
         {
             carried = ArrayPool<byte>.Shared.Rent(carry);
-            _buffer.AsSpan(keepFrom, carry).CopyTo(carried);
+            _w.Buffer.AsSpan(keepFrom, carry).CopyTo(carried);
         }
-        _pos = keepFrom;
+        _w.Pos = keepFrom;
         Commit();
 
         int want = Math.Max(count + carry, MinimumChunk);
-        Memory<byte> memory = _output.GetMemory(want);
-        if (MemoryMarshal.TryGetArray<byte>(memory, out ArraySegment<byte> segment) && segment.Array is not null)
-        {
-            _buffer = segment.Array;
-            _start = segment.Offset;
-            _end = segment.Offset + segment.Count;
-            _ownBuffer = false;
-        }
-        else
-        {
-            _buffer = ArrayPool<byte>.Shared.Rent(Math.Max(want, 4096));
-            _start = 0;
-            _end = _buffer.Length;
-            _ownBuffer = true;
-        }
-        _pos = _start;
+        _w.Take(_output.GetMemory(want), stagingMinimum: 4096, limitToMemory: false);
+        _w.Pos = _w.Start;
         if (carried is not null)
         {
-            carried.AsSpan(0, carry).CopyTo(_buffer.AsSpan(_pos));
+            carried.AsSpan(0, carry).CopyTo(_w.Buffer.AsSpan(_w.Pos));
             ArrayPool<byte>.Shared.Return(carried);
-            _textRecord = _pos;
-            _pos += carry;
+            _textRecord = _w.Pos;
+            _w.Pos += carry;
         }
     }
 
     private void Commit()
     {
-        int count = _pos - _start;
-        if (count > 0)
-        {
-            if (_ownBuffer)
-            {
-                _output.Write(_buffer.AsSpan(_start, count));
-            }
-            else
-            {
-                _output.Advance(count);
-            }
-            _committed += count;
-        }
+        _committed += _w.Commit(_output);
         _textRecord = -1; // committed bytes can no longer be patched
-        ReleaseChunk();
     }
 
-    private void ReleaseChunk()
-    {
-        if (_ownBuffer)
-        {
-            ArrayPool<byte>.Shared.Return(_buffer);
-            _ownBuffer = false;
-        }
-        _buffer = [];
-        _start = _pos = _end = 0;
-    }
+    private void ReleaseChunk() => _w.Release();
 
     // ---- The in-box staging model ----
 
@@ -233,7 +194,7 @@ public sealed partial class NbfxWriter
         Ensure(1);
         Stage(1, 1);
         _textRecord = -1;
-        _buffer[_pos++] = record;
+        _w.Buffer[_w.Pos++] = record;
     }
 
     /// <summary>Writes one byte that is part of a record (no effect on the patch other than a modelled flush).</summary>
@@ -242,7 +203,7 @@ public sealed partial class NbfxWriter
     {
         Ensure(1);
         Stage(1, 1);
-        _buffer[_pos++] = value;
+        _w.Buffer[_w.Pos++] = value;
     }
 
     /// <summary>Writes a one-byte text record that may later be folded into an end element.</summary>
@@ -251,17 +212,17 @@ public sealed partial class NbfxWriter
     {
         Ensure(1);
         Stage(1, 1);
-        _textRecord = _pos;
-        _buffer[_pos++] = record;
+        _textRecord = _w.Pos;
+        _w.Buffer[_w.Pos++] = record;
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void WriteMultiByteInt31(int value)
     {
         Ensure(NbfxPrimitives.MaxMultiByteInt31Length);
-        int written = NbfxPrimitives.WriteMultiByteInt31(_buffer.AsSpan(_pos), value);
+        int written = NbfxPrimitives.WriteMultiByteInt31(_w.Buffer.AsSpan(_w.Pos), value);
         Stage(NbfxPrimitives.MaxMultiByteInt31Length, written);
-        _pos += written;
+        _w.Pos += written;
     }
 
     [DoesNotReturn, MethodImpl(MethodImplOptions.NoInlining)]

@@ -14,7 +14,7 @@ public sealed partial class SpanwireJsonWriter
         where TName : unmanaged
     {
         int p = BeginNamed(name, nameFirst, value.EncodedUtf8Bytes.Length + 2);
-        EndValue(WriteQuoted(_buffer, p, value.EncodedUtf8Bytes, -1), JsonTokenType.String);
+        EndValue(WriteQuoted(_w.Buffer, p, value.EncodedUtf8Bytes, -1), JsonTokenType.String);
     }
 
     private void WriteStringCore<TName>(ReadOnlySpan<TName> name, int nameFirst, ReadOnlySpan<char> value)
@@ -22,14 +22,14 @@ public sealed partial class SpanwireJsonWriter
     {
         CheckTokenSize(value.Length);
         int valueFirst = _escaping.StartOfEscaping(value);
-        if (valueFirst >= 0 && _end - _pos < NamedRoom(MaxNameCost(name, nameFirst), TextCost(value.Length, valueFirst, 3) + 2))
+        if (valueFirst >= 0 && _w.End - _w.Pos < NamedRoom(MaxNameCost(name, nameFirst), TextCost(value.Length, valueFirst, 3) + 2))
         {
             WriteStringExact(name, nameFirst, value, valueFirst);
             return;
         }
 
         int p = BeginNamed(name, nameFirst, TextCost(value.Length, valueFirst, 3) + 2);
-        EndValue(WriteQuoted(_buffer, p, value, valueFirst), JsonTokenType.String);
+        EndValue(WriteQuoted(_w.Buffer, p, value, valueFirst), JsonTokenType.String);
     }
 
     private void WriteStringCore<TName>(ReadOnlySpan<TName> name, int nameFirst, ReadOnlySpan<byte> utf8Value)
@@ -37,14 +37,14 @@ public sealed partial class SpanwireJsonWriter
     {
         CheckTokenSize(utf8Value.Length);
         int valueFirst = _escaping.StartOfEscaping(utf8Value);
-        if (valueFirst >= 0 && _end - _pos < NamedRoom(MaxNameCost(name, nameFirst), TextCost(utf8Value.Length, valueFirst, 1) + 2))
+        if (valueFirst >= 0 && _w.End - _w.Pos < NamedRoom(MaxNameCost(name, nameFirst), TextCost(utf8Value.Length, valueFirst, 1) + 2))
         {
             WriteStringExact(name, nameFirst, utf8Value, valueFirst);
             return;
         }
 
         int p = BeginNamed(name, nameFirst, TextCost(utf8Value.Length, valueFirst, 1) + 2);
-        EndValue(WriteQuoted(_buffer, p, utf8Value, valueFirst), JsonTokenType.String);
+        EndValue(WriteQuoted(_w.Buffer, p, utf8Value, valueFirst), JsonTokenType.String);
     }
 
     /// <summary>A name and a string value that may need escaping where the room left is short: see WriteStringValueExact.</summary>
@@ -58,14 +58,14 @@ public sealed partial class SpanwireJsonWriter
         {
             int at = BeginNamed(name, nameFirst, TextCost(value.Length, -1, typeof(TUnit) == typeof(char) ? 3 : 1) + 2);
             EndValue(typeof(TUnit) == typeof(char)
-                ? WriteQuoted(_buffer, at, MemoryMarshal.Cast<TUnit, char>(value), -1)
-                : WriteQuoted(_buffer, at, MemoryMarshal.Cast<TUnit, byte>(value), -1), JsonTokenType.String);
+                ? WriteQuoted(_w.Buffer, at, MemoryMarshal.Cast<TUnit, char>(value), -1)
+                : WriteQuoted(_w.Buffer, at, MemoryMarshal.Cast<TUnit, byte>(value), -1), JsonTokenType.String);
             return;
         }
 
         using EscapedText escaped = Escape(value, valueFirst);
         int p = BeginNamed(name, nameFirst, escaped.Cost + 2);
-        EndValue(WriteQuoted(_buffer, p, escaped.Utf8, -1), JsonTokenType.String);
+        EndValue(WriteQuoted(_w.Buffer, p, escaped.Utf8, -1), JsonTokenType.String);
     }
 
     /// <summary>The most a property name may cost in Utf8JsonWriter's room rule.</summary>
@@ -77,35 +77,35 @@ public sealed partial class SpanwireJsonWriter
         where TName : unmanaged
     {
         int p = BeginNamed(name, nameFirst, MaxDateLength);
-        EndValue(DateTimeAt(_buffer, p, value), JsonTokenType.String);
+        EndValue(DateTimeAt(_w.Buffer, p, value), JsonTokenType.String);
     }
 
     private void WriteStringCore<TName>(ReadOnlySpan<TName> name, int nameFirst, DateTimeOffset value)
         where TName : unmanaged
     {
         int p = BeginNamed(name, nameFirst, MaxDateLength);
-        EndValue(DateTimeOffsetAt(_buffer, p, value), JsonTokenType.String);
+        EndValue(DateTimeOffsetAt(_w.Buffer, p, value), JsonTokenType.String);
     }
 
     private void WriteStringCore<TName>(ReadOnlySpan<TName> name, int nameFirst, Guid value)
         where TName : unmanaged
     {
         int p = BeginNamed(name, nameFirst, MaxGuidLength);
-        EndValue(GuidAt(_buffer, p, value), JsonTokenType.String);
+        EndValue(GuidAt(_w.Buffer, p, value), JsonTokenType.String);
     }
 
     private void WriteNumberCore<TName>(ReadOnlySpan<TName> name, int nameFirst, long value)
         where TName : unmanaged
     {
         int p = BeginNamed(name, nameFirst, MaxInt64Length);
-        EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
+        EndValue(NumberAt(_w.Buffer, p, value), JsonTokenType.Number);
     }
 
     private void WriteNumberCore<TName>(ReadOnlySpan<TName> name, int nameFirst, ulong value)
         where TName : unmanaged
     {
         int p = BeginNamed(name, nameFirst, MaxInt64Length);
-        EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
+        EndValue(NumberAt(_w.Buffer, p, value), JsonTokenType.Number);
     }
 
     private void WriteNumberCore<TName>(ReadOnlySpan<TName> name, int nameFirst, float value)
@@ -113,7 +113,7 @@ public sealed partial class SpanwireJsonWriter
     {
         CheckFinite(value);
         int p = BeginNamed(name, nameFirst, MaxFloatingLength);
-        EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
+        EndValue(NumberAt(_w.Buffer, p, value), JsonTokenType.Number);
     }
 
     private void WriteNumberCore<TName>(ReadOnlySpan<TName> name, int nameFirst, double value)
@@ -121,21 +121,21 @@ public sealed partial class SpanwireJsonWriter
     {
         CheckFinite(value);
         int p = BeginNamed(name, nameFirst, MaxFloatingLength);
-        EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
+        EndValue(NumberAt(_w.Buffer, p, value), JsonTokenType.Number);
     }
 
     private void WriteNumberCore<TName>(ReadOnlySpan<TName> name, int nameFirst, decimal value)
         where TName : unmanaged
     {
         int p = BeginNamed(name, nameFirst, MaxDecimalLength);
-        EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
+        EndValue(NumberAt(_w.Buffer, p, value), JsonTokenType.Number);
     }
 
     private void WriteBooleanCore<TName>(ReadOnlySpan<TName> name, int nameFirst, bool value)
         where TName : unmanaged
     {
         int p = BeginNamed(name, nameFirst, value ? 4 : 5);
-        EndValue(BooleanAt(_buffer, p, value), value ? JsonTokenType.True : JsonTokenType.False);
+        EndValue(BooleanAt(_w.Buffer, p, value), value ? JsonTokenType.True : JsonTokenType.False);
     }
 
     private void WriteBase64StringCore<TName>(ReadOnlySpan<TName> name, int nameFirst, ReadOnlySpan<byte> bytes)
@@ -143,14 +143,14 @@ public sealed partial class SpanwireJsonWriter
     {
         CheckBase64Size(bytes.Length);
         int p = BeginNamed(name, nameFirst, Base64.GetMaxEncodedToUtf8Length(bytes.Length) + 2);
-        EndValue(Base64At(_buffer, p, bytes), JsonTokenType.String);
+        EndValue(Base64At(_w.Buffer, p, bytes), JsonTokenType.String);
     }
 
     private void WriteNullCore<TName>(ReadOnlySpan<TName> name, int nameFirst)
         where TName : unmanaged
     {
         int p = BeginNamed(name, nameFirst, 4);
-        EndValue(NullAt(_buffer, p), JsonTokenType.Null);
+        EndValue(NullAt(_w.Buffer, p), JsonTokenType.Null);
     }
 
     private void WriteStartCore<TName>(ReadOnlySpan<TName> name, int nameFirst, bool isObject)
@@ -164,8 +164,8 @@ public sealed partial class SpanwireJsonWriter
         // One room request for "name": and the token, as Utf8JsonWriter makes.
         int p = BeginNamed(name, nameFirst, 1);
         byte token = isObject ? (byte)'{' : (byte)'[';
-        _buffer[p++] = token;
-        _pos = p;
+        _w.Buffer[p++] = token;
+        _w.Pos = p;
         Opened(token, isObject ? JsonTokenType.StartObject : JsonTokenType.StartArray);
     }
 

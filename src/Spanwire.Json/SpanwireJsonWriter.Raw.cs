@@ -38,7 +38,7 @@ public sealed partial class SpanwireJsonWriter
         }
 
         int p = BeginComment(value.Length * 3);
-        byte[] buffer = _buffer;
+        byte[] buffer = _w.Buffer;
         p += Transcode(value, buffer.AsSpan(p));
         EndComment(buffer, p);
     }
@@ -60,7 +60,7 @@ public sealed partial class SpanwireJsonWriter
         }
 
         int p = BeginComment(utf8Value.Length);
-        byte[] buffer = _buffer;
+        byte[] buffer = _w.Buffer;
         utf8Value.CopyTo(buffer.AsSpan(p));
         EndComment(buffer, p + utf8Value.Length);
     }
@@ -69,8 +69,8 @@ public sealed partial class SpanwireJsonWriter
     {
         int indent = _indented ? Indentation : 0;
         Reserve(_indented ? indent + maxLength + 4 + NewLineLength : maxLength + 4);
-        byte[] buffer = _buffer;
-        int p = _pos;
+        byte[] buffer = _w.Buffer;
+        int p = _w.Pos;
         if (_indented && (_tokenType != JsonTokenType.None || _commentAfterNoneOrPropertyName))
         {
             p = WriteNewLine(buffer, p);
@@ -86,7 +86,7 @@ public sealed partial class SpanwireJsonWriter
     {
         buffer[p++] = (byte)'*';
         buffer[p++] = (byte)'/';
-        _pos = p;
+        _w.Pos = p;
         if (_tokenType is JsonTokenType.PropertyName or JsonTokenType.None)
         {
             _commentAfterNoneOrPropertyName = true;
@@ -194,15 +194,15 @@ public sealed partial class SpanwireJsonWriter
         // Unvalidated raw values count as a string: a complete value for the validation that follows.
         JsonTokenType tokenType = skipInputValidation ? JsonTokenType.String : LastToken(utf8Json);
         Reserve(utf8Json.Length + 1);
-        byte[] buffer = _buffer;
-        int p = _pos;
+        byte[] buffer = _w.Buffer;
+        int p = _w.Pos;
         if (_needsComma)
         {
             buffer[p++] = (byte)',';
         }
 
         utf8Json.CopyTo(buffer.AsSpan(p));
-        _pos = p + utf8Json.Length;
+        _w.Pos = p + utf8Json.Length;
         _needsComma = true;
         _tokenType = tokenType;
     }

@@ -169,8 +169,8 @@ public sealed partial class SpanwireJsonWriter
         if (open != kind)
         {
             int p = BeginValueUnchecked(1);
-            _buffer[p++] = (byte)'"';
-            _pos = p;
+            _w.Buffer[p++] = (byte)'"';
+            _w.Pos = p;
             (_side ??= new SideState()).Segment = kind;
         }
     }
@@ -190,12 +190,12 @@ public sealed partial class SpanwireJsonWriter
             return;
         }
 
-        if (_pos == _end)
+        if (_w.Pos == _w.End)
         {
             Grow(1);
         }
 
-        _buffer[_pos++] = (byte)'"';
+        _w.Buffer[_w.Pos++] = (byte)'"';
         _side!.Segment = StringSegment.None;
         _needsComma = true;
         _tokenType = JsonTokenType.String;
@@ -223,14 +223,14 @@ public sealed partial class SpanwireJsonWriter
             {
                 ReadOnlySpan<char> utf16 = MemoryMarshal.Cast<TUnit, char>(value);
                 Reserve(utf16.Length * 3);
-                _pos += Transcode(utf16, _buffer.AsSpan(_pos));
+                _w.Pos += Transcode(utf16, _w.Buffer.AsSpan(_w.Pos));
             }
             else
             {
                 ReadOnlySpan<byte> utf8 = MemoryMarshal.Cast<TUnit, byte>(value);
                 Reserve(utf8.Length);
-                utf8.CopyTo(_buffer.AsSpan(_pos));
-                _pos += utf8.Length;
+                utf8.CopyTo(_w.Buffer.AsSpan(_w.Pos));
+                _w.Pos += utf8.Length;
             }
 
             return;
@@ -241,8 +241,8 @@ public sealed partial class SpanwireJsonWriter
         {
             using EscapedText escaped = Escape(whole, 0);
             Reserve(escaped.Cost);
-            escaped.Utf8.CopyTo(_buffer.AsSpan(_pos));
-            _pos += escaped.Utf8.Length;
+            escaped.Utf8.CopyTo(_w.Buffer.AsSpan(_w.Pos));
+            _w.Pos += escaped.Utf8.Length;
         }
         if (carry != 0)
         {
@@ -288,8 +288,8 @@ public sealed partial class SpanwireJsonWriter
         if (!bytes.IsEmpty)
         {
             Reserve(Base64.GetMaxEncodedToUtf8Length(bytes.Length));
-            Base64.EncodeToUtf8(bytes, _buffer.AsSpan(_pos), out _, out int written);
-            _pos += written;
+            Base64.EncodeToUtf8(bytes, _w.Buffer.AsSpan(_w.Pos), out _, out int written);
+            _w.Pos += written;
         }
     }
 

@@ -45,30 +45,30 @@ public sealed partial class SpanwireJsonWriter
             // Utf8JsonWriter asks for the token, a separator and up to 2 bytes of new line whatever the new line is.
             int indent = Indentation;
             Reserve(indent + 4);
-            p = _pos;
+            p = _w.Pos;
             if (_needsComma)
             {
-                _buffer[p++] = (byte)',';
+                _w.Buffer[p++] = (byte)',';
             }
 
             if (_tokenType is not (JsonTokenType.PropertyName or JsonTokenType.None) || _commentAfterNoneOrPropertyName)
             {
-                p = WriteNewLine(_buffer, p);
-                p = WriteIndentation(_buffer, p, indent);
+                p = WriteNewLine(_w.Buffer, p);
+                p = WriteIndentation(_w.Buffer, p, indent);
             }
         }
         else
         {
             Reserve(2);
-            p = _pos;
+            p = _w.Pos;
             if (_needsComma)
             {
-                _buffer[p++] = (byte)',';
+                _w.Buffer[p++] = (byte)',';
             }
         }
 
-        _buffer[p++] = token;
-        _pos = p;
+        _w.Buffer[p++] = token;
+        _w.Pos = p;
         Opened(token, tokenType);
     }
 
@@ -100,16 +100,16 @@ public sealed partial class SpanwireJsonWriter
             // The end token goes on its own line at the outer level.
             int indent = Math.Max(0, Indentation - _indentSize);
             Reserve(indent + 3);
-            byte[] buffer = _buffer;
-            int p = WriteNewLine(buffer, _pos);
+            byte[] buffer = _w.Buffer;
+            int p = WriteNewLine(buffer, _w.Pos);
             p = WriteIndentation(buffer, p, indent);
             buffer[p++] = token;
-            _pos = p;
+            _w.Pos = p;
         }
         else
         {
             Reserve(1);
-            _buffer[_pos++] = token;
+            _w.Buffer[_w.Pos++] = token;
         }
 
         _needsComma = true;
@@ -160,10 +160,10 @@ public sealed partial class SpanwireJsonWriter
         }
 
         Reserve(maxValueLength + 1);
-        int p = _pos;
+        int p = _w.Pos;
         if (_needsComma)
         {
-            _buffer[p++] = (byte)',';
+            _w.Buffer[p++] = (byte)',';
         }
 
         return p;
@@ -185,8 +185,8 @@ public sealed partial class SpanwireJsonWriter
     {
         int indent = Indentation;
         Reserve(indent + maxValueLength + 1 + NewLineLength);
-        byte[] buffer = _buffer;
-        int p = _pos;
+        byte[] buffer = _w.Buffer;
+        int p = _w.Pos;
         if (_needsComma)
         {
             buffer[p++] = (byte)',';
@@ -209,7 +209,7 @@ public sealed partial class SpanwireJsonWriter
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void EndValue(int end, JsonTokenType tokenType)
     {
-        _pos = end;
+        _w.Pos = end;
         _needsComma = true;
         _tokenType = tokenType;
         _commentAfterNoneOrPropertyName = false;
@@ -249,7 +249,7 @@ public sealed partial class SpanwireJsonWriter
     private void WritePropertyNameCore<TName>(ReadOnlySpan<TName> name, int nameFirst)
         where TName : unmanaged
     {
-        _pos = BeginNamed(name, nameFirst, 0);
+        _w.Pos = BeginNamed(name, nameFirst, 0);
         _needsComma = false;
         _tokenType = JsonTokenType.PropertyName;
         _commentAfterNoneOrPropertyName = false;
@@ -279,25 +279,25 @@ public sealed partial class SpanwireJsonWriter
         if (typeof(TName) == typeof(char))
         {
             ReadOnlySpan<char> utf16 = MemoryMarshal.Cast<TName, char>(name);
-            if (nameFirst >= 0 && _end - _pos < NamedRoom(MaxTextCost(utf16.Length, nameFirst, 3), maxValueLength))
+            if (nameFirst >= 0 && _w.End - _w.Pos < NamedRoom(MaxTextCost(utf16.Length, nameFirst, 3), maxValueLength))
             {
                 return BeginNamedExact(utf16, nameFirst, maxValueLength);
             }
 
             p = BeginPropertyName(TextCost(utf16.Length, nameFirst, 3), maxValueLength);
-            buffer = _buffer;
+            buffer = _w.Buffer;
             p = WriteQuoted(buffer, p, utf16, nameFirst);
         }
         else
         {
             ReadOnlySpan<byte> utf8 = MemoryMarshal.Cast<TName, byte>(name);
-            if (nameFirst >= 0 && _end - _pos < NamedRoom(MaxTextCost(utf8.Length, nameFirst, 1), maxValueLength))
+            if (nameFirst >= 0 && _w.End - _w.Pos < NamedRoom(MaxTextCost(utf8.Length, nameFirst, 1), maxValueLength))
             {
                 return BeginNamedExact(utf8, nameFirst, maxValueLength);
             }
 
             p = BeginPropertyName(TextCost(utf8.Length, nameFirst, 1), maxValueLength);
-            buffer = _buffer;
+            buffer = _w.Buffer;
             p = WriteQuoted(buffer, p, utf8, nameFirst);
         }
 
@@ -330,15 +330,15 @@ public sealed partial class SpanwireJsonWriter
             // Nothing to escape: the cost is known, and the name is written in place.
             int at = BeginPropertyName(TextCost(name.Length, -1, typeof(TName) == typeof(char) ? 3 : 1), maxValueLength);
             at = typeof(TName) == typeof(char)
-                ? WriteQuoted(_buffer, at, MemoryMarshal.Cast<TName, char>(name), -1)
-                : WriteQuoted(_buffer, at, MemoryMarshal.Cast<TName, byte>(name), -1);
-            return EndPropertyName(_buffer, at);
+                ? WriteQuoted(_w.Buffer, at, MemoryMarshal.Cast<TName, char>(name), -1)
+                : WriteQuoted(_w.Buffer, at, MemoryMarshal.Cast<TName, byte>(name), -1);
+            return EndPropertyName(_w.Buffer, at);
         }
 
         using EscapedText escaped = Escape(name, nameFirst);
         int p = BeginPropertyName(escaped.Cost, maxValueLength);
-        p = WriteQuoted(_buffer, p, escaped.Utf8, -1);
-        return EndPropertyName(_buffer, p);
+        p = WriteQuoted(_w.Buffer, p, escaped.Utf8, -1);
+        return EndPropertyName(_w.Buffer, p);
     }
 
     /// <summary>
@@ -519,25 +519,25 @@ public sealed partial class SpanwireJsonWriter
         {
             int indent = Indentation;
             Reserve(indent + nameCost + maxValueLength + 5 + NewLineLength);
-            int i = _pos;
+            int i = _w.Pos;
             if (_needsComma)
             {
-                _buffer[i++] = (byte)',';
+                _w.Buffer[i++] = (byte)',';
             }
 
             if (_tokenType != JsonTokenType.None)
             {
-                i = WriteNewLine(_buffer, i);
+                i = WriteNewLine(_w.Buffer, i);
             }
 
-            return WriteIndentation(_buffer, i, indent);
+            return WriteIndentation(_w.Buffer, i, indent);
         }
 
         Reserve(nameCost + maxValueLength + 4);
-        int p = _pos;
+        int p = _w.Pos;
         if (_needsComma)
         {
-            _buffer[p++] = (byte)',';
+            _w.Buffer[p++] = (byte)',';
         }
 
         return p;

@@ -32,14 +32,14 @@ public sealed partial class SpanwireJsonWriter
     {
         CheckTokenSize(value.Length);
         int first = _escaping.StartOfEscaping(value);
-        if (first >= 0 && _end - _pos < ValueRoom(TextCost(value.Length, first, 3) + 2))
+        if (first >= 0 && _w.End - _w.Pos < ValueRoom(TextCost(value.Length, first, 3) + 2))
         {
             WriteStringValueExact(value, first);
             return;
         }
 
         int p = BeginValue(TextCost(value.Length, first, 3) + 2);
-        EndValue(WriteQuoted(_buffer, p, value, first), JsonTokenType.String);
+        EndValue(WriteQuoted(_w.Buffer, p, value, first), JsonTokenType.String);
     }
 
     /// <summary>Writes a UTF-8 string value, escaping it as the options' encoder requires (invalid UTF-8 becomes \uFFFD).</summary>
@@ -49,14 +49,14 @@ public sealed partial class SpanwireJsonWriter
     {
         CheckTokenSize(utf8Value.Length);
         int first = _escaping.StartOfEscaping(utf8Value);
-        if (first >= 0 && _end - _pos < ValueRoom(TextCost(utf8Value.Length, first, 1) + 2))
+        if (first >= 0 && _w.End - _w.Pos < ValueRoom(TextCost(utf8Value.Length, first, 1) + 2))
         {
             WriteStringValueExact(utf8Value, first);
             return;
         }
 
         int p = BeginValue(TextCost(utf8Value.Length, first, 1) + 2);
-        EndValue(WriteQuoted(_buffer, p, utf8Value, first), JsonTokenType.String);
+        EndValue(WriteQuoted(_w.Buffer, p, utf8Value, first), JsonTokenType.String);
     }
 
     /// <summary>
@@ -72,14 +72,14 @@ public sealed partial class SpanwireJsonWriter
         {
             int at = BeginValue(TextCost(value.Length, -1, typeof(TUnit) == typeof(char) ? 3 : 1) + 2);
             EndValue(typeof(TUnit) == typeof(char)
-                ? WriteQuoted(_buffer, at, MemoryMarshal.Cast<TUnit, char>(value), -1)
-                : WriteQuoted(_buffer, at, MemoryMarshal.Cast<TUnit, byte>(value), -1), JsonTokenType.String);
+                ? WriteQuoted(_w.Buffer, at, MemoryMarshal.Cast<TUnit, char>(value), -1)
+                : WriteQuoted(_w.Buffer, at, MemoryMarshal.Cast<TUnit, byte>(value), -1), JsonTokenType.String);
             return;
         }
 
         using EscapedText escaped = Escape(value, first);
         int p = BeginValue(escaped.Cost + 2);
-        EndValue(WriteQuoted(_buffer, p, escaped.Utf8, -1), JsonTokenType.String);
+        EndValue(WriteQuoted(_w.Buffer, p, escaped.Utf8, -1), JsonTokenType.String);
     }
 
     /// <summary>Writes a pre-encoded string value as it is.</summary>
@@ -89,7 +89,7 @@ public sealed partial class SpanwireJsonWriter
     {
         ReadOnlySpan<byte> encoded = value.EncodedUtf8Bytes;
         int p = BeginValue(encoded.Length + 2);
-        EndValue(WriteQuoted(_buffer, p, encoded, -1), JsonTokenType.String);
+        EndValue(WriteQuoted(_w.Buffer, p, encoded, -1), JsonTokenType.String);
     }
 
     /// <summary>Writes an integer value.</summary>
@@ -108,7 +108,7 @@ public sealed partial class SpanwireJsonWriter
     public void WriteNumberValue(long value)
     {
         int p = BeginValue(MaxInt64Length);
-        EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
+        EndValue(NumberAt(_w.Buffer, p, value), JsonTokenType.Number);
     }
 
     /// <summary>Writes an integer value.</summary>
@@ -117,7 +117,7 @@ public sealed partial class SpanwireJsonWriter
     public void WriteNumberValue(ulong value)
     {
         int p = BeginValue(MaxInt64Length);
-        EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
+        EndValue(NumberAt(_w.Buffer, p, value), JsonTokenType.Number);
     }
 
     /// <summary>Writes a number in its shortest round-trip form.</summary>
@@ -127,7 +127,7 @@ public sealed partial class SpanwireJsonWriter
     {
         CheckFinite(value);
         int p = BeginValue(MaxFloatingLength);
-        EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
+        EndValue(NumberAt(_w.Buffer, p, value), JsonTokenType.Number);
     }
 
     /// <summary>Writes a number in its shortest round-trip form.</summary>
@@ -137,7 +137,7 @@ public sealed partial class SpanwireJsonWriter
     {
         CheckFinite(value);
         int p = BeginValue(MaxFloatingLength);
-        EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
+        EndValue(NumberAt(_w.Buffer, p, value), JsonTokenType.Number);
     }
 
     /// <summary>Writes a decimal number (scale kept).</summary>
@@ -146,7 +146,7 @@ public sealed partial class SpanwireJsonWriter
     public void WriteNumberValue(decimal value)
     {
         int p = BeginValue(MaxDecimalLength);
-        EndValue(NumberAt(_buffer, p, value), JsonTokenType.Number);
+        EndValue(NumberAt(_w.Buffer, p, value), JsonTokenType.Number);
     }
 
     /// <summary>Writes true or false.</summary>
@@ -155,7 +155,7 @@ public sealed partial class SpanwireJsonWriter
     public void WriteBooleanValue(bool value)
     {
         int p = BeginValue(value ? 4 : 5);
-        EndValue(BooleanAt(_buffer, p, value), value ? JsonTokenType.True : JsonTokenType.False);
+        EndValue(BooleanAt(_w.Buffer, p, value), value ? JsonTokenType.True : JsonTokenType.False);
     }
 
     /// <summary>Writes null.</summary>
@@ -163,7 +163,7 @@ public sealed partial class SpanwireJsonWriter
     public void WriteNullValue()
     {
         int p = BeginValue(4);
-        EndValue(NullAt(_buffer, p), JsonTokenType.Null);
+        EndValue(NullAt(_w.Buffer, p), JsonTokenType.Null);
     }
 
     /// <summary>Writes a Guid as a string in the "D" form (lower-case hex with hyphens).</summary>
@@ -172,7 +172,7 @@ public sealed partial class SpanwireJsonWriter
     public void WriteStringValue(Guid value)
     {
         int p = BeginValue(MaxGuidLength);
-        EndValue(GuidAt(_buffer, p, value), JsonTokenType.String);
+        EndValue(GuidAt(_w.Buffer, p, value), JsonTokenType.String);
     }
 
     /// <summary>Writes a DateTime as an ISO 8601-1:2019 string, as Utf8JsonWriter does (fraction trimmed of zeros).</summary>
@@ -181,7 +181,7 @@ public sealed partial class SpanwireJsonWriter
     public void WriteStringValue(DateTime value)
     {
         int p = BeginValue(MaxDateLength);
-        EndValue(DateTimeAt(_buffer, p, value), JsonTokenType.String);
+        EndValue(DateTimeAt(_w.Buffer, p, value), JsonTokenType.String);
     }
 
     /// <summary>Writes a DateTimeOffset as an ISO 8601-1:2019 string, as Utf8JsonWriter does (fraction trimmed of zeros).</summary>
@@ -190,7 +190,7 @@ public sealed partial class SpanwireJsonWriter
     public void WriteStringValue(DateTimeOffset value)
     {
         int p = BeginValue(MaxDateLength);
-        EndValue(DateTimeOffsetAt(_buffer, p, value), JsonTokenType.String);
+        EndValue(DateTimeOffsetAt(_w.Buffer, p, value), JsonTokenType.String);
     }
 
     /// <summary>Writes bytes as a Base64 string.</summary>
@@ -200,7 +200,7 @@ public sealed partial class SpanwireJsonWriter
     {
         CheckBase64Size(bytes.Length);
         int p = BeginValue(Base64.GetMaxEncodedToUtf8Length(bytes.Length) + 2);
-        EndValue(Base64At(_buffer, p, bytes), JsonTokenType.String);
+        EndValue(Base64At(_w.Buffer, p, bytes), JsonTokenType.String);
     }
 
     // The most bytes each value form takes.
@@ -295,7 +295,7 @@ public sealed partial class SpanwireJsonWriter
         }
 
         int p = BeginValue(utf8FormattedNumber.Length);
-        utf8FormattedNumber.CopyTo(_buffer.AsSpan(p));
+        utf8FormattedNumber.CopyTo(_w.Buffer.AsSpan(p));
         EndValue(p + utf8FormattedNumber.Length, JsonTokenType.Number);
     }
 

@@ -44,15 +44,12 @@ public sealed partial class SpanwireJsonWriter : IDisposable, IAsyncDisposable
     /// <summary>Utf8JsonWriter's limit on one unescaped token, in bytes or chars.</summary>
     private const int MaxTokenSize = 166_666_666;
 
-    // Output. The current memory is _buffer[_start.._end); _pos is where the next byte goes; all 0 while none is held.
-    // The fields are kept few: the benchmarks this writer is measured by make one writer per document.
+    // Output: the window of memory being written (see BufferWindow). The fields are kept few: the benchmarks this writer
+    // is measured by make one writer per document.
     private IBufferWriter<byte>? _output;
     private StreamOutput? _streamOutput; // set when writing to a stream
-    private byte[] _buffer = [];
-    private int _start;
-    private int _pos;
-    private int _end;
-    private SideState? _side; // made on first need: memory that is not an array, or a string written in segments
+    private BufferWindow _w = new();
+    private SideState? _side; // made on first need: a string written in segments
 
     // Options, unpacked for the hot paths.
     private JavaScriptEncoder? _encoder;
@@ -86,9 +83,6 @@ public sealed partial class SpanwireJsonWriter : IDisposable, IAsyncDisposable
     /// </summary>
     private sealed class SideState
     {
-        /// <summary>Memory the output handed out that is not an array: the bytes are staged in a pooled array and copied there on commit.</summary>
-        public Memory<byte> Target;
-
         /// <summary>Which kind of segmented string is open.</summary>
         public StringSegment Segment;
 
@@ -128,7 +122,7 @@ public sealed partial class SpanwireJsonWriter : IDisposable, IAsyncDisposable
     }
 
     /// <summary>Bytes written but not yet committed to the output (for a stream: not yet written to it).</summary>
-    public int BytesPending => _pos - _start + (int)(_streamOutput?.Buffer.WrittenCount ?? 0);
+    public int BytesPending => _w.Pos - _w.Start + (int)(_streamOutput?.Buffer.WrittenCount ?? 0);
 
     /// <summary>Bytes committed to the output (for a stream: written to it).</summary>
     public long BytesCommitted { get; private set; }
@@ -285,9 +279,7 @@ public sealed partial class SpanwireJsonWriter : IDisposable, IAsyncDisposable
 
     private void ResetState()
     {
-        ReturnStaging();
-        _buffer = [];
-        _start = _pos = _end = 0;
+        _w.Release();
         BytesCommitted = 0;
         _depth = 0;
         _needsComma = false;
@@ -313,33 +305,19 @@ public sealed partial class SpanwireJsonWriter : IDisposable, IAsyncDisposable
     /// <summary>Hands the pending bytes to the output and forgets the current memory.</summary>
     private void Commit()
     {
-        int pending = _pos - _start;
-        if (pending != 0)
+        int pending = _w.Commit(_output!);
+        if (_streamOutput is null)
         {
-            if (_side is { Target.IsEmpty: false } staging)
-            {
-                _buffer.AsSpan(_start, pending).CopyTo(staging.Target.Span);
-            }
-
-            _output!.Advance(pending);
-            if (_streamOutput is null)
-            {
-                BytesCommitted += pending;
-            }
+            BytesCommitted += pending;
         }
-
-        ReturnStaging();
-
-        _buffer = [];
-        _start = _pos = _end = 0;
     }
 
-    /// <summary>Makes room for <paramref name="required"/> bytes at <see cref="_pos"/>.</summary>
+    /// <summary>Makes room for <paramref name="required"/> bytes at the window's position.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void Grow(int required)
     {
         CheckNotDisposed();
-        int sizeHint = Math.Max(_end != 0 ? DefaultGrowthSize : InitialGrowthSize, required); // _end is 0 while no memory is held
+        int sizeHint = Math.Max(_w.IsHeld ? DefaultGrowthSize : InitialGrowthSize, required);
         Commit();
         Memory<byte> memory = _output!.GetMemory(sizeHint);
         if (memory.Length < sizeHint)
@@ -347,37 +325,14 @@ public sealed partial class SpanwireJsonWriter : IDisposable, IAsyncDisposable
             JsonThrow.InvalidOperation("The IBufferWriter could not provide an output buffer that is large enough to continue writing.");
         }
 
-        if (MemoryMarshal.TryGetArray<byte>(memory, out var segment))
-        {
-            _buffer = segment.Array!;
-            _start = _pos = segment.Offset;
-            _end = segment.Offset + segment.Count;
-        }
-        else
-        {
-            // Memory that is not an array: stage in a pooled array, copied over on commit.
-            _side ??= new SideState();
-            _side.Target = memory;
-            _buffer = ArrayPool<byte>.Shared.Rent(memory.Length);
-            _start = _pos = 0;
-            _end = memory.Length;
-        }
-    }
-
-    /// <summary>Returns the staging array, if the current memory was staged.</summary>
-    private void ReturnStaging()
-    {
-        if (_side is { Target.IsEmpty: false } staging)
-        {
-            ArrayPool<byte>.Shared.Return(_buffer);
-            staging.Target = default;
-        }
+        // Staged memory is exactly the output's, so a commit is one copy and one Advance, as Utf8JsonWriter's.
+        _w.Take(memory, stagingMinimum: 0, limitToMemory: true);
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void Reserve(int required)
     {
-        if (_end - _pos < required)
+        if (_w.End - _w.Pos < required)
         {
             Grow(required);
         }
