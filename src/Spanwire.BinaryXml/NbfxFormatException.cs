@@ -6,6 +6,8 @@ namespace Spanwire.BinaryXml;
 public sealed class NbfxFormatException : XmlException
 {
     /// <summary>Creates the exception for a problem found at <paramref name="offset"/>.</summary>
+    /// <param name="message">The message.</param>
+    /// <param name="offset">Where the payload starts in the stream, for the offsets in error messages.</param>
     public NbfxFormatException(string message, long offset)
         : base($"{message} (at byte offset {offset})")
     {

@@ -33,6 +33,10 @@ public ref partial struct NbfxReader
     private NbfxCursor _cursor;
 
     /// <summary>Reads the records in <paramref name="data"/>.</summary>
+    /// <param name="data">The document bytes.</param>
+    /// <param name="dictionary">The static dictionary (its strings are even ids), or null for none.</param>
+    /// <param name="session">The session the odd ids refer to, or null for none.</param>
+    /// <param name="quotas">Limits on what is read; null for the in-box defaults.</param>
     public NbfxReader(ReadOnlySpan<byte> data, IXmlDictionary? dictionary = null, XmlBinaryReaderSession? session = null, XmlDictionaryReaderQuotas? quotas = null)
     {
         _window = data;
@@ -40,6 +44,10 @@ public ref partial struct NbfxReader
     }
 
     /// <summary>Reads the records in <paramref name="data"/>, which may be split anywhere.</summary>
+    /// <param name="data">The document bytes.</param>
+    /// <param name="dictionary">The static dictionary (its strings are even ids), or null for none.</param>
+    /// <param name="session">The session the odd ids refer to, or null for none.</param>
+    /// <param name="quotas">Limits on what is read; null for the in-box defaults.</param>
     public NbfxReader(ReadOnlySequence<byte> data, IXmlDictionary? dictionary = null, XmlBinaryReaderSession? session = null, XmlDictionaryReaderQuotas? quotas = null)
     {
         if (data.IsSingleSegment)

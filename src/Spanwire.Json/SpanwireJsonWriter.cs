@@ -100,6 +100,9 @@ public sealed partial class SpanwireJsonWriter : IDisposable, IAsyncDisposable
     }
 
     /// <summary>A writer into <paramref name="bufferWriter"/>.</summary>
+    /// <param name="bufferWriter">Where the JSON goes.</param>
+    /// <param name="options">The options (indentation, encoder, validation, depth), as Utf8JsonWriter takes them.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="bufferWriter"/> is null.</exception>
     public SpanwireJsonWriter(IBufferWriter<byte> bufferWriter, JsonWriterOptions options = default)
     {
         ArgumentNullException.ThrowIfNull(bufferWriter);
@@ -108,6 +111,10 @@ public sealed partial class SpanwireJsonWriter : IDisposable, IAsyncDisposable
     }
 
     /// <summary>A writer into <paramref name="utf8Json"/>; the JSON reaches the stream on <see cref="Flush"/>.</summary>
+    /// <param name="utf8Json">The stream the JSON is written to (it must be writable).</param>
+    /// <param name="options">The options (indentation, encoder, validation, depth), as Utf8JsonWriter takes them.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="utf8Json"/> is null.</exception>
+    /// <exception cref="ArgumentException">The stream is not writable.</exception>
     public SpanwireJsonWriter(Stream utf8Json, JsonWriterOptions options = default)
     {
         ArgumentNullException.ThrowIfNull(utf8Json);

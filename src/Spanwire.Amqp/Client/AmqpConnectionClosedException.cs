@@ -4,6 +4,11 @@ namespace Spanwire.Amqp.Client;
 public sealed class AmqpConnectionClosedException : AmqpClosedException
 {
     /// <summary>Creates the exception.</summary>
+    /// <param name="replyCode">The AMQP reply code; 0 when the connection was lost.</param>
+    /// <param name="replyText">The reply text the broker sent, or a description of the loss.</param>
+    /// <param name="classId">The class id of the method that caused the close, or 0.</param>
+    /// <param name="methodId">The method id of the method that caused the close, or 0.</param>
+    /// <param name="innerException">The cause, when the connection was lost (a socket or TLS error), or null.</param>
     public AmqpConnectionClosedException(ushort replyCode, string replyText, ushort classId = 0, ushort methodId = 0, Exception? innerException = null)
         : base(replyCode, replyText, classId, methodId,
             replyCode == 0 ? $"Connection lost: {replyText}" : $"Connection closed: {replyCode} {replyText}", innerException)

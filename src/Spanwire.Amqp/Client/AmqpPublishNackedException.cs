@@ -4,6 +4,7 @@ namespace Spanwire.Amqp.Client;
 public sealed class AmqpPublishNackedException : Exception
 {
     /// <summary>Creates the exception.</summary>
+    /// <param name="count">How many publishes the broker refused.</param>
     public AmqpPublishNackedException(long count)
         : base(count == 1 ? "The broker nacked the publish." : $"The broker nacked {count} publishes.")
     {

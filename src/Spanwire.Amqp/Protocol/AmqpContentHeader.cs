@@ -42,9 +42,16 @@ public readonly ref struct AmqpContentHeader
     public long Offset { get; }
 
     /// <summary>The bytes a content header payload takes: 12 fixed bytes and the properties.</summary>
+    /// <param name="properties">The message properties.</param>
+    /// <returns>The encoded size in bytes.</returns>
     public static int GetEncodedSize(in BasicProperties properties) => 12 + properties.GetEncodedSize();
 
     /// <summary>Writes a content header payload; returns the bytes written.</summary>
+    /// <param name="destination">Where the bytes are written.</param>
+    /// <param name="classId">The AMQP class of the content (60, basic).</param>
+    /// <param name="bodySize">The length of the body that follows, in bytes.</param>
+    /// <param name="properties">The message properties.</param>
+    /// <returns>The number of bytes written.</returns>
     public static int Write(Span<byte> destination, ushort classId, ulong bodySize, in BasicProperties properties)
     {
         if (destination.Length < 12)
@@ -76,6 +83,9 @@ public readonly ref struct AmqpContentHeader
     /// (a bit set in a continuation word, or bits 1 of the first word) is a syntax-error, as its size is unknowable.
     /// </summary>
     /// <exception cref="AmqpProtocolException">The payload is malformed.</exception>
+    /// <param name="payload">The frame payload.</param>
+    /// <param name="offset">Where the payload starts in the stream, for the offsets in error messages.</param>
+    /// <returns>The parsed value.</returns>
     public static AmqpContentHeader Parse(ReadOnlySpan<byte> payload, long offset = 0)
     {
         var reader = new AmqpPayloadReader(payload, offset);
@@ -137,6 +147,8 @@ public readonly ref struct AmqpContentHeader
     }
 
     /// <summary>True when the property is present.</summary>
+    /// <param name="property">The property (or properties) to look for.</param>
+    /// <returns>True when every flag in <paramref name="property"/> is set.</returns>
     public bool Has(BasicPropertyFlags property) => (Flags & property) == property;
 
     /// <summary>content-type, or empty.</summary>
@@ -146,8 +158,12 @@ public readonly ref struct AmqpContentHeader
     /// <summary>headers, or an empty table.</summary>
     public FieldTableReader Headers => new(Get(2), Offset + PayloadSlot.Start(_slots[2]));
     /// <summary>delivery-mode, when present.</summary>
+    /// <param name="value">The value, when there is one.</param>
+    /// <returns>True when it succeeded; otherwise false (the out values are then default).</returns>
     public bool TryGetDeliveryMode(out byte value) => TryGetOctet(3, out value);
     /// <summary>priority, when present.</summary>
+    /// <param name="value">The value, when there is one.</param>
+    /// <returns>True when it succeeded; otherwise false (the out values are then default).</returns>
     public bool TryGetPriority(out byte value) => TryGetOctet(4, out value);
     /// <summary>correlation-id, or empty.</summary>
     public ReadOnlySpan<byte> CorrelationId => Get(5);
@@ -159,6 +175,8 @@ public readonly ref struct AmqpContentHeader
     public ReadOnlySpan<byte> MessageId => Get(8);
 
     /// <summary>timestamp, when present.</summary>
+    /// <param name="value">The value, when there is one.</param>
+    /// <returns>True when it succeeded; otherwise false (the out values are then default).</returns>
     public bool TryGetTimestamp(out AmqpTimestamp value)
     {
         bool present = Has(BasicPropertyFlags.Timestamp);
@@ -176,6 +194,7 @@ public readonly ref struct AmqpContentHeader
     public ReadOnlySpan<byte> ClusterId => Get(13);
 
     /// <summary>Copies the properties out (allocates the strings and the headers).</summary>
+    /// <returns>The value as BasicProperties.</returns>
     public BasicProperties ToBasicProperties()
     {
         var properties = new BasicProperties
@@ -211,6 +230,7 @@ public readonly ref struct AmqpContentHeader
     }
 
     /// <summary>The present properties on one line, as the CLI prints them.</summary>
+    /// <returns>A readable description, for logs and the tool.</returns>
     public override string ToString()
     {
         var text = new StringBuilder();

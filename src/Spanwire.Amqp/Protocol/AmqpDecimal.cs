@@ -18,6 +18,8 @@ public readonly record struct AmqpDecimal(byte Scale, int Value)
     /// a value whose digits still exceed 32 bits throws.
     /// </summary>
     /// <exception cref="OverflowException">The value needs more than a signed 32-bit unscaled value.</exception>
+    /// <param name="value">The value to convert.</param>
+    /// <returns>The converted value.</returns>
     public static AmqpDecimal FromDecimal(decimal value)
     {
         Span<int> bits = stackalloc int[4];
@@ -43,6 +45,7 @@ public readonly record struct AmqpDecimal(byte Scale, int Value)
 
     /// <summary>Converts to <see cref="decimal"/>.</summary>
     /// <exception cref="OverflowException">The scale is above 28, which <see cref="decimal"/> cannot hold.</exception>
+    /// <returns>The value as Decimal.</returns>
     public decimal ToDecimal()
     {
         if (Scale > 28)

@@ -49,6 +49,9 @@ public sealed class AmqpFrameReader
     /// the buffer is unchanged and holds less than a whole frame: append more input and call again.
     /// </summary>
     /// <exception cref="AmqpProtocolException">The input is malformed at <see cref="Position"/> or within the frame.</exception>
+    /// <param name="buffer">The bytes received so far; on success, what follows the frame.</param>
+    /// <param name="frame">The frame, when a whole one is there.</param>
+    /// <returns>True when it succeeded; otherwise false (the out values are then default).</returns>
     public bool TryReadFrame(ref ReadOnlySequence<byte> buffer, out AmqpFrame frame)
     {
         frame = default;
@@ -162,6 +165,8 @@ public sealed class AmqpFrameReader
     /// decoder's scratch buffer, valid until the next call. Meant for method and header frames; read body payloads
     /// from <see cref="AmqpFrame.Payload"/>.
     /// </summary>
+    /// <param name="frame">A frame this reader returned.</param>
+    /// <returns>The value.</returns>
     public ReadOnlySpan<byte> GetPayloadSpan(in AmqpFrame frame)
     {
         ReadOnlySequence<byte> payload = frame.Payload;

@@ -21,6 +21,16 @@ public static partial class AmqpFrameWriter
     /// written.
     /// </summary>
     /// <exception cref="ArgumentException">A name or property is over 255 UTF-8 bytes, or the header exceeds frame_max.</exception>
+    /// <param name="output">Where the frame bytes go.</param>
+    /// <param name="channel">The channel number (0 for the connection itself).</param>
+    /// <param name="exchange">The exchange to publish to (empty for the default exchange).</param>
+    /// <param name="routingKey">The routing key.</param>
+    /// <param name="mandatory">Whether the broker returns the message (basic.return) when no queue takes it.</param>
+    /// <param name="immediate">The immediate flag (RabbitMQ refuses it; kept because the wire format has it).</param>
+    /// <param name="properties">The message properties.</param>
+    /// <param name="body">The message body.</param>
+    /// <param name="frameMax">The largest frame the connection negotiated, in bytes (0 for no limit); the body is split into frames that fit.</param>
+    /// <returns>The number of bytes written, every frame included.</returns>
     [OverloadResolutionPriority(1)]
     public static long WriteBasicPublish(IBufferWriter<byte> output, ushort channel, ReadOnlySpan<char> exchange, ReadOnlySpan<char> routingKey,
         bool mandatory, bool immediate, in BasicProperties properties, ReadOnlySpan<byte> body, uint frameMax)
@@ -36,6 +46,16 @@ public static partial class AmqpFrameWriter
     /// As the span form; when <paramref name="output"/> is an <see cref="IGatherBufferWriter"/>, a body of at least
     /// <see cref="BorrowThreshold"/> bytes is borrowed rather than copied: keep it unchanged until the output is consumed.
     /// </summary>
+    /// <param name="output">Where the frame bytes go.</param>
+    /// <param name="channel">The channel number (0 for the connection itself).</param>
+    /// <param name="exchange">The exchange to publish to (empty for the default exchange).</param>
+    /// <param name="routingKey">The routing key.</param>
+    /// <param name="mandatory">Whether the broker returns the message (basic.return) when no queue takes it.</param>
+    /// <param name="immediate">The immediate flag (RabbitMQ refuses it; kept because the wire format has it).</param>
+    /// <param name="properties">The message properties.</param>
+    /// <param name="body">The message body.</param>
+    /// <param name="frameMax">The largest frame the connection negotiated, in bytes (0 for no limit); the body is split into frames that fit.</param>
+    /// <returns>The number of bytes written, every frame included.</returns>
     public static long WriteBasicPublish(IBufferWriter<byte> output, ushort channel, ReadOnlySpan<char> exchange, ReadOnlySpan<char> routingKey,
         bool mandatory, bool immediate, in BasicProperties properties, ReadOnlyMemory<byte> body, uint frameMax)
     {
@@ -54,6 +74,16 @@ public static partial class AmqpFrameWriter
     /// written sequence). When <paramref name="output"/> is an <see cref="IGatherBufferWriter"/>, pieces of at least
     /// <see cref="BorrowThreshold"/> bytes are borrowed rather than copied. Returns the bytes written.
     /// </summary>
+    /// <param name="output">Where the frame bytes go.</param>
+    /// <param name="channel">The channel number (0 for the connection itself).</param>
+    /// <param name="exchange">The exchange to publish to (empty for the default exchange).</param>
+    /// <param name="routingKey">The routing key.</param>
+    /// <param name="mandatory">Whether the broker returns the message (basic.return) when no queue takes it.</param>
+    /// <param name="immediate">The immediate flag (RabbitMQ refuses it; kept because the wire format has it).</param>
+    /// <param name="properties">The message properties.</param>
+    /// <param name="body">The message body.</param>
+    /// <param name="frameMax">The largest frame the connection negotiated, in bytes (0 for no limit); the body is split into frames that fit.</param>
+    /// <returns>The number of bytes written, every frame included.</returns>
     public static long WriteBasicPublish(IBufferWriter<byte> output, ushort channel, ReadOnlySpan<char> exchange, ReadOnlySpan<char> routingKey,
         bool mandatory, bool immediate, in BasicProperties properties, in ReadOnlySequence<byte> body, uint frameMax)
     {
@@ -69,6 +99,12 @@ public static partial class AmqpFrameWriter
     /// reservation. Returns the bytes written.
     /// </summary>
     /// <exception cref="ArgumentException">The template's content header exceeds frame_max.</exception>
+    /// <param name="output">Where the frame bytes go.</param>
+    /// <param name="channel">The channel number (0 for the connection itself).</param>
+    /// <param name="template">The exchange, routing key, flags and properties, encoded once.</param>
+    /// <param name="body">The message body.</param>
+    /// <param name="frameMax">The largest frame the connection negotiated, in bytes (0 for no limit); the body is split into frames that fit.</param>
+    /// <returns>The number of bytes written, every frame included.</returns>
     [OverloadResolutionPriority(1)]
     public static long WriteBasicPublish(IBufferWriter<byte> output, ushort channel, AmqpPublishTemplate template, ReadOnlySpan<byte> body, uint frameMax)
     {
@@ -97,6 +133,12 @@ public static partial class AmqpFrameWriter
     /// As the span form; when <paramref name="output"/> is an <see cref="IGatherBufferWriter"/>, a body of at least
     /// <see cref="BorrowThreshold"/> bytes is borrowed rather than copied: keep it unchanged until the output is consumed.
     /// </summary>
+    /// <param name="output">Where the frame bytes go.</param>
+    /// <param name="channel">The channel number (0 for the connection itself).</param>
+    /// <param name="template">The exchange, routing key, flags and properties, encoded once.</param>
+    /// <param name="body">The message body.</param>
+    /// <param name="frameMax">The largest frame the connection negotiated, in bytes (0 for no limit); the body is split into frames that fit.</param>
+    /// <returns>The number of bytes written, every frame included.</returns>
     public static long WriteBasicPublish(IBufferWriter<byte> output, ushort channel, AmqpPublishTemplate template, ReadOnlyMemory<byte> body, uint frameMax)
     {
         if (output is not IGatherBufferWriter || body.Length < BorrowThreshold)
@@ -112,6 +154,12 @@ public static partial class AmqpFrameWriter
     /// an <see cref="IGatherBufferWriter"/>, pieces of at least <see cref="BorrowThreshold"/> bytes are borrowed rather
     /// than copied. Returns the bytes written.
     /// </summary>
+    /// <param name="output">Where the frame bytes go.</param>
+    /// <param name="channel">The channel number (0 for the connection itself).</param>
+    /// <param name="template">The exchange, routing key, flags and properties, encoded once.</param>
+    /// <param name="body">The message body.</param>
+    /// <param name="frameMax">The largest frame the connection negotiated, in bytes (0 for no limit); the body is split into frames that fit.</param>
+    /// <returns>The number of bytes written, every frame included.</returns>
     public static long WriteBasicPublish(IBufferWriter<byte> output, ushort channel, AmqpPublishTemplate template, in ReadOnlySequence<byte> body, uint frameMax)
     {
         ArgumentNullException.ThrowIfNull(output);

@@ -17,6 +17,7 @@ public static partial class AmqpFrameWriter
     private const int ContiguousLimit = 4096;
 
     /// <summary>Writes the protocol header "AMQP" 0 0 9 1.</summary>
+    /// <param name="output">Where the frame bytes go.</param>
     public static void WriteProtocolHeader(IBufferWriter<byte> output)
     {
         ArgumentNullException.ThrowIfNull(output);
@@ -24,6 +25,7 @@ public static partial class AmqpFrameWriter
     }
 
     /// <summary>Writes a heartbeat frame.</summary>
+    /// <param name="output">Where the frame bytes go.</param>
     public static void WriteHeartbeat(IBufferWriter<byte> output)
     {
         ArgumentNullException.ThrowIfNull(output);
@@ -44,6 +46,11 @@ public static partial class AmqpFrameWriter
     /// frame.Complete();
     /// </code>
     /// </example>
+    /// <param name="output">Where the frame bytes go.</param>
+    /// <param name="channel">The channel number (0 for the connection itself).</param>
+    /// <param name="method">The method to write.</param>
+    /// <param name="maxArgumentsSize">The most bytes the arguments can take (see AmqpMethod.GetMaxArgumentsSize).</param>
+    /// <returns>The frame being written: its <c>Arguments</c> writer, and <c>Complete</c> to finish it.</returns>
     public static AmqpMethodFrame BeginMethod(IBufferWriter<byte> output, ushort channel, AmqpMethod method, int maxArgumentsSize)
     {
         ArgumentNullException.ThrowIfNull(output);
@@ -77,6 +84,10 @@ public static partial class AmqpFrameWriter
     }
 
     /// <summary>Writes basic.ack as one frame.</summary>
+    /// <param name="output">Where the frame bytes go.</param>
+    /// <param name="channel">The channel number (0 for the connection itself).</param>
+    /// <param name="deliveryTag">The delivery tag the broker gave the message.</param>
+    /// <param name="multiple">Whether every unacknowledged delivery up to and including this tag is acknowledged.</param>
     public static void WriteBasicAck(IBufferWriter<byte> output, ushort channel, ulong deliveryTag, bool multiple)
     {
         AmqpMethodFrame frame = BeginMethod(output, channel, AmqpMethods.BasicAck);
@@ -86,6 +97,11 @@ public static partial class AmqpFrameWriter
     }
 
     /// <summary>Writes a content header frame.</summary>
+    /// <param name="output">Where the frame bytes go.</param>
+    /// <param name="channel">The channel number (0 for the connection itself).</param>
+    /// <param name="classId">The AMQP class of the content (60, basic).</param>
+    /// <param name="bodySize">The length of the body that follows, in bytes.</param>
+    /// <param name="properties">The message properties.</param>
     public static void WriteContentHeader(IBufferWriter<byte> output, ushort channel, ushort classId, ulong bodySize, in BasicProperties properties)
     {
         ArgumentNullException.ThrowIfNull(output);
@@ -101,6 +117,11 @@ public static partial class AmqpFrameWriter
     /// Writes a body as body frames of at most frame_max − 8 bytes each; an empty body writes nothing. Returns the
     /// bytes written.
     /// </summary>
+    /// <param name="output">Where the frame bytes go.</param>
+    /// <param name="channel">The channel number (0 for the connection itself).</param>
+    /// <param name="body">The message body.</param>
+    /// <param name="frameMax">The largest frame the connection negotiated, in bytes (0 for no limit); the body is split into frames that fit.</param>
+    /// <returns>The number of bytes written, every frame included.</returns>
     public static long WriteBody(IBufferWriter<byte> output, ushort channel, ReadOnlySpan<byte> body, uint frameMax)
     {
         ArgumentNullException.ThrowIfNull(output);
@@ -122,6 +143,11 @@ public static partial class AmqpFrameWriter
     /// an <see cref="IGatherBufferWriter"/>, pieces of at least <see cref="BorrowThreshold"/> bytes are borrowed rather
     /// than copied: keep them unchanged until the output is consumed. Returns the bytes written.
     /// </summary>
+    /// <param name="output">Where the frame bytes go.</param>
+    /// <param name="channel">The channel number (0 for the connection itself).</param>
+    /// <param name="body">The message body.</param>
+    /// <param name="frameMax">The largest frame the connection negotiated, in bytes (0 for no limit); the body is split into frames that fit.</param>
+    /// <returns>The number of bytes written, every frame included.</returns>
     public static long WriteBody(IBufferWriter<byte> output, ushort channel, in ReadOnlySequence<byte> body, uint frameMax)
     {
         ArgumentNullException.ThrowIfNull(output);

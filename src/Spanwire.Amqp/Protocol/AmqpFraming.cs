@@ -28,10 +28,15 @@ public static class AmqpFraming
     /// The largest body piece one body frame carries under <paramref name="frameMax"/> (frame_max − 8);
     /// <see cref="int.MaxValue"/> when frame_max is 0 (no limit).
     /// </summary>
+    /// <param name="frameMax">The largest frame the connection negotiated, in bytes (0 for no limit); the body is split into frames that fit.</param>
+    /// <returns>The value.</returns>
     public static int GetMaxBodyFramePayload(uint frameMax) =>
         frameMax == 0 || frameMax > int.MaxValue ? int.MaxValue - FrameOverhead : checked((int)frameMax - FrameOverhead);
 
     /// <summary>How many body frames a body of <paramref name="bodyLength"/> bytes needs under <paramref name="frameMax"/> (0 for an empty body).</summary>
+    /// <param name="bodyLength">The body length in bytes.</param>
+    /// <param name="frameMax">The largest frame the connection negotiated, in bytes (0 for no limit); the body is split into frames that fit.</param>
+    /// <returns>The value.</returns>
     public static long GetBodyFrameCount(long bodyLength, uint frameMax)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(bodyLength);

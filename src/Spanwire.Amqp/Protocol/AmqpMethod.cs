@@ -92,6 +92,8 @@ public sealed class AmqpMethod
     }
 
     /// <summary>The index of the argument named <paramref name="name"/>, or -1.</summary>
+    /// <param name="name">The argument name as the specification spells it (for example <c>routing-key</c>).</param>
+    /// <returns>The argument's position, or -1 when the method has no such argument.</returns>
     public int IndexOf(string name)
     {
         for (int i = 0; i < Arguments.Length; i++)

@@ -22,6 +22,7 @@ public ref struct AmqpMethodFrame
     public ref AmqpMethodWriter Arguments => ref _arguments;
 
     /// <summary>Fills in the payload size and frame end and commits the frame. Returns the frame's size.</summary>
+    /// <returns>The number of bytes written.</returns>
     public readonly int Complete()
     {
         int payload = _arguments.Complete();

@@ -50,6 +50,7 @@ public readonly ref struct AmqpMethodReader
     /// </summary>
     /// <param name="payload">The frame payload, starting with the class id.</param>
     /// <param name="offset">The stream offset of the payload, for error messages.</param>
+    /// <returns>A reader over the payload (nothing is copied).</returns>
     public static AmqpMethodReader Parse(ReadOnlySpan<byte> payload, long offset = 0)
     {
         var reader = new AmqpPayloadReader(payload, offset);
@@ -90,30 +91,48 @@ public readonly ref struct AmqpMethodReader
     }
 
     /// <summary>An octet argument.</summary>
+    /// <param name="index">The argument's position in the method's argument list.</param>
+    /// <returns>The argument's value.</returns>
     public byte GetOctet(int index) => (byte)Get(index, AmqpArgumentType.Octet);
 
     /// <summary>A short argument.</summary>
+    /// <param name="index">The argument's position in the method's argument list.</param>
+    /// <returns>The argument's value.</returns>
     public ushort GetShort(int index) => (ushort)Get(index, AmqpArgumentType.Short);
 
     /// <summary>A long argument.</summary>
+    /// <param name="index">The argument's position in the method's argument list.</param>
+    /// <returns>The argument's value.</returns>
     public uint GetLong(int index) => (uint)Get(index, AmqpArgumentType.Long);
 
     /// <summary>A longlong argument.</summary>
+    /// <param name="index">The argument's position in the method's argument list.</param>
+    /// <returns>The argument's value.</returns>
     public ulong GetLongLong(int index) => Get(index, AmqpArgumentType.LongLong);
 
     /// <summary>A timestamp argument.</summary>
+    /// <param name="index">The argument's position in the method's argument list.</param>
+    /// <returns>The argument's value.</returns>
     public AmqpTimestamp GetTimestamp(int index) => new((long)Get(index, AmqpArgumentType.Timestamp));
 
     /// <summary>A bit argument.</summary>
+    /// <param name="index">The argument's position in the method's argument list.</param>
+    /// <returns>The argument's value.</returns>
     public bool GetBit(int index) => Get(index, AmqpArgumentType.Bit) != 0;
 
     /// <summary>A shortstr argument's bytes.</summary>
+    /// <param name="index">The argument's position in the method's argument list.</param>
+    /// <returns>The argument's value.</returns>
     public ReadOnlySpan<byte> GetShortString(int index) => Bytes(Get(index, AmqpArgumentType.ShortString));
 
     /// <summary>A longstr argument's bytes.</summary>
+    /// <param name="index">The argument's position in the method's argument list.</param>
+    /// <returns>The argument's value.</returns>
     public ReadOnlySpan<byte> GetLongString(int index) => Bytes(Get(index, AmqpArgumentType.LongString));
 
     /// <summary>A table argument.</summary>
+    /// <param name="index">The argument's position in the method's argument list.</param>
+    /// <returns>The argument's value.</returns>
     public FieldTableReader GetTable(int index)
     {
         ulong slot = Get(index, AmqpArgumentType.Table);
@@ -121,10 +140,13 @@ public readonly ref struct AmqpMethodReader
     }
 
     /// <summary>A shortstr or longstr argument decoded from UTF-8. Allocates the string.</summary>
+    /// <param name="index">The argument's position in the method's argument list.</param>
+    /// <returns>The argument's value.</returns>
     public string GetString(int index) =>
         Encoding.UTF8.GetString(Method.Arguments[index].Type == AmqpArgumentType.LongString ? GetLongString(index) : GetShortString(index));
 
     /// <summary>The method and its named arguments on one line, as the CLI prints them.</summary>
+    /// <returns>A readable description, for logs and the tool.</returns>
     public override string ToString()
     {
         var text = new StringBuilder(Method.Name);

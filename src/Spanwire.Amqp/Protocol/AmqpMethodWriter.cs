@@ -22,6 +22,8 @@ public ref struct AmqpMethodWriter
     private int _next;
 
     /// <summary>Starts <paramref name="method"/>'s payload at the beginning of <paramref name="destination"/>.</summary>
+    /// <param name="destination">Where the bytes are written.</param>
+    /// <param name="method">The method to write.</param>
     public AmqpMethodWriter(Span<byte> destination, AmqpMethod method)
     {
         ArgumentNullException.ThrowIfNull(method);
@@ -38,6 +40,7 @@ public ref struct AmqpMethodWriter
     public readonly int BytesWritten => _writer.Position;
 
     /// <summary>Writes an octet argument.</summary>
+    /// <param name="value">The value to write.</param>
     public void WriteOctet(byte value)
     {
         Next(AmqpArgumentType.Octet);
@@ -45,6 +48,7 @@ public ref struct AmqpMethodWriter
     }
 
     /// <summary>Writes a short argument.</summary>
+    /// <param name="value">The value to write.</param>
     public void WriteShort(ushort value)
     {
         Next(AmqpArgumentType.Short);
@@ -52,6 +56,7 @@ public ref struct AmqpMethodWriter
     }
 
     /// <summary>Writes a long argument.</summary>
+    /// <param name="value">The value to write.</param>
     public void WriteLong(uint value)
     {
         Next(AmqpArgumentType.Long);
@@ -59,6 +64,7 @@ public ref struct AmqpMethodWriter
     }
 
     /// <summary>Writes a longlong argument.</summary>
+    /// <param name="value">The value to write.</param>
     public void WriteLongLong(ulong value)
     {
         Next(AmqpArgumentType.LongLong);
@@ -66,6 +72,7 @@ public ref struct AmqpMethodWriter
     }
 
     /// <summary>Writes a timestamp argument.</summary>
+    /// <param name="value">The value to write.</param>
     public void WriteTimestamp(AmqpTimestamp value)
     {
         Next(AmqpArgumentType.Timestamp);
@@ -73,6 +80,7 @@ public ref struct AmqpMethodWriter
     }
 
     /// <summary>Writes a bit argument.</summary>
+    /// <param name="value">The value to write.</param>
     public void WriteBit(bool value)
     {
         Next(AmqpArgumentType.Bit);
@@ -80,6 +88,7 @@ public ref struct AmqpMethodWriter
     }
 
     /// <summary>Writes a shortstr argument from bytes.</summary>
+    /// <param name="value">The value to write.</param>
     public void WriteShortString(ReadOnlySpan<byte> value)
     {
         Next(AmqpArgumentType.ShortString);
@@ -87,6 +96,7 @@ public ref struct AmqpMethodWriter
     }
 
     /// <summary>Writes a shortstr argument from text, as UTF-8.</summary>
+    /// <param name="value">The value to write.</param>
     public void WriteShortString(ReadOnlySpan<char> value)
     {
         Next(AmqpArgumentType.ShortString);
@@ -94,6 +104,7 @@ public ref struct AmqpMethodWriter
     }
 
     /// <summary>Writes a longstr argument from bytes.</summary>
+    /// <param name="value">The value to write.</param>
     public void WriteLongString(ReadOnlySpan<byte> value)
     {
         Next(AmqpArgumentType.LongString);
@@ -101,6 +112,7 @@ public ref struct AmqpMethodWriter
     }
 
     /// <summary>Writes a longstr argument from text, as UTF-8.</summary>
+    /// <param name="value">The value to write.</param>
     public void WriteLongString(ReadOnlySpan<char> value)
     {
         Next(AmqpArgumentType.LongString);
@@ -108,6 +120,7 @@ public ref struct AmqpMethodWriter
     }
 
     /// <summary>Writes a table argument from an encoded table.</summary>
+    /// <param name="table">The table.</param>
     public void WriteTable(FieldTable table)
     {
         Next(AmqpArgumentType.Table);
@@ -115,6 +128,7 @@ public ref struct AmqpMethodWriter
     }
 
     /// <summary>Writes a table argument copied from a table being read (to forward one as is).</summary>
+    /// <param name="table">The table, already encoded.</param>
     public void WriteTable(FieldTableReader table)
     {
         Next(AmqpArgumentType.Table);
@@ -126,6 +140,7 @@ public ref struct AmqpMethodWriter
     /// Starts a table argument written in place: write the fields with the returned writer, then call
     /// <see cref="EndTable"/> with it.
     /// </summary>
+    /// <returns>A writer over the room left in the frame, to pass to <see cref="EndTable"/> when the fields are written.</returns>
     public FieldTableWriter BeginTable()
     {
         Next(AmqpArgumentType.Table);
@@ -133,9 +148,11 @@ public ref struct AmqpMethodWriter
     }
 
     /// <summary>Ends a table argument started with <see cref="BeginTable"/>.</summary>
+    /// <param name="table">The nested table being written (from BeginTable).</param>
     public void EndTable(ref FieldTableWriter table) => _writer.Advance(table.Complete());
 
     /// <summary>Checks every argument was written and returns the payload length.</summary>
+    /// <returns>The number of bytes written.</returns>
     public readonly int Complete()
     {
         if (_next != _method.Arguments.Length)

@@ -102,6 +102,9 @@ public static class AmqpMethods
     private static readonly AmqpMethod?[][] s_byId = BuildLookup();
 
     /// <summary>The method with these ids, or null when AMQP 0-9-1 (with RabbitMQ's extensions) has none.</summary>
+    /// <param name="classId">The class id (10 connection, 20 channel, 40 exchange, 50 queue, 60 basic, 85 confirm, 90 tx).</param>
+    /// <param name="methodId">The method id within the class.</param>
+    /// <returns>The method, or null.</returns>
     public static AmqpMethod? Find(ushort classId, ushort methodId)
     {
         AmqpMethod?[][] byId = s_byId;
@@ -118,6 +121,8 @@ public static class AmqpMethods
     }
 
     /// <summary>The name of a class id ("basic" for 60), or null.</summary>
+    /// <param name="classId">The AMQP class of the content (60, basic).</param>
+    /// <returns>The value.</returns>
     public static string? GetClassName(ushort classId) => classId switch
     {
         10 => "connection",

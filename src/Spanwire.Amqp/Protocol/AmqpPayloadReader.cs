@@ -17,6 +17,8 @@ public ref struct AmqpPayloadReader
     private int _bitIndex;
 
     /// <summary>Starts reading <paramref name="payload"/>, whose first byte sits at <paramref name="baseOffset"/> in the stream.</summary>
+    /// <param name="payload">The frame payload.</param>
+    /// <param name="baseOffset">Where the payload starts in the stream, for the offsets in error messages.</param>
     public AmqpPayloadReader(ReadOnlySpan<byte> payload, long baseOffset = 0)
     {
         _buffer = payload;
@@ -34,6 +36,7 @@ public ref struct AmqpPayloadReader
     public readonly long Offset => _baseOffset + _position;
 
     /// <summary>Reads an octet.</summary>
+    /// <returns>The value read.</returns>
     public byte ReadOctet()
     {
         _bitIndex = 8;
@@ -46,18 +49,23 @@ public ref struct AmqpPayloadReader
     }
 
     /// <summary>Reads a 16-bit unsigned integer.</summary>
+    /// <returns>The value read.</returns>
     public ushort ReadShort() => BinaryPrimitives.ReadUInt16BigEndian(Take(2, "A short"));
 
     /// <summary>Reads a 32-bit unsigned integer.</summary>
+    /// <returns>The value read.</returns>
     public uint ReadLong() => BinaryPrimitives.ReadUInt32BigEndian(Take(4, "A long"));
 
     /// <summary>Reads a 64-bit unsigned integer.</summary>
+    /// <returns>The value read.</returns>
     public ulong ReadLongLong() => BinaryPrimitives.ReadUInt64BigEndian(Take(8, "A longlong"));
 
     /// <summary>Reads a timestamp (64-bit seconds since the Unix epoch).</summary>
+    /// <returns>The value read.</returns>
     public AmqpTimestamp ReadTimestamp() => new((long)BinaryPrimitives.ReadUInt64BigEndian(Take(8, "A timestamp")));
 
     /// <summary>Reads a bit, sharing the octet with the bits read just before it.</summary>
+    /// <returns>The value read.</returns>
     public bool ReadBit()
     {
         if (_bitIndex >= 8)
@@ -71,6 +79,7 @@ public ref struct AmqpPayloadReader
     }
 
     /// <summary>Reads a shortstr and returns its bytes (a slice of the payload).</summary>
+    /// <returns>The value read.</returns>
     public ReadOnlySpan<byte> ReadShortString()
     {
         long start = Offset;
@@ -86,6 +95,7 @@ public ref struct AmqpPayloadReader
     }
 
     /// <summary>Reads a longstr and returns its bytes (a slice of the payload).</summary>
+    /// <returns>The value read.</returns>
     public ReadOnlySpan<byte> ReadLongString()
     {
         _bitIndex = 8;
@@ -97,6 +107,7 @@ public ref struct AmqpPayloadReader
     /// enumerated (one pass, as a consumer reads them); call <see cref="FieldTableReader.Validate"/> to check the
     /// whole table up front.
     /// </summary>
+    /// <returns>The value read.</returns>
     public FieldTableReader ReadTable()
     {
         long start = Offset;
@@ -106,9 +117,12 @@ public ref struct AmqpPayloadReader
     }
 
     /// <summary>Reads <paramref name="count"/> raw bytes.</summary>
+    /// <param name="count">The number of bytes.</param>
+    /// <returns>The value read.</returns>
     public ReadOnlySpan<byte> ReadBytes(int count) => Take(count, "The data");
 
     /// <summary>Throws unless every byte has been read: trailing bytes are a frame-error.</summary>
+    /// <param name="what">What was being read, for the error message.</param>
     public readonly void EnsureEnd(string what)
     {
         if (_position != _buffer.Length)

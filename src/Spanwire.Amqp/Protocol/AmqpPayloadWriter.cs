@@ -16,6 +16,7 @@ public ref struct AmqpPayloadWriter
     private int _bitIndex;
 
     /// <summary>Starts writing at the beginning of <paramref name="destination"/>.</summary>
+    /// <param name="destination">Where the bytes are written.</param>
     public AmqpPayloadWriter(Span<byte> destination)
     {
         _buffer = destination;
@@ -29,21 +30,27 @@ public ref struct AmqpPayloadWriter
     public readonly ReadOnlySpan<byte> Written => _buffer[.._position];
 
     /// <summary>Writes an octet.</summary>
+    /// <param name="value">The value to write.</param>
     public void WriteOctet(byte value) => Reserve(1)[0] = value;
 
     /// <summary>Writes a 16-bit unsigned integer.</summary>
+    /// <param name="value">The value to write.</param>
     public void WriteShort(ushort value) => BinaryPrimitives.WriteUInt16BigEndian(Reserve(2), value);
 
     /// <summary>Writes a 32-bit unsigned integer.</summary>
+    /// <param name="value">The value to write.</param>
     public void WriteLong(uint value) => BinaryPrimitives.WriteUInt32BigEndian(Reserve(4), value);
 
     /// <summary>Writes a 64-bit unsigned integer.</summary>
+    /// <param name="value">The value to write.</param>
     public void WriteLongLong(ulong value) => BinaryPrimitives.WriteUInt64BigEndian(Reserve(8), value);
 
     /// <summary>Writes a timestamp.</summary>
+    /// <param name="value">The value to write.</param>
     public void WriteTimestamp(AmqpTimestamp value) => BinaryPrimitives.WriteUInt64BigEndian(Reserve(8), (ulong)value.UnixSeconds);
 
     /// <summary>Writes a bit, packed into the octet of the bits written just before it.</summary>
+    /// <param name="value">The value to write.</param>
     public void WriteBit(bool value)
     {
         if (_bitIndex >= 8)
@@ -64,6 +71,7 @@ public ref struct AmqpPayloadWriter
 
     /// <summary>Writes a shortstr from bytes.</summary>
     /// <exception cref="ArgumentException">The value is longer than 255 bytes, or the destination is too small.</exception>
+    /// <param name="value">The value to write.</param>
     public void WriteShortString(ReadOnlySpan<byte> value)
     {
         _bitIndex = 8;
@@ -77,6 +85,7 @@ public ref struct AmqpPayloadWriter
 
     /// <summary>Writes text as a UTF-8 shortstr.</summary>
     /// <exception cref="ArgumentException">The text is longer than 255 UTF-8 bytes or not valid UTF-16, or the destination is too small.</exception>
+    /// <param name="value">The value to write.</param>
     public void WriteShortString(ReadOnlySpan<char> value)
     {
         _bitIndex = 8;
@@ -84,6 +93,7 @@ public ref struct AmqpPayloadWriter
     }
 
     /// <summary>Writes a longstr from bytes.</summary>
+    /// <param name="value">The value to write.</param>
     public void WriteLongString(ReadOnlySpan<byte> value)
     {
         _bitIndex = 8;
@@ -96,6 +106,7 @@ public ref struct AmqpPayloadWriter
     }
 
     /// <summary>Writes text as a UTF-8 longstr.</summary>
+    /// <param name="value">The value to write.</param>
     public void WriteLongString(ReadOnlySpan<char> value)
     {
         _bitIndex = 8;
@@ -108,15 +119,19 @@ public ref struct AmqpPayloadWriter
     }
 
     /// <summary>Writes an encoded field table (its length prefix included).</summary>
+    /// <param name="table">The table.</param>
     public void WriteTable(FieldTable table) => table.Span.CopyTo(Reserve(table.EncodedLength));
 
     /// <summary>Writes raw bytes.</summary>
+    /// <param name="value">The value to write.</param>
     public void WriteBytes(ReadOnlySpan<byte> value) => value.CopyTo(Reserve(value.Length));
 
     /// <summary>
     /// Hands out the next <paramref name="count"/> bytes for the caller to fill (for a field table written in place
     /// with <see cref="FieldTableWriter"/>), ending any bit octet.
     /// </summary>
+    /// <param name="count">The number of bytes.</param>
+    /// <returns>The <paramref name="count"/> bytes, to fill before the next write.</returns>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public Span<byte> Reserve(int count)
     {
@@ -135,5 +150,6 @@ public ref struct AmqpPayloadWriter
     public readonly Span<byte> FreeSpan => _buffer[_position..];
 
     /// <summary>Counts <paramref name="count"/> bytes written into <see cref="FreeSpan"/>.</summary>
+    /// <param name="count">The number of bytes.</param>
     public void Advance(int count) => Reserve(count);
 }

@@ -45,6 +45,10 @@ public static class AmqpPrimitives
 
     /// <summary>Writes a shortstr (length octet and bytes). False when the destination is too small.</summary>
     /// <exception cref="ArgumentException">The value is longer than 255 bytes.</exception>
+    /// <param name="destination">Where the bytes are written.</param>
+    /// <param name="value">The string's bytes.</param>
+    /// <param name="bytesWritten">The bytes written, when it succeeds.</param>
+    /// <returns>True when it was written; false when the destination is too small.</returns>
     public static bool TryWriteShortString(Span<byte> destination, ReadOnlySpan<byte> value, out int bytesWritten)
     {
         if (value.Length > MaxShortStringLength)
@@ -66,6 +70,10 @@ public static class AmqpPrimitives
 
     /// <summary>Writes text as a UTF-8 shortstr. False when the destination is too small.</summary>
     /// <exception cref="ArgumentException">The text is longer than 255 bytes in UTF-8, or not valid UTF-16.</exception>
+    /// <param name="destination">Where the bytes are written.</param>
+    /// <param name="value">The text.</param>
+    /// <param name="bytesWritten">The bytes written, when it succeeds.</param>
+    /// <returns>True when it was written; false when the destination is too small.</returns>
     public static bool TryWriteShortString(Span<byte> destination, ReadOnlySpan<char> value, out int bytesWritten)
     {
         bytesWritten = 0;
@@ -117,6 +125,10 @@ public static class AmqpPrimitives
     }
 
     /// <summary>Writes a longstr (u32 length and bytes). False when the destination is too small.</summary>
+    /// <param name="destination">Where the bytes are written.</param>
+    /// <param name="value">The string's bytes.</param>
+    /// <param name="bytesWritten">The bytes written, when it succeeds.</param>
+    /// <returns>True when it was written; false when the destination is too small.</returns>
     public static bool TryWriteLongString(Span<byte> destination, ReadOnlySpan<byte> value, out int bytesWritten)
     {
         if ((long)destination.Length < 4L + value.Length)
@@ -133,6 +145,10 @@ public static class AmqpPrimitives
 
     /// <summary>Writes text as a UTF-8 longstr. False when the destination is too small.</summary>
     /// <exception cref="ArgumentException">The text is not valid UTF-16.</exception>
+    /// <param name="destination">Where the bytes are written.</param>
+    /// <param name="value">The text.</param>
+    /// <param name="bytesWritten">The bytes written, when it succeeds.</param>
+    /// <returns>True when it was written; false when the destination is too small.</returns>
     public static bool TryWriteLongString(Span<byte> destination, ReadOnlySpan<char> value, out int bytesWritten)
     {
         bytesWritten = 0;
@@ -158,6 +174,10 @@ public static class AmqpPrimitives
     }
 
     /// <summary>Reads a shortstr. False when the source holds less than the whole string.</summary>
+    /// <param name="source">The bytes to read from.</param>
+    /// <param name="value">The string's bytes (a slice of the source), when it succeeds.</param>
+    /// <param name="bytesConsumed">The bytes read, when it succeeds.</param>
+    /// <returns>True when the whole string is there; false when more bytes are needed.</returns>
     public static bool TryReadShortString(ReadOnlySpan<byte> source, out ReadOnlySpan<byte> value, out int bytesConsumed)
     {
         if (source.IsEmpty || source.Length - 1 < source[0])
@@ -174,6 +194,10 @@ public static class AmqpPrimitives
     }
 
     /// <summary>Reads a longstr. False when the source holds less than the whole string.</summary>
+    /// <param name="source">The bytes to read from.</param>
+    /// <param name="value">The string's bytes (a slice of the source), when it succeeds.</param>
+    /// <param name="bytesConsumed">The bytes read, when it succeeds.</param>
+    /// <returns>True when the whole string is there; false when more bytes are needed.</returns>
     public static bool TryReadLongString(ReadOnlySpan<byte> source, out ReadOnlySpan<byte> value, out int bytesConsumed)
     {
         if (source.Length < 4 || (uint)(source.Length - 4) < BinaryPrimitives.ReadUInt32BigEndian(source))
@@ -197,6 +221,8 @@ public static class AmqpPrimitives
 
     /// <summary>The bytes text takes as a shortstr, length octet included.</summary>
     /// <exception cref="ArgumentException">The text is longer than 255 bytes in UTF-8, or not valid UTF-16.</exception>
+    /// <param name="value">The value to measure.</param>
+    /// <returns>The value.</returns>
     public static int GetShortStringSize(ReadOnlySpan<char> value)
     {
         int byteCount = value.Length <= MaxShortStringLength / 3 && Ascii.IsValid(value) ? value.Length : GetUtf8ByteCount(value);
@@ -210,6 +236,8 @@ public static class AmqpPrimitives
 
     /// <summary>The bytes text takes in UTF-8.</summary>
     /// <exception cref="ArgumentException">The text is not valid UTF-16.</exception>
+    /// <param name="value">The value to measure.</param>
+    /// <returns>The value.</returns>
     public static int GetUtf8ByteCount(ReadOnlySpan<char> value)
     {
         try

@@ -27,6 +27,11 @@ public sealed class AmqpPublishTemplate
 
     /// <summary>Encodes the head of a publish to <paramref name="exchange"/> with <paramref name="routingKey"/>.</summary>
     /// <exception cref="ArgumentException">A name or a property is over 255 UTF-8 bytes.</exception>
+    /// <param name="exchange">The exchange to publish to (empty for the default exchange).</param>
+    /// <param name="routingKey">The routing key.</param>
+    /// <param name="properties">The message properties.</param>
+    /// <param name="mandatory">Whether the broker returns the message (basic.return) when no queue takes it.</param>
+    /// <param name="immediate">The immediate flag (RabbitMQ refuses it; kept because the wire format has it).</param>
     public AmqpPublishTemplate(string exchange, string routingKey, in BasicProperties properties = default, bool mandatory = false, bool immediate = false)
     {
         ArgumentNullException.ThrowIfNull(exchange);

@@ -43,6 +43,8 @@ public static class AmqpReplyCode
     public const ushort InternalError = 541;
 
     /// <summary>The specification's name for a reply code (for example "frame-error"), or "reply-code" for an unknown one.</summary>
+    /// <param name="replyCode">The reply code.</param>
+    /// <returns>The value.</returns>
     public static string GetName(ushort replyCode) => replyCode switch
     {
         Success => "reply-success",

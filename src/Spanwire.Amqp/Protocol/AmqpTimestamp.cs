@@ -5,10 +5,13 @@ namespace Spanwire.Amqp.Protocol;
 public readonly record struct AmqpTimestamp(long UnixSeconds)
 {
     /// <summary>The timestamp of a point in time, truncated to whole seconds.</summary>
+    /// <param name="value">The value to convert.</param>
+    /// <returns>The converted value.</returns>
     public static AmqpTimestamp FromDateTimeOffset(DateTimeOffset value) => new(value.ToUnixTimeSeconds());
 
     /// <summary>The point in time.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The seconds are outside what <see cref="DateTimeOffset"/> holds.</exception>
+    /// <returns>The value as DateTimeOffset.</returns>
     public DateTimeOffset ToDateTimeOffset() => DateTimeOffset.FromUnixTimeSeconds(UnixSeconds);
 
     /// <inheritdoc/>

@@ -70,6 +70,7 @@ public struct BasicProperties
 
     /// <summary>The encoded size: the flag word and the present properties.</summary>
     /// <exception cref="ArgumentException">A string is over 255 UTF-8 bytes or not valid UTF-16.</exception>
+    /// <returns>The encoded size in bytes.</returns>
     public readonly int GetEncodedSize()
     {
         int size = 2;
@@ -87,6 +88,7 @@ public struct BasicProperties
     /// The most bytes <see cref="WriteTo"/> can write, from string lengths alone (three UTF-8 bytes per character,
     /// at most 255 per shortstr): enough to reserve before writing in one pass.
     /// </summary>
+    /// <returns>The most bytes the encoding can take.</returns>
     public readonly int GetMaxEncodedSize()
     {
         int size = 2 + 1 + 1 + 8 + (Headers?.EncodedLength ?? 0);
@@ -99,6 +101,8 @@ public struct BasicProperties
 
     /// <summary>Writes the flag word and the present properties; returns the bytes written.</summary>
     /// <exception cref="ArgumentException">The destination is too small, or a string does not fit a shortstr.</exception>
+    /// <param name="destination">Where the bytes are written.</param>
+    /// <returns>The number of bytes written.</returns>
     public readonly int WriteTo(Span<byte> destination)
     {
         int needed = GetMaxEncodedSize();

@@ -21,6 +21,7 @@ public readonly ref struct FieldArrayReader
     public bool IsEmpty => _content.IsEmpty;
 
     /// <summary>Counts the values (walks the array).</summary>
+    /// <returns>The number of entries.</returns>
     public int Count()
     {
         int count = 0;
@@ -33,9 +34,11 @@ public readonly ref struct FieldArrayReader
     }
 
     /// <summary>Copies the array out as a list (see <see cref="FieldTableConversion"/> for the types).</summary>
+    /// <returns>The items as .NET values.</returns>
     public List<object?> ToList() => FieldTableConversion.ToList(this);
 
     /// <summary>Starts enumerating the values.</summary>
+    /// <returns>An enumerator over the entries, in order.</returns>
     public Enumerator GetEnumerator() => new(_content, Offset);
 
     /// <summary>Enumerates an array's values in wire order, checking each length as it goes.</summary>
@@ -57,6 +60,7 @@ public readonly ref struct FieldArrayReader
 
         /// <summary>Moves to the next value.</summary>
         /// <exception cref="AmqpProtocolException">The array is malformed at this value.</exception>
+        /// <returns>True while there is another entry.</returns>
         public bool MoveNext()
         {
             if (_position >= _content.Length)

@@ -20,6 +20,7 @@ public readonly struct FieldTable
     /// <summary>Wraps an encoded table after checking it whole.</summary>
     /// <param name="encoded">The table with its 4-byte length prefix, and nothing after it.</param>
     /// <exception cref="AmqpProtocolException">The bytes are not a well-formed table.</exception>
+    /// <returns>The converted value.</returns>
     public static FieldTable FromEncoded(ReadOnlyMemory<byte> encoded)
     {
         FieldTableReader.Parse(encoded.Span);
@@ -29,6 +30,8 @@ public readonly struct FieldTable
     /// <summary>Encodes a dictionary (see <see cref="FieldTableConversion"/> for the type mapping). Allocates the bytes.</summary>
     /// <exception cref="ArgumentException">A value has a type with no field type, or a name over 255 bytes.</exception>
     /// <exception cref="OverflowException">A decimal does not fit an AMQP decimal.</exception>
+    /// <param name="fields">The fields, by name.</param>
+    /// <returns>The converted value.</returns>
     public static FieldTable FromDictionary(IEnumerable<KeyValuePair<string, object?>> fields) =>
         new(FieldTableConversion.Encode(fields));
 

@@ -86,6 +86,8 @@ public static class FieldTableConversion
     /// <summary>Encodes fields as a table, length prefix included. Allocates the result.</summary>
     /// <exception cref="ArgumentException">A value has a type with no field type, or a name is over 255 UTF-8 bytes.</exception>
     /// <exception cref="OverflowException">A decimal does not fit an AMQP decimal.</exception>
+    /// <param name="fields">The fields, by name.</param>
+    /// <returns>The encoded table.</returns>
     public static byte[] Encode(IEnumerable<KeyValuePair<string, object?>> fields)
     {
         ArgumentNullException.ThrowIfNull(fields);

@@ -15,6 +15,7 @@ public readonly ref struct FieldTableEntry
     public ReadOnlySpan<byte> Name { get; }
 
     /// <summary>The field name decoded from UTF-8. Allocates the string.</summary>
+    /// <returns>The value.</returns>
     public string GetName() => Encoding.UTF8.GetString(Name);
 
     /// <summary>The typed value.</summary>

@@ -33,6 +33,7 @@ public readonly ref struct FieldTableReader
     /// <param name="encoded">The table with its length prefix; bytes after the table are not allowed.</param>
     /// <param name="offset">The stream offset of <paramref name="encoded"/>, for error messages.</param>
     /// <exception cref="AmqpProtocolException">The table is malformed.</exception>
+    /// <returns>A reader over the payload (nothing is copied).</returns>
     public static FieldTableReader Parse(ReadOnlySpan<byte> encoded, long offset = 0)
     {
         var reader = new AmqpPayloadReader(encoded, offset);
@@ -59,6 +60,7 @@ public readonly ref struct FieldTableReader
     public int EncodedLength => _content.Length + 4;
 
     /// <summary>Counts the fields (walks the table).</summary>
+    /// <returns>The number of entries.</returns>
     public int Count()
     {
         int count = 0;
@@ -71,6 +73,9 @@ public readonly ref struct FieldTableReader
     }
 
     /// <summary>Finds the first field named <paramref name="name"/> (UTF-8 bytes).</summary>
+    /// <param name="name">The field name.</param>
+    /// <param name="value">The value, when there is one.</param>
+    /// <returns>True when it succeeded; otherwise false (the out values are then default).</returns>
     public bool TryGetValue(scoped ReadOnlySpan<byte> name, out FieldValue value)
     {
         foreach (FieldTableEntry entry in this)
@@ -87,6 +92,9 @@ public readonly ref struct FieldTableReader
     }
 
     /// <summary>Finds the first field named <paramref name="name"/>.</summary>
+    /// <param name="name">The field name.</param>
+    /// <param name="value">The value, when there is one.</param>
+    /// <returns>True when it succeeded; otherwise false (the out values are then default).</returns>
     public bool TryGetValue(ReadOnlySpan<char> name, out FieldValue value)
     {
         Span<byte> utf8 = stackalloc byte[AmqpPrimitives.MaxShortStringLength];
@@ -100,9 +108,11 @@ public readonly ref struct FieldTableReader
     }
 
     /// <summary>Copies the table out as a dictionary (see <see cref="FieldTableConversion.ToDictionary(FieldTableReader)"/> for the types).</summary>
+    /// <returns>The fields as .NET values, by name.</returns>
     public Dictionary<string, object?> ToDictionary() => FieldTableConversion.ToDictionary(this);
 
     /// <summary>Starts enumerating the fields.</summary>
+    /// <returns>An enumerator over the entries, in order.</returns>
     public Enumerator GetEnumerator() => new(_content, Offset);
 
     /// <inheritdoc/>
@@ -127,6 +137,7 @@ public readonly ref struct FieldTableReader
 
         /// <summary>Moves to the next field.</summary>
         /// <exception cref="AmqpProtocolException">The table is malformed at this field.</exception>
+        /// <returns>True while there is another entry.</returns>
         public bool MoveNext()
         {
             if (_position >= _content.Length)

@@ -29,6 +29,7 @@ public ref struct FieldTableWriter
     private bool _hasName;
 
     /// <summary>Starts a table at the beginning of <paramref name="destination"/>.</summary>
+    /// <param name="destination">Where the bytes are written.</param>
     public FieldTableWriter(Span<byte> destination)
     {
         _buffer = destination;
@@ -42,6 +43,7 @@ public ref struct FieldTableWriter
     private readonly bool InArray => (_arrayLevels & (1u << (_depth - 1))) != 0;
 
     /// <summary>Writes the next field's name as UTF-8.</summary>
+    /// <param name="name">The field name.</param>
     public void WriteName(ReadOnlySpan<char> name)
     {
         CheckName();
@@ -55,6 +57,7 @@ public ref struct FieldTableWriter
     }
 
     /// <summary>Writes the next field's name from UTF-8 bytes.</summary>
+    /// <param name="utf8Name">The field name as UTF-8.</param>
     public void WriteName(ReadOnlySpan<byte> utf8Name)
     {
         CheckName();
@@ -68,36 +71,47 @@ public ref struct FieldTableWriter
     }
 
     /// <summary>Writes a <c>t</c> value.</summary>
+    /// <param name="value">The value to write.</param>
     public void WriteBoolean(bool value) => Value(FieldValueType.Boolean, 1)[0] = value ? (byte)1 : (byte)0;
 
     /// <summary>Writes a <c>b</c> value.</summary>
+    /// <param name="value">The value to write.</param>
     public void WriteSByte(sbyte value) => Value(FieldValueType.SByte, 1)[0] = (byte)value;
 
     /// <summary>Writes a <c>B</c> value.</summary>
+    /// <param name="value">The value to write.</param>
     public void WriteByte(byte value) => Value(FieldValueType.Byte, 1)[0] = value;
 
     /// <summary>Writes an <c>s</c> value.</summary>
+    /// <param name="value">The value to write.</param>
     public void WriteInt16(short value) => BinaryPrimitives.WriteInt16BigEndian(Value(FieldValueType.Int16, 2), value);
 
     /// <summary>Writes a <c>u</c> value.</summary>
+    /// <param name="value">The value to write.</param>
     public void WriteUInt16(ushort value) => BinaryPrimitives.WriteUInt16BigEndian(Value(FieldValueType.UInt16, 2), value);
 
     /// <summary>Writes an <c>I</c> value.</summary>
+    /// <param name="value">The value to write.</param>
     public void WriteInt32(int value) => BinaryPrimitives.WriteInt32BigEndian(Value(FieldValueType.Int32, 4), value);
 
     /// <summary>Writes an <c>i</c> value.</summary>
+    /// <param name="value">The value to write.</param>
     public void WriteUInt32(uint value) => BinaryPrimitives.WriteUInt32BigEndian(Value(FieldValueType.UInt32, 4), value);
 
     /// <summary>Writes an <c>l</c> value.</summary>
+    /// <param name="value">The value to write.</param>
     public void WriteInt64(long value) => BinaryPrimitives.WriteInt64BigEndian(Value(FieldValueType.Int64, 8), value);
 
     /// <summary>Writes an <c>f</c> value.</summary>
+    /// <param name="value">The value to write.</param>
     public void WriteSingle(float value) => BinaryPrimitives.WriteSingleBigEndian(Value(FieldValueType.Single, 4), value);
 
     /// <summary>Writes a <c>d</c> value.</summary>
+    /// <param name="value">The value to write.</param>
     public void WriteDouble(double value) => BinaryPrimitives.WriteDoubleBigEndian(Value(FieldValueType.Double, 8), value);
 
     /// <summary>Writes a <c>D</c> value.</summary>
+    /// <param name="value">The value to write.</param>
     public void WriteDecimal(AmqpDecimal value)
     {
         Span<byte> span = Value(FieldValueType.Decimal, 5);
@@ -107,18 +121,22 @@ public ref struct FieldTableWriter
 
     /// <summary>Writes a <see cref="decimal"/> as a <c>D</c> value.</summary>
     /// <exception cref="OverflowException">The value does not fit an AMQP decimal.</exception>
+    /// <param name="value">The value to write.</param>
     public void WriteDecimal(decimal value) => WriteDecimal(AmqpDecimal.FromDecimal(value));
 
     /// <summary>Writes a <c>T</c> value.</summary>
+    /// <param name="value">The value to write.</param>
     public void WriteTimestamp(AmqpTimestamp value) => BinaryPrimitives.WriteInt64BigEndian(Value(FieldValueType.Timestamp, 8), value.UnixSeconds);
 
     /// <summary>Writes a <c>V</c> (void) value.</summary>
     public void WriteVoid() => Value(FieldValueType.Void, 0);
 
     /// <summary>Writes an <c>S</c> value from bytes.</summary>
+    /// <param name="value">The value to write.</param>
     public void WriteLongString(ReadOnlySpan<byte> value) => Sized(FieldValueType.LongString, value);
 
     /// <summary>Writes text as a UTF-8 <c>S</c> value.</summary>
+    /// <param name="value">The value to write.</param>
     public void WriteLongString(ReadOnlySpan<char> value)
     {
         _ = Value(FieldValueType.LongString, 0);
@@ -131,9 +149,11 @@ public ref struct FieldTableWriter
     }
 
     /// <summary>Writes an <c>x</c> value.</summary>
+    /// <param name="value">The value to write.</param>
     public void WriteByteArray(ReadOnlySpan<byte> value) => Sized(FieldValueType.ByteArray, value);
 
     /// <summary>Writes an already encoded table as an <c>F</c> value.</summary>
+    /// <param name="table">The table.</param>
     public void WriteTable(FieldTable table) => table.Span.CopyTo(Value(FieldValueType.Table, table.EncodedLength));
 
     /// <summary>Starts a nested <c>F</c> table; end it with <see cref="WriteEndTable"/>.</summary>
@@ -150,6 +170,7 @@ public ref struct FieldTableWriter
 
     /// <summary>Ends the table and fills in its length. Returns the bytes written, length prefix included.</summary>
     /// <exception cref="InvalidOperationException">A nested table or array is still open, or a name has no value.</exception>
+    /// <returns>The number of bytes written.</returns>
     public int Complete()
     {
         if (_depth != 1 || _hasName)

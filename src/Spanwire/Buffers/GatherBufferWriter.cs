@@ -42,6 +42,8 @@ public sealed class GatherBufferWriter : IGatherBufferWriter, IDisposable
     }
 
     /// <summary>A writer whose own bytes go into segments of <paramref name="pool"/>.</summary>
+    /// <param name="pool">The pool the segments are rented from.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="pool"/> is null.</exception>
     public GatherBufferWriter(SegmentPool pool) => _owned = new PooledBufferWriter(pool);
 
     /// <summary>Bytes of content: written and borrowed.</summary>

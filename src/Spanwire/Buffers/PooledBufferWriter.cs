@@ -39,6 +39,8 @@ public sealed class PooledBufferWriter : IBufferWriter<byte>, IDisposable
     }
 
     /// <summary>A writer over the given pool.</summary>
+    /// <param name="pool">The pool the segments are rented from.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="pool"/> is null.</exception>
     public PooledBufferWriter(SegmentPool pool)
     {
         ArgumentNullException.ThrowIfNull(pool);

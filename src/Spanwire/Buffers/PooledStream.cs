@@ -41,6 +41,8 @@ public sealed partial class PooledStream : Stream, IBufferWriter<byte>
     }
 
     /// <summary>An empty stream over the given pool.</summary>
+    /// <param name="pool">The pool the segments are rented from.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="pool"/> is null.</exception>
     public PooledStream(SegmentPool pool)
     {
         ArgumentNullException.ThrowIfNull(pool);

@@ -33,6 +33,7 @@ public sealed class HmacSha256Signer : IDisposable
     private bool _disposed;
 
     /// <summary>A signer with the given key (any length; HMAC hashes keys longer than 64 bytes).</summary>
+    /// <param name="key">The HMAC key; it is copied, and never appears in any message.</param>
     public HmacSha256Signer(ReadOnlySpan<byte> key)
     {
         _hash = IncrementalHash.CreateHMAC(HashAlgorithmName.SHA256, key);

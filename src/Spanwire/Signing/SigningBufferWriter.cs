@@ -22,12 +22,16 @@ public sealed class SigningBufferWriter : IBufferWriter<byte>, IDisposable
     private Memory<byte> _handedOut;
 
     /// <summary>Signs with a new signer keyed with <paramref name="key"/>, owned and disposed by this writer.</summary>
+    /// <param name="inner">Where the bytes go after they are signed.</param>
+    /// <param name="key">The HMAC key.</param>
     public SigningBufferWriter(IBufferWriter<byte> inner, ReadOnlySpan<byte> key)
         : this(inner, new HmacSha256Signer(key), ownsSigner: true)
     {
     }
 
     /// <summary>Signs with <paramref name="signer"/>, which the caller keeps and disposes (reuse it across messages with Reset).</summary>
+    /// <param name="inner">Where the bytes go after they are signed.</param>
+    /// <param name="signer">The signer to feed.</param>
     public SigningBufferWriter(IBufferWriter<byte> inner, HmacSha256Signer signer)
         : this(inner, signer, ownsSigner: false)
     {

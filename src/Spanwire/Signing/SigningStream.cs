@@ -20,12 +20,18 @@ public sealed class SigningStream : Stream
     private bool _disposed;
 
     /// <summary>Signs with a new signer keyed with <paramref name="key"/>, owned by this stream.</summary>
+    /// <param name="inner">The stream the bytes go to after they are signed.</param>
+    /// <param name="key">The HMAC key.</param>
+    /// <param name="leaveOpen">Whether disposing this stream leaves <paramref name="inner"/> open.</param>
     public SigningStream(Stream inner, ReadOnlySpan<byte> key, bool leaveOpen = false)
         : this(inner, new HmacSha256Signer(key), leaveOpen, ownsSigner: true)
     {
     }
 
     /// <summary>Signs with <paramref name="signer"/>, which the caller keeps and disposes.</summary>
+    /// <param name="inner">The stream the bytes go to after they are signed.</param>
+    /// <param name="signer">The signer to feed.</param>
+    /// <param name="leaveOpen">Whether disposing this stream leaves <paramref name="inner"/> open.</param>
     public SigningStream(Stream inner, HmacSha256Signer signer, bool leaveOpen = false)
         : this(inner, signer, leaveOpen, ownsSigner: false)
     {
