@@ -18,7 +18,7 @@ public class AllocationTests
     private const long Budget = Messages / 2; // under half a byte per message on average
 
     [Fact]
-    public async Task Publish_AfterWarmUp_AllocatesNothingPerMessage()
+    public async Task Publish_after_warm_up_allocates_nothing_per_message()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync();
         AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
@@ -32,7 +32,7 @@ public class AllocationTests
     }
 
     [Fact]
-    public async Task PublishConfirmed_AfterWarmUp_AllocatesNothingPerMessage()
+    public async Task Publish_confirmed_after_warm_up_allocates_nothing_per_message()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync();
         AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);

@@ -11,7 +11,7 @@ namespace Spanwire.Amqp.IntegrationTests;
 public class BrokerStopTests
 {
     [Fact]
-    public async Task BrokerStoppedMidStream_PendingConfirmsFault_ConnectionReportsFailure_NoCallHangs()
+    public async Task Broker_stopped_mid_stream_pending_confirms_fault_connection_reports_failure_no_call_hangs()
     {
         string folder = Directory.CreateTempSubdirectory("spanwire-node-").FullName;
         try
@@ -80,7 +80,7 @@ public class BrokerStopTests
     }
 
     [Fact]
-    public async Task NodeRestartedInItsFolder_IsTheSameNode_DurableQueueAndPersistentMessageSurvive()
+    public async Task Node_restarted_in_its_folder_is_the_same_node_durable_queue_and_persistent_message_survive()
     {
         string folder = Directory.CreateTempSubdirectory("spanwire-node-").FullName;
         try

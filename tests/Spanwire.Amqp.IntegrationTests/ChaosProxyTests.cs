@@ -12,7 +12,7 @@ namespace Spanwire.Amqp.IntegrationTests;
 public class ChaosProxyTests
 {
     [Fact]
-    public async Task ConnectionsCutAtRandom_EveryClientRecovers_NoConfirmedMessageLost_NoCallHangs()
+    public async Task Connections_cut_at_random_every_client_recovers_no_confirmed_message_lost_no_call_hangs()
     {
         await using var proxy = new ChaosProxy(new IPEndPoint(IPAddress.Loopback, Broker.Options().Port));
         string uri = $"amqp://guest:guest@127.0.0.1:{proxy.Port}/";

@@ -10,7 +10,7 @@ namespace Spanwire.Amqp.IntegrationTests;
 public class ClusterFaultTests
 {
     [Fact]
-    public async Task NodesKilledAndStoppedInTurn_NoConfirmedMessageLost_ClientsRecoverWithin10s_NoCallHangs()
+    public async Task Nodes_killed_and_stopped_in_turn_no_confirmed_message_lost_clients_recover_within_10s_no_call_hangs()
     {
         ClusterControl cluster = await ClusterControl.StartAsync();
         try

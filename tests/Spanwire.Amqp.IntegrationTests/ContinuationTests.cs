@@ -14,7 +14,7 @@ public class ContinuationTests
     private const string ReaderThread = "Spanwire AMQP reader";
 
     [Fact]
-    public async Task ByDefault_ConfirmsAndDeliveries_ResumeOffTheReaderThread()
+    public async Task By_default_confirms_and_deliveries_resume_off_the_reader_thread()
     {
         (List<string?> confirmThreads, List<string?> deliveryThreads) = await Task.Run(() => PublishAndConsumeAsync(synchronous: false, count: 2_000));
         Assert.DoesNotContain(ReaderThread, confirmThreads);
@@ -22,7 +22,7 @@ public class ContinuationTests
     }
 
     [Fact]
-    public async Task WithSynchronousContinuations_ConfirmsAndDeliveries_ResumeOnTheReaderThread_AndAllArriveInOrder()
+    public async Task With_synchronous_continuations_confirms_and_deliveries_resume_on_the_reader_thread_and_all_arrive_in_order()
     {
         (List<string?> confirmThreads, List<string?> deliveryThreads) = await Task.Run(() => PublishAndConsumeAsync(synchronous: true, count: 20_000));
         Assert.Contains(ReaderThread, confirmThreads);

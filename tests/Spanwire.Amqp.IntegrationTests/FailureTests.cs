@@ -10,7 +10,7 @@ namespace Spanwire.Amqp.IntegrationTests;
 public class FailureTests
 {
     [Fact]
-    public async Task PreconditionFailure_FaultsThatCall_ClosesThatChannel_ConnectionGoesOn()
+    public async Task Precondition_failure_faults_that_call_closes_that_channel_connection_goes_on()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync();
         AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
@@ -37,7 +37,7 @@ public class FailureTests
     }
 
     [Fact]
-    public async Task Heartbeat1s_Idle5s_ConnectionStaysUp()
+    public async Task Heartbeat_1s_idle_5s_connection_stays_up()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync(o => o.Heartbeat = 1);
         Assert.Equal((ushort)1, connection.Heartbeat);
@@ -49,7 +49,7 @@ public class FailureTests
     }
 
     [Fact]
-    public async Task WrongPassword_IsRefusedWith403()
+    public async Task Wrong_password_is_refused_with_403()
     {
         AmqpConnectionOptions options = Broker.Options(o => o.Password = "not-the-password");
         AmqpConnectionClosedException error = await Assert.ThrowsAsync<AmqpConnectionClosedException>(() =>
@@ -61,7 +61,7 @@ public class FailureTests
     [InlineData(14_000, (byte)'F')] // 98 KB of tables in tables: once enough to overflow the stack and end the process
     [InlineData(14_000, (byte)'A')] // the same with arrays
     [InlineData(65, (byte)'F')] // one level past the bound
-    public async Task ServerPropertiesNestedTooDeep_ConnectFailsWithProtocolException_ProcessLives(int depth, byte kind)
+    public async Task Server_properties_nested_too_deep_connect_fails_with_protocol_exception_process_lives(int depth, byte kind)
     {
         await using var fake = new FakeBroker();
         Task<AmqpConnection> connecting = AmqpConnection.ConnectAsync(fake.Uri, Timeout.Token);
@@ -72,7 +72,7 @@ public class FailureTests
     }
 
     [Fact]
-    public async Task BrokerClosesWith320ThenResetsTheSocket_WhilePublishing_TheReasonIs320NotTheSocketError()
+    public async Task Broker_closes_with_320_then_resets_the_socket_while_publishing_the_reason_is_320_not_the_socket_error()
     {
         // What a node shutting down does: connection.close 320, then the socket goes at once, so the client's
         // close-ok and pending publishes fail on a reset socket while the close frame waits to be read.
@@ -108,7 +108,7 @@ public class FailureTests
     }
 
     [Fact]
-    public async Task BrokerNeverReplies_RequestTimesOutAfterContinuationTimeout_WithoutACancellationToken()
+    public async Task Broker_never_replies_request_times_out_after_ContinuationTimeout_without_a_cancellation_token()
     {
         await using var fake = new FakeBroker();
         Task<AmqpConnection> connecting = AmqpConnection.ConnectAsync(
@@ -128,7 +128,7 @@ public class FailureTests
     }
 
     [Fact]
-    public async Task MalformedFrameFromServer_ClientClosesWith501_CallerSeesProtocolException()
+    public async Task Malformed_frame_from_server_client_closes_with_501_caller_sees_protocol_exception()
     {
         await using var fake = new FakeBroker();
         await using AmqpConnection connection = await fake.ConnectClientAsync(Timeout.Token);
@@ -149,7 +149,7 @@ public class FailureTests
     }
 
     [Fact]
-    public async Task BlockedAndUnblocked_AreRaisedAsEvents()
+    public async Task Blocked_and_unblocked_are_raised_as_events()
     {
         await using var fake = new FakeBroker();
         await using AmqpConnection connection = await fake.ConnectClientAsync(Timeout.Token);
@@ -169,7 +169,7 @@ public class FailureTests
     }
 
     [Fact]
-    public async Task DroppedSocket_FaultsEveryPendingCallPromptly()
+    public async Task Dropped_socket_faults_every_pending_call_promptly()
     {
         await using var fake = new FakeBroker();
         await using AmqpConnection connection = await fake.ConnectClientAsync(Timeout.Token);
@@ -186,7 +186,7 @@ public class FailureTests
     }
 
     [Fact]
-    public async Task SilentPeer_IsDeclaredDeadAfterTwoHeartbeatIntervals()
+    public async Task Silent_peer_is_declared_dead_after_two_heartbeat_intervals()
     {
         await using var fake = new FakeBroker(heartbeat: 1);
         await using AmqpConnection connection = await fake.ConnectClientAsync(Timeout.Token);
@@ -199,7 +199,7 @@ public class FailureTests
     }
 
     [Fact]
-    public async Task ConnectToAClosedPort_FailsWithTheSocketError()
+    public async Task Connect_to_a_closed_port_fails_with_the_socket_error()
     {
         var listener = new TcpListener(IPAddress.Loopback, 0);
         listener.Start();
@@ -212,7 +212,7 @@ public class FailureTests
     }
 
     [Fact]
-    public async Task PeerThatNeverAnswersTheHandshake_TimesOutWithinConnectTimeout()
+    public async Task Peer_that_never_answers_the_handshake_times_out_within_ConnectTimeout()
     {
         using var listener = new TcpListener(IPAddress.Loopback, 0);
         listener.Start(); // the kernel accepts the connection; nothing ever speaks
@@ -230,7 +230,7 @@ public class FailureTests
     }
 
     [Fact]
-    public async Task CancelledWhileTheHandshakeWaits_ThrowsOperationCanceled()
+    public async Task Cancelled_while_the_handshake_waits_throws_operation_canceled()
     {
         using var listener = new TcpListener(IPAddress.Loopback, 0);
         listener.Start();

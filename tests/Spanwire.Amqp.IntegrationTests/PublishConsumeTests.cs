@@ -9,7 +9,7 @@ namespace Spanwire.Amqp.IntegrationTests;
 public class PublishConsumeTests
 {
     [Fact]
-    public async Task HundredThousandConfirmedPublishes_AllAcked_NoneLost_OrderKept()
+    public async Task Hundred_thousand_confirmed_publishes_all_acked_none_lost_order_kept()
     {
         const int Count = 100_000;
         await using AmqpConnection connection = await Broker.ConnectAsync();
@@ -54,7 +54,7 @@ public class PublishConsumeTests
     }
 
     [Fact]
-    public async Task QosAsync_TakesRabbitMqClientsArgumentOrder_SizeThenCount_SoAPortedCallLimitsDeliveries()
+    public async Task QosAsync_takes_RabbitMQ_clients_argument_order_size_then_count_so_a_ported_call_limits_deliveries()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync();
         AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
@@ -75,7 +75,7 @@ public class PublishConsumeTests
     }
 
     [Fact]
-    public async Task PublishConfirmedAsync_EachPublishAwaitsItsOwnAck()
+    public async Task PublishConfirmedAsync_each_publish_awaits_its_own_ack()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync();
         AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
@@ -98,7 +98,7 @@ public class PublishConsumeTests
     }
 
     [Fact]
-    public async Task NackedPublish_FaultsItsAwaiter()
+    public async Task Nacked_publish_faults_its_awaiter()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync();
         AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
@@ -117,7 +117,7 @@ public class PublishConsumeTests
     }
 
     [Fact]
-    public async Task EightChannelsPublishingConcurrently_OnOneConnection()
+    public async Task Eight_channels_publishing_concurrently_on_one_connection()
     {
         const int PerChannel = 5_000;
         await using AmqpConnection connection = await Broker.ConnectAsync();
@@ -158,7 +158,7 @@ public class PublishConsumeTests
     }
 
     [Fact]
-    public async Task MandatoryUnroutable_IsReturned()
+    public async Task Mandatory_unroutable_is_returned()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync();
         AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
@@ -177,7 +177,7 @@ public class PublishConsumeTests
     }
 
     [Fact]
-    public async Task TemplatePublishes_ArriveWithTheTemplatesPropertiesAndTheirOwnBodies_AndMandatoryIsKept()
+    public async Task Template_publishes_arrive_with_the_templates_properties_and_their_own_bodies_and_mandatory_is_kept()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync();
         AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
@@ -216,7 +216,7 @@ public class PublishConsumeTests
     }
 
     [Fact]
-    public async Task NackRejectRequeue_AndMultipleAck()
+    public async Task Nack_reject_requeue_and_multiple_ack()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync();
         AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
@@ -246,7 +246,7 @@ public class PublishConsumeTests
     }
 
     [Fact]
-    public async Task HandlerConsumer_CancelledByClient_AndByBroker()
+    public async Task Handler_consumer_cancelled_by_client_and_by_broker()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync();
         AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
@@ -284,7 +284,7 @@ public class PublishConsumeTests
     }
 
     [Fact]
-    public async Task Transactions_CommitAndRollback()
+    public async Task Transactions_commit_and_rollback()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync();
         AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
@@ -301,7 +301,7 @@ public class PublishConsumeTests
     }
 
     [Fact]
-    public async Task ExchangeToExchangeBindings_RouteAndUnbind()
+    public async Task Exchange_to_exchange_bindings_route_and_unbind()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync();
         AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);

@@ -13,7 +13,7 @@ public class PublishOrderTests
     private const int BodySize = 32 * 1024;
 
     [Fact]
-    public async Task CongestedChannel_WindowOfAwaitedPublishes_FramesLeaveInCallOrder()
+    public async Task Congested_channel_window_of_awaited_publishes_frames_leave_in_call_order()
     {
         // A broker that reads nothing at first, so more than a MiB waits and publishes park, then reads everything.
         const int Count = 600;
@@ -55,7 +55,7 @@ public class PublishOrderTests
     }
 
     [Fact]
-    public async Task CancelledWhileWaitingForRoom_ThePublishIsNeverSent_TheRestKeepTheirOrder()
+    public async Task Cancelled_while_waiting_for_room_the_publish_is_never_sent_the_rest_keep_their_order()
     {
         const int Count = 600;
         await using var fake = new FakeBroker();
@@ -89,7 +89,7 @@ public class PublishOrderTests
     }
 
     [Fact]
-    public async Task ConfirmedPublishes_500InFlight_32KiBBodies_ArriveAtTheConsumerInCallOrder()
+    public async Task Confirmed_publishes_500_in_flight_32KiB_bodies_arrive_at_the_consumer_in_call_order()
     {
         const int Count = 3_000;
         await using AmqpConnection connection = await Broker.ConnectAsync();

@@ -12,7 +12,7 @@ namespace Spanwire.Amqp.IntegrationTests;
 public class RecoveryTests(PrivateNode node) : IClassFixture<PrivateNode>
 {
     [Fact]
-    public async Task FakeBrokerDropsTheSocket_ClientReconnects_ReopensItsChannel_EventsInOrder_ThenPublishesOnIt()
+    public async Task Fake_broker_drops_the_socket_client_reconnects_reopens_its_channel_events_in_order_then_publishes_on_it()
     {
         await using var fake = new FakeBroker();
         AmqpConnectionOptions options = fake.Options(recover: true);
@@ -50,7 +50,7 @@ public class RecoveryTests(PrivateNode node) : IClassFixture<PrivateNode>
     }
 
     [Fact]
-    public async Task TwoEndpoints_TheFirstDies_RecoveryMovesToTheSecond()
+    public async Task Two_endpoints_the_first_dies_recovery_moves_to_the_second()
     {
         await using var first = new FakeBroker();
         await using var second = new FakeBroker();
@@ -74,7 +74,7 @@ public class RecoveryTests(PrivateNode node) : IClassFixture<PrivateNode>
     }
 
     [Fact]
-    public async Task ShuffledEndpoints_RecoveryNeverRetriesTheDeadOneFirst()
+    public async Task Shuffled_endpoints_recovery_never_retries_the_dead_one_first()
     {
         // Ten connections, each to three endpoints in a random order: the first attempt after a loss goes to another
         // endpoint than the one just lost, every time.
@@ -119,7 +119,7 @@ public class RecoveryTests(PrivateNode node) : IClassFixture<PrivateNode>
     }
 
     [Fact]
-    public async Task FirstEndpointRefuses_ConnectTriesTheNext()
+    public async Task First_endpoint_refuses_connect_tries_the_next()
     {
         await using var live = new FakeBroker();
         var options = AmqpConnectionOptions.Parse($"amqp://guest:guest@127.0.0.1:1,127.0.0.1:{live.Port}/");
@@ -131,7 +131,7 @@ public class RecoveryTests(PrivateNode node) : IClassFixture<PrivateNode>
     }
 
     [Fact]
-    public async Task BrokerClosesEveryConnection_TopologyChannelsAndConsumersComeBack_ThePublisherAndConsumerGoOn()
+    public async Task Broker_closes_every_connection_topology_channels_and_consumers_come_back_the_publisher_and_consumer_go_on()
     {
         AmqpConnectionOptions options = AmqpConnectionOptions.Parse(node.Uri);
         options.RecoveryInterval = TimeSpan.FromMilliseconds(200);
@@ -170,7 +170,7 @@ public class RecoveryTests(PrivateNode node) : IClassFixture<PrivateNode>
     }
 
     [Fact]
-    public async Task NodeKilledAndRestarted_PendingConfirmsFaultClearly_ClientRecoversAfterTheRestart_NoCallHangs()
+    public async Task Node_killed_and_restarted_pending_confirms_fault_clearly_client_recovers_after_the_restart_no_call_hangs()
     {
         AmqpConnectionOptions options = AmqpConnectionOptions.Parse(node.Uri);
         options.RecoveryInterval = TimeSpan.FromMilliseconds(200);

@@ -8,7 +8,7 @@ namespace Spanwire.Amqp.IntegrationTests;
 public class RoundTripTests
 {
     [Fact]
-    public async Task Handshake_NegotiatesWithTheBroker()
+    public async Task Handshake_negotiates_with_the_broker()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync(o => { o.FrameMax = 0; o.Heartbeat = 30; o.ChannelMax = 0; });
         Assert.True(connection.IsOpen);
@@ -19,7 +19,7 @@ public class RoundTripTests
     }
 
     [Fact]
-    public async Task UpdateSecret_IsAccepted_AndTheConnectionGoesOn()
+    public async Task Update_secret_is_accepted_and_the_connection_goes_on()
     {
         AmqpConnectionOptions options = Broker.Options();
         await using AmqpConnection connection = await AmqpConnection.ConnectAsync(options, Timeout.Token);
@@ -29,7 +29,7 @@ public class RoundTripTests
     }
 
     [Fact]
-    public async Task AllFourteenPropertiesAndEveryHeaderType_RoundTrip()
+    public async Task All_fourteen_properties_and_every_header_type_round_trip()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync();
         AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
@@ -111,7 +111,7 @@ public class RoundTripTests
     }
 
     [Fact]
-    public async Task TenMegabyteBody_ThroughFrameMax4096()
+    public async Task Ten_megabyte_body_through_FrameMax_4096()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync(o => o.FrameMax = 4096);
         Assert.Equal(4096u, connection.FrameMax);
@@ -130,7 +130,7 @@ public class RoundTripTests
     }
 
     [Fact]
-    public async Task EmptyBody_AndBasicGetOnAnEmptyQueue()
+    public async Task Empty_body_and_BasicGet_on_an_empty_queue()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync();
         AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
@@ -149,7 +149,7 @@ public class RoundTripTests
     }
 
     [Fact]
-    public async Task BodyUsedAfterRelease_Throws_TakenBodyOutlivesTheDelivery()
+    public async Task Body_used_after_release_throws_taken_body_outlives_the_delivery()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync();
         AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);

@@ -35,7 +35,7 @@ public sealed class TelemetryTests : IDisposable
     public void Dispose() => _listener.Dispose();
 
     [Fact]
-    public async Task PublishAndDeliverSpans_CarryTheMessagingTags_TheDeliverSpanLinksToThePublish()
+    public async Task Publish_and_deliver_spans_carry_the_messaging_tags_the_deliver_span_links_to_the_publish()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync();
         AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
@@ -69,7 +69,7 @@ public sealed class TelemetryTests : IDisposable
     }
 
     [Fact]
-    public async Task SpanwirePublishes_RabbitMqClientReads_TheTraceparentHeaderIsThePublishSpan()
+    public async Task Spanwire_publishes_RabbitMQ_client_reads_the_traceparent_header_is_the_publish_span()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync();
         AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
@@ -93,7 +93,7 @@ public sealed class TelemetryTests : IDisposable
     }
 
     [Fact]
-    public async Task RabbitMqClientPublishes_SpanwireFetches_ItsSpanLinksToRabbitMqClientsPublish()
+    public async Task RabbitMQ_client_publishes_spanwire_fetches_its_span_links_to_RabbitMQ_clients_publish()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync();
         AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
@@ -120,7 +120,7 @@ public sealed class TelemetryTests : IDisposable
     }
 
     [Fact]
-    public async Task Counters_CountPublishedConfirmedDeliveredAndAcked()
+    public async Task Counters_count_published_confirmed_delivered_and_acked()
     {
         var totals = new ConcurrentDictionary<string, long>();
         using var meters = new MeterListener

@@ -8,7 +8,7 @@ namespace Spanwire.Amqp.IntegrationTests;
 public class TlsTests(TlsNode node) : IClassFixture<TlsNode>
 {
     [Fact]
-    public async Task Amqps_TrustingTheTestCa_PublishesAndReadsBack_OverTls()
+    public async Task Amqps_trusting_the_test_CA_publishes_and_reads_back_over_TLS()
     {
         await using AmqpConnection connection = await AmqpConnection.ConnectAsync(node.Options(), Timeout.Token);
         AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
@@ -24,7 +24,7 @@ public class TlsTests(TlsNode node) : IClassFixture<TlsNode>
     }
 
     [Fact]
-    public async Task Amqps_WithTheMachinesDefaultTrust_RefusesTheTestServerCertificate()
+    public async Task Amqps_with_the_machines_default_trust_refuses_the_test_server_certificate()
     {
         // The test CA is in no trust store of the machine: the default check must refuse the broker.
         AuthenticationException error = await Assert.ThrowsAsync<AuthenticationException>(() => AmqpConnection.ConnectAsync(node.TlsUri, Timeout.Token));
@@ -32,7 +32,7 @@ public class TlsTests(TlsNode node) : IClassFixture<TlsNode>
     }
 
     [Fact]
-    public async Task Amqps_ServerNameThatTheCertificateDoesNotCarry_IsRefused()
+    public async Task Amqps_server_name_that_the_certificate_does_not_carry_is_refused()
     {
         AmqpConnectionOptions options = node.Options();
         options.Tls!.TargetHost = "broker.example.com";
@@ -40,7 +40,7 @@ public class TlsTests(TlsNode node) : IClassFixture<TlsNode>
     }
 
     [Fact]
-    public async Task External_WithTheClientCertificate_LogsInAsItsUser()
+    public async Task External_with_the_client_certificate_logs_in_as_its_user()
     {
         await using AmqpConnection connection = await AmqpConnection.ConnectAsync(node.Options("client", AmqpAuthMechanism.External), Timeout.Token);
         AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
@@ -49,7 +49,7 @@ public class TlsTests(TlsNode node) : IClassFixture<TlsNode>
     }
 
     [Fact]
-    public async Task External_ForAUserTheBrokerDoesNotKnow_IsRefusedWith403()
+    public async Task External_for_a_user_the_broker_does_not_know_is_refused_with_403()
     {
         AmqpConnectionClosedException error = await Assert.ThrowsAsync<AmqpConnectionClosedException>(() =>
             AmqpConnection.ConnectAsync(node.Options("unknown-user", AmqpAuthMechanism.External), Timeout.Token));
@@ -57,7 +57,7 @@ public class TlsTests(TlsNode node) : IClassFixture<TlsNode>
     }
 
     [Fact]
-    public async Task External_WithACertificateFromAnUntrustedCa_NeverGetsAConnection()
+    public async Task External_with_a_certificate_from_an_untrusted_CA_never_gets_a_connection()
     {
         // The broker checks client certificates (verify_peer): one from another CA ends the TLS session, in the TLS
         // handshake or, with TLS 1.3, at the first read after it; either way an AuthenticationException with the alert.
@@ -67,7 +67,7 @@ public class TlsTests(TlsNode node) : IClassFixture<TlsNode>
     }
 
     [Fact]
-    public async Task External_WithoutTls_TheBrokerDoesNotOfferIt_AndTheErrorSaysSo()
+    public async Task External_without_TLS_the_broker_does_not_offer_it_and_the_error_says_so()
     {
         AmqpConnectionOptions options = AmqpConnectionOptions.Parse(node.PlainUri + "?auth_mechanism=external");
         AmqpConnectionClosedException error = await Assert.ThrowsAsync<AmqpConnectionClosedException>(() => AmqpConnection.ConnectAsync(options, Timeout.Token));

@@ -23,7 +23,7 @@ public class ByteVectorTests
     })[6..]; // drop "40 01 61"
 
     [Fact] // <doc></doc>: ShortElement, name, EndElement
-    public void EmptyElement() => Assert.Equal("4003646F6301", Write(w => { w.WriteStartElement(null, "doc"); w.WriteEndElement(); }));
+    public void Empty_element() => Assert.Equal("4003646F6301", Write(w => { w.WriteStartElement(null, "doc"); w.WriteEndElement(); }));
 
     [Theory]
     [InlineData(0, "81")] // Zero with end element
@@ -31,18 +31,18 @@ public class ByteVectorTests
     [InlineData(0x1234, "8B3412")] // Int16
     [InlineData(unchecked((int)0xFFFFFFF0), "89F0")] // fits sbyte: Int8
     [InlineData(int.MaxValue, "8DFFFFFF7F")] // Int32
-    public void Int32Values(int value, string hex) => Assert.Equal(hex, InElement(w => w.WriteValue(value)));
+    public void Int32_values(int value, string hex) => Assert.Equal(hex, InElement(w => w.WriteValue(value)));
 
     [Theory]
     [InlineData(0x0102030412345678L, "8F7856341204030201")] // Int64
     [InlineData(unchecked((long)0xFFFFFFFFF2345678L), "8D785634F2")] // fits int: Int32
-    public void Int64Values(long value, string hex) => Assert.Equal(hex, InElement(w => w.WriteValue(value)));
+    public void Int64_values(long value, string hex) => Assert.Equal(hex, InElement(w => w.WriteValue(value)));
 
     [Theory]
     [InlineData(1.23456788f, "9152069E3F")] // Float
     [InlineData(3.0f, "8903")] // integral and small: Int8
     [InlineData(100000f, "910050C347")] // integral but beyond short: Float
-    public void FloatValues(float value, string hex) => Assert.Equal(hex, InElement(w => w.WriteValue(value)));
+    public void Float_values(float value, string hex) => Assert.Equal(hex, InElement(w => w.WriteValue(value)));
 
     [Theory]
     [InlineData(256.0, "8B0001")] // (double)0x100: Int16
@@ -50,20 +50,20 @@ public class ByteVectorTests
     [InlineData(-0.0, "81")] // −0.0 becomes Zero
     [InlineData(double.NaN, "93000000000000F8FF")] // NaN stays Double
     [InlineData(double.PositiveInfinity, "910000807F")] // infinity survives float: Float
-    public void DoubleValues(double value, string hex) => Assert.Equal(hex, InElement(w => w.WriteValue(value)));
+    public void Double_values(double value, string hex) => Assert.Equal(hex, InElement(w => w.WriteValue(value)));
 
     [Fact] // lo 0x20212223, mid 0x10111213, hi 0x01020304, negative, scale 27
-    public void DecimalValue() => Assert.Equal("9500001B800403020123222120131211 10".Replace(" ", ""),
+    public void Decimal_value() => Assert.Equal("9500001B800403020123222120131211 10".Replace(" ", ""),
         InElement(w => w.WriteValue(new decimal(0x20212223, 0x10111213, 0x01020304, true, 27))));
 
     [Fact] // 9999-12-31T23:59:59.9999999, unspecified kind
-    public void DateTimeValue() => Assert.Equal("97FF3F37F47528CA2B", InElement(w => w.WriteValue(DateTime.MaxValue)));
+    public void DateTime_value() => Assert.Equal("97FF3F37F47528CA2B", InElement(w => w.WriteValue(DateTime.MaxValue)));
 
     [Fact] // −PT5M44S
-    public void TimeSpanValue() => Assert.Equal("AF00C4F532FFFFFFFF", InElement(w => w.WriteValue(TimeSpan.FromSeconds(-344))));
+    public void TimeSpan_value() => Assert.Equal("AF00C4F532FFFFFFFF", InElement(w => w.WriteValue(TimeSpan.FromSeconds(-344))));
 
     [Fact] // Guid bytes in Guid.TryWriteBytes order
-    public void GuidValue() => Assert.Equal("B133221100554477668899AABBCCDDEEFF",
+    public void Guid_value() => Assert.Equal("B133221100554477668899AABBCCDDEEFF",
         InElement(w => w.WriteValue(new Guid("00112233-4455-6677-8899-aabbccddeeff"))));
 
     [Theory]
@@ -76,11 +76,11 @@ public class ByteVectorTests
     public void Strings(string value, string hex) => Assert.Equal(hex, InElement(w => w.WriteString(value)));
 
     [Fact] // array of Int16 {13107, −30584, −8739} in <arr>
-    public void Int16Array() => Assert.Equal("034003617272018B03333388 88DDDD".Replace(" ", ""),
+    public void Int16_array() => Assert.Equal("034003617272018B03333388 88DDDD".Replace(" ", ""),
         Write(w => w.WriteArray(null, "arr", new short[] { 13107, -30584, -8739 })));
 
     [Fact] // an empty array writes nothing, as in-box
-    public void EmptyArray() => Assert.Equal("", Write(w => w.WriteArray(null, "arr", ReadOnlySpan<int>.Empty)));
+    public void Empty_array() => Assert.Equal("", Write(w => w.WriteArray(null, "arr", ReadOnlySpan<int>.Empty)));
 
     [Theory]
     [InlineData(145, "9101")] // two bytes
@@ -99,15 +99,15 @@ public class ByteVectorTests
     [Theory]
     [InlineData("8080808008")] // fifth byte with a top bit set: above 2^31−1
     [InlineData("80808080F0")] // fifth byte with all top bits set
-    public void MultiByteInt31Invalid(string hex) =>
+    public void MultiByteInt31_invalid(string hex) =>
         Assert.Equal(OperationStatus.InvalidData, NbfxPrimitives.TryReadMultiByteInt31(Convert.FromHexString(hex), out _, out _));
 
     [Fact] // a truncated MB31 asks for more
-    public void MultiByteInt31Truncated() =>
+    public void MultiByteInt31_truncated() =>
         Assert.Equal(OperationStatus.NeedMoreData, NbfxPrimitives.TryReadMultiByteInt31([0x80, 0x80], out _, out _));
 
     [Fact] // the prefix letters: PrefixElement p, PrefixAttribute q, xmlns never uses letters
-    public void PrefixLetters() => Assert.Equal("6D01610901700575726E3A78360162980176 01".Replace(" ", ""),
+    public void Prefix_letters() => Assert.Equal("6D01610901700575726E3A78360162980176 01".Replace(" ", ""),
         Write(w => { w.WriteStartElement("p", "a"); w.WriteXmlnsAttribute("p", "urn:x"); w.WriteAttributeString("q", "b", "v"); w.WriteEndElement(); }));
 
     [Fact] // the static SOAP dictionary: 487 strings, in order, with its two oddities

@@ -25,7 +25,7 @@ public class ContentNavigationTests
 
     [Theory]
     [MemberData(nameof(Documents))]
-    public void MoveToContentFromEveryNodeMovesAsInBox(string why, Action<XmlDictionaryWriter> write)
+    public void MoveToContent_from_every_node_moves_as_in_box(string why, Action<XmlDictionaryWriter> write)
     {
         byte[] bytes = Write(write);
         for (int start = 0; ; start++)
@@ -65,7 +65,7 @@ public class ContentNavigationTests
 
     [Theory]
     [MemberData(nameof(Attributes))]
-    public void OnAnAttributesValueTheNamesAreTheAttributes(string why, string? prefix, string localName, string? ns, string value)
+    public void On_an_attributes_value_the_names_are_the_attributes(string why, string? prefix, string localName, string? ns, string value)
     {
         byte[] bytes = Write(w =>
         {
@@ -106,7 +106,7 @@ public class ContentNavigationTests
     [Theory]
     [InlineData(true)]
     [InlineData(false)]
-    public void ReadContentAsStringOnAnAttributesValue(bool valueReadFirst)
+    public void ReadContentAsString_on_an_attributes_value(bool valueReadFirst)
     {
         byte[] bytes = Write(w =>
         {

@@ -77,7 +77,7 @@ public class DataContractReadTests
     }
 
     [Fact]
-    public void ReadObjectReadsInBoxBytesBackToTheSameGraph()
+    public void ReadObject_reads_in_box_bytes_back_to_the_same_graph()
     {
         byte[] bytes = InBoxBytes(Sample());
         var serializer = new DataContractSerializer(typeof(Catalog));
@@ -102,7 +102,7 @@ public class DataContractReadTests
     }
 
     [Fact]
-    public void OurWriterAndReaderRoundTripWithTheSoapDictionaryAndASession()
+    public void Our_writer_and_reader_round_trip_with_the_SoapDictionary_and_a_session()
     {
         var writerSession = new ReaderHarness.RecordingWriterSession();
         var output = new ArrayBufferWriter<byte>();
@@ -120,7 +120,7 @@ public class DataContractReadTests
     }
 
     [Fact]
-    public void DefaultQuotasRejectWhatTheInBoxDefaultsReject()
+    public void Default_quotas_reject_what_the_in_box_defaults_reject()
     {
         var big = new Catalog { Counts = new int[20_000] };
         byte[] bytes = InBoxBytes(big);

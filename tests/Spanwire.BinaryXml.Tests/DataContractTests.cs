@@ -78,7 +78,7 @@ public class DataContractTests
     }
 
     [Fact]
-    public void WriteObjectMatchesTheInBoxWriter()
+    public void WriteObject_matches_the_in_box_writer()
     {
         var serializer = new DataContractSerializer(typeof(Order));
         var expected = new MemoryStream();
@@ -100,7 +100,7 @@ public class DataContractTests
     }
 
     [Fact]
-    public void WriteObjectThroughAStreamMatchesTheInBoxWriter()
+    public void WriteObject_through_a_stream_matches_the_in_box_writer()
     {
         var serializer = new DataContractSerializer(typeof(List<Order>));
         var graph = Enumerable.Range(0, 20).Select(_ => Sample()).ToList();

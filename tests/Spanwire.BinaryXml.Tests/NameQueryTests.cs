@@ -11,7 +11,7 @@ namespace Spanwire.BinaryXml.Tests;
 public class NameQueryTests
 {
     [Fact]
-    public void NameQuestionsAreAnsweredAsInBoxOverRandomDocuments()
+    public void Name_questions_are_answered_as_in_box_over_random_documents()
     {
         const int Seed = 20261121;
         int compared = 0;
@@ -40,7 +40,7 @@ public class NameQueryTests
     /// absent until added, then atoms.
     /// </summary>
     [Fact]
-    public void TheNameTableBehavesAsANameTable()
+    public void The_name_table_behaves_as_a_name_table()
     {
         var bytes = new MemoryStream();
         using (XmlDictionaryWriter writer = XmlDictionaryWriter.CreateBinaryWriter(bytes))

@@ -47,7 +47,7 @@ public class ReaderByteVectorTests
 
     [Theory]
     [MemberData(nameof(Documents))]
-    public void ReadsTheRecords(string why, string hex, string tokens)
+    public void Reads_the_records(string why, string hex, string tokens)
     {
         byte[] bytes = Convert.FromHexString(hex.Replace(" ", ""));
         var whole = new NbfxReader(bytes, Nbfx.SoapDictionary);
@@ -90,7 +90,7 @@ public class ReaderByteVectorTests
 
     [Theory]
     [MemberData(nameof(Malformed))]
-    public void RejectsMalformedInputWithItsOffset(string why, string hex, long offset, string message)
+    public void Rejects_malformed_input_with_its_offset(string why, string hex, long offset, string message)
     {
         byte[] bytes = Convert.FromHexString(hex.Replace(" ", ""));
         foreach (bool split in new[] { false, true })
@@ -119,7 +119,7 @@ public class ReaderByteVectorTests
     /// GetString does.
     /// </summary>
     [Fact]
-    public void TextThatIsNotUtf8IsCountedWithoutAllocating()
+    public void Text_that_is_not_Utf8_is_counted_without_allocating()
     {
         byte[] Text(int length, byte record, int lengthSize)
         {
@@ -170,7 +170,7 @@ public class ReaderByteVectorTests
     [InlineData("a low surrogate before a high one", "40 01 61 B7 04 00 DC 00 D8", 5, false)]
     [InlineData("a lone low surrogate as an attribute value", "40 01 61 04 01 78 B6 02 00 DE 01", 8, false)]
     [InlineData("a whole pair (U+1F600)", "40 01 61 B7 04 3D D8 00 DE", 5, true)]
-    public void Utf16TextWithALoneSurrogateIsRejectedWhenRead(string why, string hex, long payloadOffset, bool valid)
+    public void UTF16_text_with_a_lone_surrogate_is_rejected_when_read(string why, string hex, long payloadOffset, bool valid)
     {
         byte[] bytes = Convert.FromHexString(hex.Replace(" ", ""));
         string? Records()
@@ -220,7 +220,7 @@ public class ReaderByteVectorTests
     [InlineData("an element name", "40 05 61 62 63 64 65 01", 1)]
     [InlineData("an attribute name", "40 01 61 04 05 61 62 63 64 65 80 01", 4)]
     [InlineData("a prefix", "41 05 70 70 70 70 70 01 61 01", 1)]
-    public void NamesOverTheNameQuotaAreRejected(string what, string hex, long offset)
+    public void Names_over_the_name_quota_are_rejected(string what, string hex, long offset)
     {
         byte[] bytes = Convert.FromHexString(hex.Replace(" ", ""));
         var quotas = new XmlDictionaryReaderQuotas { MaxNameTableCharCount = 4 };
@@ -234,7 +234,7 @@ public class ReaderByteVectorTests
     }
 
     [Fact]
-    public void MaxDepthIsTheInBoxDefault()
+    public void MaxDepth_is_the_in_box_default()
     {
         byte[] deep = Enumerable.Repeat(new byte[] { 0x40, 0x01, 0x61 }, 33).SelectMany(b => b).ToArray();
         var e = Assert.Throws<NbfxFormatException>(() => { var r = new NbfxReader(deep); while (r.Read()) { } });
@@ -243,7 +243,7 @@ public class ReaderByteVectorTests
     }
 
     [Fact]
-    public void StringAndArrayQuotasAreTheInBoxDefaults()
+    public void String_and_array_quotas_are_the_in_box_defaults()
     {
         var writer = new ArrayBufferWriter<byte>();
         using (var w = Nbfx.CreateWriter(writer))
@@ -275,7 +275,7 @@ public class ReaderByteVectorTests
     }
 
     [Fact]
-    public void TypedGettersReadValuesWithoutStrings()
+    public void Typed_getters_read_values_without_strings()
     {
         byte[] bytes = Convert.FromHexString("400161" + "8A3412" + "92050000000000F03F" + "98023432" + "01");
         var reader = new NbfxReader(bytes);

@@ -10,7 +10,7 @@ namespace Spanwire.BinaryXml.Tests;
 public class ReaderDifferentialTests
 {
     [Fact]
-    public void TenThousandRandomDocumentsReadLikeTheInBoxReader()
+    public void Ten_thousand_random_documents_read_like_the_in_box_reader()
     {
         const int Seed = 20261122;
         int compared = 0, rejected = 0;
@@ -51,7 +51,7 @@ public class ReaderDifferentialTests
     [InlineData("a list in an attribute, then another attribute", "40 01 61 04 01 62 A4 88 05 98 02 68 69 A6 04 01 63 82 98 01 7A 01")]
     [InlineData("lists in two attributes and in content", "40 01 61 04 01 62 A4 88 05 A6 04 01 63 A4 86 98 03 61 62 63 A6 A4 88 07 88 08 A6 01")]
     [InlineData("a list in an attribute of an array's element", "03 40 01 61 04 01 62 A4 88 05 88 06 A6 01 8D 02 07 00 00 00 08 00 00 00")]
-    public void ListsReadLikeTheInBoxReader(string why, string hex)
+    public void Lists_read_like_the_in_box_reader(string why, string hex)
     {
         byte[] bytes = Convert.FromHexString(hex.Replace(" ", ""));
         var expected = ReaderHarness.TryNodes(() => XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max));

@@ -11,7 +11,7 @@ public class ReaderFuzzTests
     private const int Seed = 20261123;
 
     [Fact]
-    public void MutatedInputsRaiseOnlyFormatExceptions()
+    public void Mutated_inputs_raise_only_format_exceptions()
     {
         int count = LongRuns.Scale(20_000);
         var (corpus, dictionary, session) = Corpus();

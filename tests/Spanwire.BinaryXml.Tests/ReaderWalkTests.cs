@@ -15,7 +15,7 @@ public class ReaderWalkTests
     private const int Seed = 20261122;
 
     [Fact]
-    public void RandomCallSequencesGiveTheInBoxResults()
+    public void Random_call_sequences_give_the_in_box_results()
     {
         var random = new Random(Seed);
         int walks = 0, calls = 0;

@@ -7,7 +7,7 @@ namespace Spanwire.BinaryXml.Tests;
 public class SessionTableTests
 {
     [Fact]
-    public void TableBytesAreTheSizeThenNames()
+    public void Table_bytes_are_the_size_then_names()
     {
         var output = new ArrayBufferWriter<byte>();
         NbfxSessionTable.Write(output, ["hello", "world"]);
@@ -18,7 +18,7 @@ public class SessionTableTests
     }
 
     [Fact]
-    public void IdsPersistAcrossTheTablesOfASession()
+    public void Ids_persist_across_the_tables_of_a_session()
     {
         var session = new XmlBinaryReaderSession();
         int nextKey = 0;
@@ -37,7 +37,7 @@ public class SessionTableTests
     [InlineData("020568", 1, "runs past the end of its table")]
     [InlineData("0201FF", 1, "not valid UTF-8")]
     [InlineData("8080808010", 0, "invalid MB31")]
-    public void MalformedTablesAreRejected(string hex, long offset, string message)
+    public void Malformed_tables_are_rejected(string hex, long offset, string message)
     {
         int nextKey = 0;
         var e = Assert.Throws<NbfxFormatException>(() => NbfxSessionTable.Read(Convert.FromHexString(hex), new XmlBinaryReaderSession(), ref nextKey));
@@ -46,7 +46,7 @@ public class SessionTableTests
     }
 
     [Fact]
-    public void ASessionOfDocumentsReadsBackThroughBothReaders()
+    public void A_session_of_documents_reads_back_through_both_readers()
     {
         var dictionary = new XmlDictionary();
         XmlDictionaryString order = dictionary.Add("Order"), line = dictionary.Add("Line"), ns = dictionary.Add("urn:shop");

@@ -125,7 +125,7 @@ public class TypedReadTests
 
     [Theory]
     [MemberData(nameof(Cases))]
-    public void ElementContentReadsMatchInBox(int index, bool comment)
+    public void Element_content_reads_match_in_box(int index, bool comment)
     {
         byte[] bytes = Document(s_values[index], comment);
         foreach ((string name, Func<XmlDictionaryReader, object> read) in s_elementReads)
@@ -140,7 +140,7 @@ public class TypedReadTests
 
     [Theory]
     [MemberData(nameof(Cases))]
-    public void ContentReadsMatchInBox(int index, bool comment)
+    public void Content_reads_match_in_box(int index, bool comment)
     {
         byte[] bytes = Document(s_values[index], comment);
         foreach ((string name, Func<XmlDictionaryReader, object> read) in s_contentReads)
@@ -210,7 +210,7 @@ public class TypedReadTests
     }
 
     [Fact]
-    public void ArraysReadIntoTheCallersArrayAsInBox()
+    public void Arrays_read_into_the_callers_array_as_in_box()
     {
         CheckArray([true, false, true], (r, l, n, a, o, c) => r.ReadArray(l, n, a, o, c), (w, v) => w.WriteArray(null, "a", "", v, 0, v.Length));
         CheckArray([(short)1, short.MinValue, short.MaxValue, (short)-1], (r, l, n, a, o, c) => r.ReadArray(l, n, a, o, c), (w, v) => w.WriteArray(null, "a", "", v, 0, v.Length));
@@ -226,7 +226,7 @@ public class TypedReadTests
     }
 
     [Fact]
-    public void ArraysReadThroughDictionaryStringsAsInBox()
+    public void Arrays_read_through_dictionary_strings_as_in_box()
     {
         var dictionary = new XmlDictionary();
         XmlDictionaryString a = dictionary.Add("a"), empty = dictionary.Add("");
@@ -235,7 +235,7 @@ public class TypedReadTests
     }
 
     [Fact]
-    public void AnArrayOfOneTypeReadAsAnotherGoesElementByElement()
+    public void An_array_of_one_type_read_as_another_goes_element_by_element()
     {
         int[] items = [1, 2, 300];
         CheckArray(items.Select(i => (long)i).ToArray(), (r, l, n, a, o, c) => r.ReadArray(l, n, a, o, c), (w, v) => w.WriteArray(null, "a", "", items, 0, items.Length));
@@ -243,7 +243,7 @@ public class TypedReadTests
     }
 
     [Fact]
-    public void ArrayShapeIsReportedAsInBox()
+    public void Array_shape_is_reported_as_in_box()
     {
         byte[] bytes = ArrayDocument([1L, 2L, 3L], (w, v) => w.WriteArray(null, "a", "", v, 0, v.Length));
         foreach ((string input, Func<XmlDictionaryReader> open) in DropIns(bytes))

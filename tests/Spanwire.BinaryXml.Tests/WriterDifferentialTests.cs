@@ -51,7 +51,7 @@ public class WriterDifferentialTests
     }
 
     [Fact]
-    public void OverAStream_ALargeArrayBlockGoesToTheStreamInOneWrite_AndTheBytesMatchTheInBoxWriter()
+    public void Over_a_stream_a_large_array_block_goes_to_the_stream_in_one_write_and_the_bytes_match_the_in_box_writer()
     {
         Guid[] guids = [.. Enumerable.Range(0, 100).Select(i => new Guid(i, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10))];
         double[] small = [1.5, 2.5];
@@ -92,7 +92,7 @@ public class WriterDifferentialTests
     }
 
     [Fact]
-    public void TenThousandRandomDocumentsMatchTheInBoxWriter()
+    public void Ten_thousand_random_documents_match_the_in_box_writer()
     {
         const int Seed = 20261121;
         var documents = new RandomDocuments(Seed);

@@ -23,7 +23,7 @@ public sealed class AmqpClientCommandTests
     }
 
     [Fact]
-    public async Task Publish_SendsEachLine_Consume_WritesEachBodyOnItsOwnLine()
+    public async Task Publish_sends_each_line_consume_writes_each_body_on_its_own_line()
     {
         string queue = await DeclareQueueAsync();
         var published = CliRunner.Run(Encoding.UTF8.GetBytes("first\nsecond line\r\nthird"), "amqp", "publish", BrokerUri, "--routing-key", queue);
@@ -37,7 +37,7 @@ public sealed class AmqpClientCommandTests
     }
 
     [Fact]
-    public async Task Whole_SendsOneMessage_LengthPrefixed_KeepsItsLineFeeds()
+    public async Task Whole_sends_one_message_length_prefixed_keeps_its_line_feeds()
     {
         string queue = await DeclareQueueAsync();
         var published = CliRunner.Run(Encoding.UTF8.GetBytes("a\nb\n"), "amqp", "publish", BrokerUri, "--exchange", "", "--routing-key", queue, "--whole");
@@ -51,7 +51,7 @@ public sealed class AmqpClientCommandTests
     [Theory]
     [InlineData("a missing queue is the broker's 404, in one line", "consume", "--queue", "spanwire.cli.absent", "404 NOT_FOUND")]
     [InlineData("--count must be positive", "consume", "--queue", "q", "--count 0")]
-    public void Errors_AreOneLine_ExitCode2(string why, string verb, string option, string value, string containing)
+    public void Errors_are_one_line_exit_code_2(string why, string verb, string option, string value, string containing)
     {
         string[] args = containing.StartsWith("--", StringComparison.Ordinal)
             ? ["amqp", verb, BrokerUri, option, value, .. containing.Split(' ')]
@@ -63,7 +63,7 @@ public sealed class AmqpClientCommandTests
     }
 
     [Fact]
-    public async Task Declare_QueueExchangeBinding_ThenMandatoryPublish_RoutedExits0_UnroutableExits1()
+    public async Task Declare_queue_exchange_binding_then_mandatory_publish_routed_exits_0_unroutable_exits_1()
     {
         string name = $"spanwire.cli.{Guid.NewGuid():N}";
         var queue = CliRunner.Run("amqp", "declare", "queue", BrokerUri, name, "--durable");
@@ -94,7 +94,7 @@ public sealed class AmqpClientCommandTests
     [InlineData("an exchange needs a name", "exchange", "", "an exchange takes one NAME")]
     [InlineData("a binding needs both ends", "binding", "q", "a binding takes QUEUE and EXCHANGE")]
     [InlineData("only three kinds", "policy", "p", "cannot declare 'policy'")]
-    public void Declare_MistakesAreOneLine_ExitCode2(string why, string kind, string name, string containing)
+    public void Declare_mistakes_are_one_line_exit_code_2(string why, string kind, string name, string containing)
     {
         string[] args = name.Length > 0 ? ["amqp", "declare", kind, BrokerUri, name] : ["amqp", "declare", kind, BrokerUri];
         var result = CliRunner.Run(args);
@@ -103,7 +103,7 @@ public sealed class AmqpClientCommandTests
     }
 
     [Fact]
-    public async Task Consume_OnSigterm_AcknowledgesWhatItWrote_PrintsItsSummary_Exits0()
+    public async Task Consume_on_sigterm_acknowledges_what_it_wrote_prints_its_summary_exits_0()
     {
         string queue = await DeclareQueueAsync();
         Assert.Equal(0, CliRunner.Run(Encoding.UTF8.GetBytes("one\ntwo\nthree"), "amqp", "publish", BrokerUri, "--routing-key", queue).ExitCode);
@@ -138,7 +138,7 @@ public sealed class AmqpClientCommandTests
     }
 
     [Fact]
-    public void AnUnreachableBroker_IsOneLine()
+    public void An_unreachable_broker_is_one_line()
     {
         var result = CliRunner.Run([], "amqp", "publish", "amqp://guest:guest@127.0.0.1:1/", "--whole");
         Assert.Equal(2, result.ExitCode);

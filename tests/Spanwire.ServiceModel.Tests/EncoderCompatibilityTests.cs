@@ -42,7 +42,7 @@ public class EncoderCompatibilityTests
 
     [Theory]
     [MemberData(nameof(MessageNames))]
-    public void Buffered_SameBytesAsWcf(string name)
+    public void Buffered_same_bytes_as_WCF(string name)
     {
         var manager = new CountingBufferManager();
         foreach (int offset in new[] { 0, 7 })
@@ -56,7 +56,7 @@ public class EncoderCompatibilityTests
 
     [Theory]
     [MemberData(nameof(MessageNames))]
-    public void Streamed_SameBytesAsWcf(string name)
+    public void Streamed_same_bytes_as_WCF(string name)
     {
         byte[] expected = WriteStreamed(InBoxFactory().Encoder, Create(name)());
         byte[] actual = WriteStreamed(SpanwireFactory().Encoder, Create(name)());
@@ -65,7 +65,7 @@ public class EncoderCompatibilityTests
 
     [Theory]
     [MemberData(nameof(MessageNames))]
-    public async Task StreamedAsync_SameBytesAsWcf(string name)
+    public async Task Streamed_async_same_bytes_as_WCF(string name)
     {
         var expected = new MemoryStream();
         await InBoxFactory().Encoder.WriteMessageAsync(Create(name)(), expected);
@@ -76,7 +76,7 @@ public class EncoderCompatibilityTests
 
     [Theory]
     [MemberData(nameof(MessageNames))]
-    public void Buffered_EachReadsWhatTheOtherWrote(string name)
+    public void Buffered_each_reads_what_the_other_wrote(string name)
     {
         var manager = new CountingBufferManager();
         MessageEncoder inBox = InBoxFactory().Encoder, spanwire = SpanwireFactory().Encoder;
@@ -89,7 +89,7 @@ public class EncoderCompatibilityTests
 
     [Theory]
     [MemberData(nameof(MessageNames))]
-    public async Task Streamed_EachReadsWhatTheOtherWrote(string name)
+    public async Task Streamed_each_reads_what_the_other_wrote(string name)
     {
         MessageEncoder inBox = InBoxFactory().Encoder, spanwire = SpanwireFactory().Encoder;
         byte[] written = WriteStreamed(inBox, Create(name)());
@@ -107,7 +107,7 @@ public class EncoderCompatibilityTests
     }
 
     [Fact]
-    public void Body_DeserializesToTheSameGraph()
+    public void Body_deserializes_to_the_same_graph()
     {
         var manager = new CountingBufferManager();
         byte[] written = WriteBuffered(InBoxFactory().Encoder, Messages.Request(), manager);
@@ -127,7 +127,7 @@ public class EncoderCompatibilityTests
     }
 
     [Fact]
-    public void Fault_ReadsAsTheSameFault()
+    public void Fault_reads_as_the_same_fault()
     {
         var manager = new CountingBufferManager();
         byte[] written = WriteBuffered(SpanwireFactory().Encoder, Messages.Fault(), manager);
@@ -145,7 +145,7 @@ public class EncoderCompatibilityTests
     }
 
     [Fact]
-    public void ContentTypes_AsWcf()
+    public void Content_types_as_WCF()
     {
         MessageEncoderFactory inBox = InBoxFactory(), spanwire = SpanwireFactory();
         Expect.Equal(inBox.Encoder.ContentType, spanwire.Encoder.ContentType, "sessionless content type");
@@ -159,7 +159,7 @@ public class EncoderCompatibilityTests
     }
 
     [Fact]
-    public void WrongContentType_ProtocolExceptionAsWcf()
+    public void Wrong_content_type_protocol_exception_as_WCF()
     {
         foreach (MessageEncoder encoder in new[] { InBoxFactory().Encoder, SpanwireFactory().Encoder })
         {
@@ -171,7 +171,7 @@ public class EncoderCompatibilityTests
     }
 
     [Fact]
-    public void MismatchedVersion_ProtocolExceptionAsWcf()
+    public void Mismatched_version_protocol_exception_as_WCF()
     {
         foreach (MessageEncoder encoder in new[] { InBoxFactory().Encoder, SpanwireFactory().Encoder })
         {
@@ -183,7 +183,7 @@ public class EncoderCompatibilityTests
     }
 
     [Fact]
-    public void MaxMessageSize_QuotaExceededAsWcf()
+    public void Max_message_size_quota_exceeded_as_WCF()
     {
         foreach (MessageEncoder encoder in new[] { InBoxFactory().Encoder, SpanwireFactory().Encoder })
         {
@@ -202,7 +202,7 @@ public class EncoderCompatibilityTests
     }
 
     [Fact]
-    public void BindingElement_PropertiesAsWcf()
+    public void Binding_element_properties_as_WCF()
     {
         var inBox = new BinaryMessageEncodingBindingElement();
         var spanwire = new SpanwireBinaryMessageEncodingBindingElement();
@@ -231,7 +231,7 @@ public class EncoderCompatibilityTests
     }
 
     [Fact]
-    public void Soap12WithoutAddressing_SameBytesAsWcf()
+    public void SOAP12_without_addressing_same_bytes_as_WCF()
     {
         var manager = new CountingBufferManager();
         var inBox = new BinaryMessageEncodingBindingElement { MessageVersion = MessageVersion.Soap12 };
@@ -242,7 +242,7 @@ public class EncoderCompatibilityTests
     }
 
     [Fact]
-    public void MalformedBody_XmlExceptionAndBufferBack()
+    public void Malformed_body_XmlException_and_buffer_back()
     {
         var manager = new CountingBufferManager();
         byte[] written = WriteBuffered(InBoxFactory().Encoder, Messages.Request(), manager);
@@ -261,7 +261,7 @@ public class EncoderCompatibilityTests
     }
 
     [Fact]
-    public void ReaderPool_ReusedReadersReadEveryMessage()
+    public void ReaderPool_reused_readers_read_every_message()
     {
         var manager = new CountingBufferManager();
         MessageEncoder encoder = SpanwireFactory().Encoder;

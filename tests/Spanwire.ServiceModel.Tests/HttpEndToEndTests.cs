@@ -67,7 +67,7 @@ public sealed class HttpEndToEndTests : IAsyncLifetime
     }
 
     [Fact]
-    public void Call_RoundTripsADataContract()
+    public void Call_round_trips_a_data_contract()
     {
         using ChannelFactory<IOrders> factory = Client();
         IOrders orders = factory.CreateChannel();
@@ -85,7 +85,7 @@ public sealed class HttpEndToEndTests : IAsyncLifetime
     }
 
     [Fact]
-    public void Call_LargeBodyBothWays()
+    public void Call_large_body_both_ways()
     {
         using ChannelFactory<IOrders> factory = Client();
         IOrders orders = factory.CreateChannel();
@@ -97,7 +97,7 @@ public sealed class HttpEndToEndTests : IAsyncLifetime
     }
 
     [Fact]
-    public void Call_ManyInARow_OnOneChannel()
+    public void Call_many_in_a_row_on_one_channel()
     {
         using ChannelFactory<IOrders> factory = Client();
         IOrders orders = factory.CreateChannel();
@@ -111,7 +111,7 @@ public sealed class HttpEndToEndTests : IAsyncLifetime
     }
 
     [Fact]
-    public void Fault_ArrivesAsTypedFaultException()
+    public void Fault_arrives_as_typed_fault_exception()
     {
         using ChannelFactory<IOrders> factory = Client();
         IOrders orders = factory.CreateChannel();

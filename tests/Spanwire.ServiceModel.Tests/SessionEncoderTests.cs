@@ -57,7 +57,7 @@ public class SessionEncoderTests
     [InlineData(0)]
     [InlineData(40)]
     [InlineData(1 << 20)]
-    public void Conversation_SameBytesAsWcf(int maxSessionSize)
+    public void Conversation_same_bytes_as_WCF(int maxSessionSize)
     {
         var manager = new CountingBufferManager();
         List<byte[]> expected = Write(InBox(maxSessionSize), manager);
@@ -71,7 +71,7 @@ public class SessionEncoderTests
     }
 
     [Fact]
-    public void Conversation_EachReadsWhatTheOtherWrote()
+    public void Conversation_each_reads_what_the_other_wrote()
     {
         var manager = new CountingBufferManager();
         List<byte[]> fromInBox = Write(InBox(), manager);
@@ -82,7 +82,7 @@ public class SessionEncoderTests
     }
 
     [Fact]
-    public void SessionTableOverQuota_CommunicationExceptionAsWcf()
+    public void Session_table_over_quota_communication_exception_as_WCF()
     {
         var manager = new CountingBufferManager();
         List<byte[]> conversation = Write(InBox(1 << 20), manager);
@@ -108,7 +108,7 @@ public class SessionEncoderTests
     [InlineData("05 03 41 42", "the table runs past the message")]
     [InlineData("03 05 41 42", "a string runs past the table")]
     [InlineData("02 80", "a string length is an unfinished MB31")]
-    public void MalformedTable_RefusedAsWcf_ThenSessionUnusable(string hex, string why)
+    public void Malformed_table_refused_as_WCF_then_session_unusable(string hex, string why)
     {
         byte[] bytes = Convert.FromHexString(hex.Replace(" ", "", StringComparison.Ordinal));
         byte[] next = [0x00, 0x56, 0x02];
