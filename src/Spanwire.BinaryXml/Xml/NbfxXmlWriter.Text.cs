@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Runtime.CompilerServices;
 using System.Xml;
 
 namespace Spanwire.BinaryXml.Xml;
@@ -323,13 +324,31 @@ internal sealed partial class NbfxXmlWriter
     // ---- typed values ----
 
     /// <summary>
-    /// A typed value: pending base64 first, its text kept when an xml: or xmlns attribute is open (made only then),
-    /// then, unless it is an xmlns attribute, the content check and the record.
+    /// Starts a typed value's record: pending base64 first, then the content check. False when an attribute is open
+    /// (its value is text): the caller then goes through <see cref="WriteTypedInAttribute"/>. The common case calls
+    /// the record writer directly, with no delegate between.
     /// </summary>
-    private void WriteTyped<T>(T value, Func<T, string> text, Action<NbfxWriter, T> write)
+    private bool StartTypedRecord()
     {
         ThrowIfClosed();
         FlushBase64();
+        if (_attributeValue is not null || _isXmlnsAttribute)
+        {
+            return false;
+        }
+
+        StartContent();
+        NodeWroteTypedValue();
+        return true;
+    }
+
+    /// <summary>
+    /// A typed value while an attribute is open: its text kept when an xml: or xmlns attribute is open, then,
+    /// unless it is an xmlns attribute, the content check and the record.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void WriteTypedInAttribute<T>(T value, Func<T, string> text, Action<NbfxWriter, T> write)
+    {
         if (_attributeValue is not null)
         {
             WriteAttributeText(text(value));
@@ -343,29 +362,128 @@ internal sealed partial class NbfxXmlWriter
         }
     }
 
-    public override void WriteValue(int value) => WriteTyped(value, static v => XmlConvert.ToString(v), static (w, v) => w.WriteValue(v));
+    public override void WriteValue(int value)
+    {
+        if (StartTypedRecord())
+        {
+            _writer.WriteValue(value);
+        }
+        else
+        {
+            WriteTypedInAttribute(value, static v => XmlConvert.ToString(v), static (w, v) => w.WriteValue(v));
+        }
+    }
 
-    public override void WriteValue(long value) => WriteTyped(value, static v => XmlConvert.ToString(v), static (w, v) => w.WriteValue(v));
+    public override void WriteValue(long value)
+    {
+        if (StartTypedRecord())
+        {
+            _writer.WriteValue(value);
+        }
+        else
+        {
+            WriteTypedInAttribute(value, static v => XmlConvert.ToString(v), static (w, v) => w.WriteValue(v));
+        }
+    }
 
-    private void WriteValue(ulong value) => WriteTyped(value, static v => XmlConvert.ToString(v), static (w, v) => w.WriteValue(v));
+    private void WriteValue(ulong value)
+    {
+        if (StartTypedRecord())
+        {
+            _writer.WriteValue(value);
+        }
+        else
+        {
+            WriteTypedInAttribute(value, static v => XmlConvert.ToString(v), static (w, v) => w.WriteValue(v));
+        }
+    }
 
-    public override void WriteValue(bool value) => WriteTyped(value, static v => XmlConvert.ToString(v), static (w, v) => w.WriteValue(v));
+    public override void WriteValue(bool value)
+    {
+        if (StartTypedRecord())
+        {
+            _writer.WriteValue(value);
+        }
+        else
+        {
+            WriteTypedInAttribute(value, static v => XmlConvert.ToString(v), static (w, v) => w.WriteValue(v));
+        }
+    }
 
-    public override void WriteValue(decimal value) => WriteTyped(value, static v => XmlConvert.ToString(v), static (w, v) => w.WriteValue(v));
+    public override void WriteValue(decimal value)
+    {
+        if (StartTypedRecord())
+        {
+            _writer.WriteValue(value);
+        }
+        else
+        {
+            WriteTypedInAttribute(value, static v => XmlConvert.ToString(v), static (w, v) => w.WriteValue(v));
+        }
+    }
 
-    public override void WriteValue(float value) => WriteTyped(value, static v => XmlConvert.ToString(v), static (w, v) => w.WriteValue(v));
+    public override void WriteValue(float value)
+    {
+        if (StartTypedRecord())
+        {
+            _writer.WriteValue(value);
+        }
+        else
+        {
+            WriteTypedInAttribute(value, static v => XmlConvert.ToString(v), static (w, v) => w.WriteValue(v));
+        }
+    }
 
-    public override void WriteValue(double value) => WriteTyped(value, static v => XmlConvert.ToString(v), static (w, v) => w.WriteValue(v));
+    public override void WriteValue(double value)
+    {
+        if (StartTypedRecord())
+        {
+            _writer.WriteValue(value);
+        }
+        else
+        {
+            WriteTypedInAttribute(value, static v => XmlConvert.ToString(v), static (w, v) => w.WriteValue(v));
+        }
+    }
 
-    public override void WriteValue(DateTime value) =>
-        WriteTyped(value, static v => XmlConvert.ToString(v, XmlDateTimeSerializationMode.RoundtripKind), static (w, v) => w.WriteValue(v));
+    public override void WriteValue(DateTime value)
+    {
+        if (StartTypedRecord())
+        {
+            _writer.WriteValue(value);
+        }
+        else
+        {
+            WriteTypedInAttribute(value, static v => XmlConvert.ToString(v, XmlDateTimeSerializationMode.RoundtripKind), static (w, v) => w.WriteValue(v));
+        }
+    }
 
     public override void WriteValue(DateTimeOffset value) =>
         WriteValue(value.Offset != TimeSpan.Zero ? value.LocalDateTime : value.UtcDateTime);
 
-    public override void WriteValue(Guid value) => WriteTyped(value, static v => v.ToString(), static (w, v) => w.WriteValue(v));
+    public override void WriteValue(Guid value)
+    {
+        if (StartTypedRecord())
+        {
+            _writer.WriteValue(value);
+        }
+        else
+        {
+            WriteTypedInAttribute(value, static v => v.ToString(), static (w, v) => w.WriteValue(v));
+        }
+    }
 
-    public override void WriteValue(TimeSpan value) => WriteTyped(value, static v => XmlConvert.ToString(v), static (w, v) => w.WriteValue(v));
+    public override void WriteValue(TimeSpan value)
+    {
+        if (StartTypedRecord())
+        {
+            _writer.WriteValue(value);
+        }
+        else
+        {
+            WriteTypedInAttribute(value, static v => XmlConvert.ToString(v), static (w, v) => w.WriteValue(v));
+        }
+    }
 
     public override void WriteValue(UniqueId value)
     {
@@ -389,7 +507,14 @@ internal sealed partial class NbfxXmlWriter
             return;
         }
 
-        WriteTyped(value, static v => v.ToString(), static (w, v) => w.WriteValue(v));
+        if (StartTypedRecord())
+        {
+            _writer.WriteValue(value);
+        }
+        else
+        {
+            WriteTypedInAttribute(value, static v => v.ToString(), static (w, v) => w.WriteValue(v));
+        }
     }
 
     public override void WriteValue(string? value)
