@@ -16,8 +16,8 @@ namespace Spanwire.Benchmarks;
 /// Runs the benchmarks and prints one table of ratios against each scenario's baseline (the incumbent).
 /// <list type="bullet">
 /// <item><c>--quick</c> (the default): every scenario by the steady loop (<see cref="SteadyRunner"/>) with short
-/// settings: the incumbent and Spanwire alternately in this process, 21 rounds of 10 ms slices; a few minutes.</item>
-/// <item><c>--steady</c> (also <c>--stable</c>): the same loop, 41 rounds of 25 ms slices, for figures to publish.</item>
+/// settings: the incumbent and Spanwire alternately in this process, 31 rounds of 20 ms slices; a few minutes.</item>
+/// <item><c>--steady</c> (also <c>--stable</c>): the same loop, 41 rounds of 25 ms slices.</item>
 /// <item><c>--full</c>: BenchmarkDotNet's default job, out of process, with its memory diagnoser.</item>
 /// <item><c>--filter TEXT</c>: only the classes whose name contains TEXT; repeat it for several.</item>
 /// <item><c>--publish</c>: also write the table to docs/performance.md, the file the README's figures come from.</item>
