@@ -1,3 +1,4 @@
+using System.ComponentModel;
 using System.ServiceModel;
 using System.ServiceModel.Channels;
 using System.Xml;
@@ -21,6 +22,7 @@ public sealed class SpanwireBinaryMessageEncodingBindingElement : MessageEncodin
     private int _maxReadPoolSize = 64;
     private int _maxWritePoolSize = 16;
     private int _maxSessionSize = 2048;
+    private readonly XmlDictionaryReaderQuotas _readerQuotas = new();
 
     /// <summary>An element with WCF's defaults: SOAP 1.2 with WS-Addressing 1.0, 2048 bytes of session strings.</summary>
     public SpanwireBinaryMessageEncodingBindingElement()
@@ -34,7 +36,8 @@ public sealed class SpanwireBinaryMessageEncodingBindingElement : MessageEncodin
         _maxReadPoolSize = other._maxReadPoolSize;
         _maxWritePoolSize = other._maxWritePoolSize;
         _maxSessionSize = other._maxSessionSize;
-        other.ReaderQuotas.CopyTo(ReaderQuotas);
+        other._readerQuotas.CopyTo(_readerQuotas);
+        CompressionFormat = other.CompressionFormat;
     }
 
     /// <summary>The SOAP and addressing versions of the messages; SOAP 1.2 only, as WCF's binary encoding.</summary>
@@ -56,9 +59,26 @@ public sealed class SpanwireBinaryMessageEncodingBindingElement : MessageEncodin
 
     /// <summary>
     /// The quotas of the readers (depth, string and array lengths, name table). Buffered messages lift the quotas left
-    /// at their defaults, except depth (128), as WCF does.
+    /// at their defaults, except depth (128), as WCF does. Setting copies the given quotas into this element's, as
+    /// WCF's element does.
     /// </summary>
-    public XmlDictionaryReaderQuotas ReaderQuotas { get; } = new();
+    /// <exception cref="ArgumentNullException">The value set is null.</exception>
+    public XmlDictionaryReaderQuotas ReaderQuotas
+    {
+        get => _readerQuotas;
+        set
+        {
+            ArgumentNullException.ThrowIfNull(value);
+            value.CopyTo(_readerQuotas);
+        }
+    }
+
+    /// <summary>
+    /// Kept for configuration written for WCF's element: <see cref="CompressionFormat.None"/> (the default) is the
+    /// only format this encoding supports; building a channel with another throws.
+    /// </summary>
+    [DefaultValue(CompressionFormat.None)]
+    public CompressionFormat CompressionFormat { get; set; }
 
     /// <summary>How many readers of buffered messages are kept for reuse; 64 by default.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The value is zero or negative.</exception>
@@ -100,7 +120,7 @@ public sealed class SpanwireBinaryMessageEncodingBindingElement : MessageEncodin
     /// <returns>A factory whose <see cref="MessageEncoderFactory.Encoder"/> is sessionless and whose
     /// <see cref="MessageEncoderFactory.CreateSessionEncoder"/> makes one encoder per session.</returns>
     public override MessageEncoderFactory CreateMessageEncoderFactory() =>
-        new BinaryMessageEncoderFactory(_messageVersion, _maxReadPoolSize, _maxSessionSize, ReaderQuotas);
+        new BinaryMessageEncoderFactory(_messageVersion, _maxReadPoolSize, _maxSessionSize, _readerQuotas);
 
     /// <summary>A copy of this element.</summary>
     /// <returns>The copy.</returns>
@@ -111,9 +131,15 @@ public sealed class SpanwireBinaryMessageEncodingBindingElement : MessageEncodin
     /// <param name="context">The binding context.</param>
     /// <returns>The channel factory of the elements below.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="context"/> is null.</exception>
+    /// <exception cref="NotSupportedException"><see cref="CompressionFormat"/> is not <see cref="CompressionFormat.None"/>.</exception>
     public override IChannelFactory<TChannel> BuildChannelFactory<TChannel>(BindingContext context)
     {
         ArgumentNullException.ThrowIfNull(context);
+        if (CompressionFormat != CompressionFormat.None)
+        {
+            ThrowCompressionNotSupported();
+        }
+
         context.BindingParameters.Add(this);
         return context.BuildInnerChannelFactory<TChannel>();
     }
@@ -139,7 +165,11 @@ public sealed class SpanwireBinaryMessageEncodingBindingElement : MessageEncodin
         where T : class
     {
         ArgumentNullException.ThrowIfNull(context);
-        return typeof(T) == typeof(XmlDictionaryReaderQuotas) ? (T)(object)ReaderQuotas : base.GetProperty<T>(context);
+        return typeof(T) == typeof(XmlDictionaryReaderQuotas) ? (T)(object)_readerQuotas : base.GetProperty<T>(context);
     }
 #pragma warning restore RS0041
+
+    [System.Diagnostics.CodeAnalysis.DoesNotReturn]
+    private void ThrowCompressionNotSupported() =>
+        throw new NotSupportedException($"{nameof(SpanwireBinaryMessageEncodingBindingElement)} does not compress messages; set {nameof(CompressionFormat)} to {nameof(CompressionFormat.None)} (CompressionFormat {CompressionFormat} was given).");
 }
