@@ -1,0 +1,142 @@
+using System.Collections.Immutable;
+using System.Text.RegularExpressions;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+
+namespace Spanwire;
+
+/// <summary>
+/// Every C# block of README.md and of each package's README compiles against the libraries as they are: a user who
+/// copies one gets the names, overloads and namespaces it shows. A block is compiled as the body of an async method
+/// whose parameters are the values the README leaves to the reader (the order to write, the key, the output stream…)
+/// and whose usings are the ones the block shows (a block that shows none is read with those of the block before it).
+/// </summary>
+public partial class ReadmeSnippetTests
+{
+    // The values and types the snippets take as given, not part of any library.
+    private const string Given = """
+        Order order, System.IO.Stream networkStream, Serializer serializer, byte[] key, object envelope, object value,
+        System.IO.Stream output, System.IO.Stream stream, System.Buffers.IBufferWriter<byte> bufferWriter, System.Xml.XmlBinaryWriterSession session,
+        byte[] bytes, System.Xml.XmlDictionaryReaderQuotas quotas, System.Xml.XmlBinaryReaderSession readerSession,
+        System.Buffers.ReadOnlySequence<byte> sequence, System.ReadOnlyMemory<byte> body, System.Threading.CancellationToken ct,
+        HostBuilder builder, Logger logger, int sum
+        """;
+
+    private const string GivenTypes = """
+        public sealed class Order { }
+        public sealed class Serializer { public void Serialize<T>(System.IO.Stream stream, T value) { } }
+        public sealed class Logger { public void LogWarning(string message, params object?[] args) { } public void LogInformation(string message, params object?[] args) { } }
+        public sealed class HostBuilder { public HostServices Services { get; } = new(); }
+        public sealed class HostServices { public Telemetry AddOpenTelemetry() => new(); }
+        public sealed class Telemetry { public Telemetry WithTracing(System.Action<Sources> configure) => this; public Telemetry WithMetrics(System.Action<Meters> configure) => this; }
+        public sealed class Sources { public Sources AddSource(params string[] names) => this; }
+        public sealed class Meters { public Meters AddMeter(params string[] names) => this; }
+        [System.ServiceModel.ServiceContract] public interface IOrders { [System.ServiceModel.OperationContract] int Count(); }
+        """;
+
+    public static TheoryData<string> Readmes() => [.. ReadmePaths().Select(p => Path.GetRelativePath(RepositoryRoot, p))];
+
+    [Theory]
+    [MemberData(nameof(Readmes))]
+    public void README_code_compiles_against_the_libraries(string readme)
+    {
+        string text = File.ReadAllText(Path.Combine(RepositoryRoot, readme));
+        var blocks = CodeBlock().Matches(text).Select(m => m.Groups[1].Value).ToList();
+        if (blocks.Count == 0)
+        {
+            return; // the tool's README shows shell commands only
+        }
+
+        // What a new project's implicit usings give every file (dotnet new console, ImplicitUsings on).
+        const string ImplicitUsings = "global using System; global using System.Collections.Generic; global using System.IO; global using System.Linq; global using System.Net.Http; global using System.Threading; global using System.Threading.Tasks;";
+        var sources = new List<string> { ImplicitUsings + "\n" + GivenTypes };
+        string usings = "";
+        for (int i = 0; i < blocks.Count; i++)
+        {
+            string[] lines = blocks[i].Split('\n');
+            string[] own = [.. lines.Where(IsUsingDirective)];
+            if (own.Length > 0)
+            {
+                usings = string.Join('\n', own);
+            }
+
+            string code = string.Join('\n', lines.Where(l => !IsUsingDirective(l)));
+            sources.Add($$"""
+                {{usings}}
+                internal static class Block{{i + 1}}
+                {
+                    internal static async System.Threading.Tasks.Task Run({{Given}})
+                    {
+                        await Body();
+
+                        // A local function: the block may declare a name the given values use (its own stream, say).
+                        async System.Threading.Tasks.Task Body()
+                        {
+                {{code}}
+                        }
+                    }
+
+                    private static void Handle(byte[] delivery) { }
+                }
+                """);
+        }
+
+        var trees = sources.Select(source => CSharpSyntaxTree.ParseText(source, new CSharpParseOptions(LanguageVersion.Latest))).ToList();
+        CSharpCompilation compilation = CSharpCompilation.Create(
+            "ReadmeSnippets",
+            trees,
+            s_references.Value,
+            new CSharpCompilationOptions(OutputKind.DynamicallyLinkedLibrary, nullableContextOptions: NullableContextOptions.Enable));
+        var errors = compilation.GetDiagnostics().Where(d => d.Severity == DiagnosticSeverity.Error).ToList();
+        Assert.True(errors.Count == 0,
+            $"{readme}: {errors.Count} compile errors in its code blocks:{Environment.NewLine}"
+            + string.Join(Environment.NewLine, errors.Take(10).Select(e => "  " + Describe(e, trees))));
+    }
+
+    private static bool IsUsingDirective(string line) =>
+        line.StartsWith("using ", StringComparison.Ordinal) && !line.StartsWith("using var ", StringComparison.Ordinal)
+        && !line.Contains('(', StringComparison.Ordinal) && line.Split("//")[0].TrimEnd().EndsWith(';');
+
+    /// <summary>The error, the block it is in (1 is the first) and the line of code it points at.</summary>
+    private static string Describe(Diagnostic error, List<SyntaxTree> trees)
+    {
+        SyntaxTree? tree = error.Location.SourceTree;
+        int block = tree is null ? -1 : trees.IndexOf(tree);
+        string line = tree is null ? "" : tree.GetText().Lines[error.Location.GetLineSpan().StartLinePosition.Line].ToString().Trim();
+        return $"block {block}: {error.GetMessage(System.Globalization.CultureInfo.InvariantCulture)} at: {line}";
+    }
+
+    private static readonly Lazy<ImmutableArray<MetadataReference>> s_references = new(() =>
+    {
+        // The runtime's own assemblies, then the libraries and their dependencies beside this test.
+        var paths = ((string)AppContext.GetData("TRUSTED_PLATFORM_ASSEMBLIES")!).Split(Path.PathSeparator).ToList();
+        paths.AddRange(Directory.GetFiles(AppContext.BaseDirectory, "Spanwire*.dll"));
+        paths.AddRange(Directory.GetFiles(AppContext.BaseDirectory, "System.ServiceModel.*.dll"));
+        return [.. paths.DistinctBy(Path.GetFileName).Select(p => (MetadataReference)MetadataReference.CreateFromFile(p))];
+    });
+
+    private static IEnumerable<string> ReadmePaths() =>
+        new[] { Path.Combine(RepositoryRoot, "README.md") }
+            .Concat(Directory.GetDirectories(Path.Combine(RepositoryRoot, "src"))
+                .Select(d => Path.Combine(d, "README.md"))
+                .Where(File.Exists)
+                .Order(StringComparer.Ordinal));
+
+    private static string RepositoryRoot { get; } = FindRoot();
+
+    private static string FindRoot()
+    {
+        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
+        {
+            if (File.Exists(Path.Combine(dir.FullName, "Spanwire.slnx")))
+            {
+                return dir.FullName;
+            }
+        }
+
+        throw new InvalidOperationException($"no Spanwire.slnx above {AppContext.BaseDirectory}");
+    }
+
+    [GeneratedRegex("```csharp\\n(.*?)```", RegexOptions.Singleline)]
+    private static partial Regex CodeBlock();
+}
