@@ -195,16 +195,25 @@ public sealed partial class NbfxWriter
         }
     }
 
-    /// <summary>Transcodes to UTF-8; a lone surrogate throws the in-box writer's exception.</summary>
+    /// <summary>
+    /// Transcodes to UTF-8; a lone surrogate throws the in-box writer's exception. <paramref name="destination"/> has
+    /// room for at least one byte per char.
+    /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static int EncodeUtf8(ReadOnlySpan<char> value, Span<byte> destination)
     {
-        OperationStatus status = Utf8.FromUtf16(value, destination, out _, out int written, replaceInvalidSequences: false);
+        // Most text is ASCII, and narrowing it costs less than the transcoder's setup for short strings; the
+        // transcoder takes over at the first char that is not ASCII.
+        if (Ascii.FromUtf16(value, destination, out int narrowed) == OperationStatus.Done)
+        {
+            return narrowed;
+        }
+        OperationStatus status = Utf8.FromUtf16(value[narrowed..], destination[narrowed..], out _, out int written, replaceInvalidSequences: false);
         if (status != OperationStatus.Done)
         {
             ThrowEncoding(value, destination);
         }
-        return written;
+        return narrowed + written;
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]

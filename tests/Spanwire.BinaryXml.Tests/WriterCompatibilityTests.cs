@@ -49,6 +49,12 @@ public sealed class WriterCompatibilityTests
         { "a stream provider as an object is its bytes as base64", [Call("Start", w => w.WriteStartElement("c")), Call("Value(IStreamProvider)", w => w.WriteValue((object)new BytesProvider(s_data)))] },
         { "a stream provider", [Call("Start", w => w.WriteStartElement("c")), Call("Value(IStreamProvider)", w => w.WriteValue(new BytesProvider(s_data)))] },
         { "EndDocument with no root", [Call("EndDocument", w => w.WriteEndDocument())] },
+        // Text is narrowed as ASCII up to its first other char, then transcoded: the seam must not show.
+        { "text that turns non-ASCII after an ASCII start", [Call("Start", w => w.WriteStartElement("c")), Call("String(abcé)", w => w.WriteString("abcdefghé ü 注文"))] },
+        { "text that turns non-ASCII after a long ASCII start", [Call("Start", w => w.WriteStartElement("c")), Call("String(40 ASCII + ü)", w => w.WriteString(new string('a', 40) + "ü"))] },
+        { "a lone surrogate after ASCII text is refused", [Call("Start", w => w.WriteStartElement("c")), Call("String(abc + D800)", w => w.WriteString("abc\uD800"))] },
+        { "a lone surrogate after long ASCII text is refused", [Call("Start", w => w.WriteStartElement("c")), Call("String(300 ASCII + D800 + x)", w => w.WriteString(new string('a', 300) + "\uD800x"))] },
+        { "an element name that turns non-ASCII", [Call("Start(abcdé)", w => w.WriteStartElement("abcdé")), Call("String", w => w.WriteString("x"))] },
         { "an array at the root of a document", [Call("StartDocument", w => w.WriteStartDocument()), Call("Array(2)", w => w.WriteArray(null, "g", null, new[] { 1, 2 }, 0, 2))] },
     };
 
