@@ -216,6 +216,42 @@ public class ReaderByteVectorTests
         }
     }
 
+    /// <summary>
+    /// UTF-8 text (Chars8) as strings through the drop-in, against the in-box reader: short ASCII is widened as it is,
+    /// anything else decoded strictly, on both sides of the 128-byte limit of the ASCII path.
+    /// </summary>
+    [Theory]
+    [InlineData("short ASCII text", "616263", true)]
+    [InlineData("ASCII text of 128 bytes, the longest widened as it is", "61*128", true)]
+    [InlineData("ASCII text of 129 bytes, decoded", "61*129", true)]
+    [InlineData("short text with a two-byte char", "6162C3A9", true)]
+    [InlineData("short text ending in a cut-off sequence", "6162C3", false)]
+    [InlineData("short text with a byte that is never UTF-8", "61FF62", false)]
+    [InlineData("ASCII text of 127 bytes and a byte that is never UTF-8", "61*127FF", false)]
+    public void UTF8_text_reads_as_the_in_box_reader_reads_it(string why, string hex, bool valid)
+    {
+        // "61*128" is 128 bytes of 61; what follows the count is more hex.
+        byte[] payload = hex.Contains('*', StringComparison.Ordinal)
+            ? [.. Enumerable.Repeat(Convert.FromHexString(hex[..2])[0], int.Parse(hex[3..6], System.Globalization.CultureInfo.InvariantCulture)), .. Convert.FromHexString(hex[6..])]
+            : Convert.FromHexString(hex);
+        byte[] bytes = [0x40, 0x01, (byte)'a', 0x99, (byte)payload.Length, .. payload]; // <a>text</a>, Chars8 with end element
+        string? Read(XmlDictionaryReader reader)
+        {
+            reader.MoveToContent();
+            return reader.ReadElementContentAsString();
+        }
+        using XmlDictionaryReader inBox = XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max);
+        using XmlDictionaryReader dropIn = Nbfx.CreateReader(bytes, null, XmlDictionaryReaderQuotas.Max);
+        if (valid)
+        {
+            Expect.Equal(Read(inBox), Read(dropIn), why);
+            return;
+        }
+        Assert.Throws<XmlException>(() => Read(inBox));
+        var e = Assert.Throws<NbfxFormatException>(() => Read(dropIn));
+        Assert.True(e.Message.Contains("not valid UTF-8", StringComparison.Ordinal) && e.Offset == 5, $"{why}: {e.Message} at {e.Offset}");
+    }
+
     [Theory]
     [InlineData("an element name", "40 05 61 62 63 64 65 01", 1)]
     [InlineData("an attribute name", "40 01 61 04 05 61 62 63 64 65 80 01", 4)]

@@ -258,11 +258,19 @@ internal readonly ref struct NbfxValue
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void ThrowLoneSurrogate() => throw new NbfxFormatException("UTF-16 text with a lone surrogate", Offset);
 
+    private const int ShortText = 128;
+
     private static readonly UTF8Encoding s_strictUtf8 = new(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: true);
 
-    /// <summary>The text, checked and decoded in one pass.</summary>
+    /// <summary>The text: short ASCII widened as it is, anything else checked and decoded in one pass.</summary>
     private string Utf8ToString()
     {
+        // Most text is short ASCII: one check and one widening copy, without the decoder's count-then-transcode setup.
+        ReadOnlySpan<byte> payload = Payload;
+        if (payload.Length <= ShortText && Ascii.IsValid(payload))
+        {
+            return string.Create(payload.Length, payload, static (chars, bytes) => Ascii.ToUtf16(bytes, chars, out _));
+        }
         try
         {
             return s_strictUtf8.GetString(Payload);
