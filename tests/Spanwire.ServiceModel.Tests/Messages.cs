@@ -61,6 +61,43 @@ public static class Messages
         yield return ("body of 200 lines", () => Message.CreateMessage(Version, "urn:spanwire:big", SampleOrder(lines: 200)));
         yield return ("large body: 1 MB attachment", () => Message.CreateMessage(Version, "urn:spanwire:blob", SampleOrder(attachment: 1 << 20)));
         yield return ("body written by a BodyWriter (raw XML calls)", () => Message.CreateMessage(Version, "urn:spanwire:raw", new RawBody()));
+        yield return ("headers with bytes, typed attributes and arrays (read by copying each header through WriteNode)", TypedHeaders);
+    }
+
+    /// <summary>
+    /// Headers whose content is not text: base64 bytes (a token), typed values in attributes and content, an array.
+    /// Reading a message copies each header with XmlDictionaryWriter.WriteNode, which asks the reader for bytes with
+    /// ReadValueAsBase64 and for typed values as objects.
+    /// </summary>
+    public static Message TypedHeaders()
+    {
+        Message message = Message.CreateMessage(Version, "urn:spanwire:typed", SampleOrder(lines: 1));
+        message.Headers.Add(MessageHeader.CreateHeader("Token", "urn:spanwire:headers", Enumerable.Range(0, 700).Select(i => (byte)i).ToArray()));
+        message.Headers.Add(new TypedHeader());
+        return message;
+    }
+
+    private sealed class TypedHeader : MessageHeader
+    {
+        public override string Name => "Typed";
+
+        public override string Namespace => "urn:spanwire:headers";
+
+        protected override void OnWriteHeaderContents(XmlDictionaryWriter writer, MessageVersion messageVersion)
+        {
+            writer.WriteStartElement("Stamp", "urn:spanwire:headers");
+            writer.WriteStartAttribute("count");
+            writer.WriteValue((object)ulong.MaxValue);
+            writer.WriteEndAttribute();
+            // No DateTime in an attribute: copying a header through WriteNode (what Message.CreateMessage does, with
+            // any reader) writes it back without its kind, where WCF's own encoder leaves it in the buffer.
+            writer.WriteValue(12.5m);
+            writer.WriteEndElement();
+            writer.WriteArray(null, "Ids", "urn:spanwire:headers", new long[] { 1, long.MaxValue, -3 }, 0, 3);
+            writer.WriteStartElement("Raw", "urn:spanwire:headers");
+            writer.WriteBase64([1, 2, 3, 4, 5], 0, 5);
+            writer.WriteEndElement();
+        }
     }
 
     public static Message Request()

@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Diagnostics.CodeAnalysis;
 using System.Runtime.InteropServices;
 using System.Text;
 using System.Xml;
@@ -247,6 +248,64 @@ internal sealed partial class NbfxXmlReader
     public override bool IsNamespaceUri(XmlDictionaryString namespaceUri) => OnNamedNode && namespaceUri is not null
         ? NamespaceEquals(_frames[_nameFrame].Binding, namespaceUri.Value, namespaceUri)
         : base.IsNamespaceUri(namespaceUri!);
+
+    // As in-box: a name or namespace is handed out as a dictionary string when its record gave one (the static
+    // dictionary or the session), and an empty one as XmlDictionaryString.Empty; a node with no name (text, comment,
+    // none) has the empty name and namespace; an xmlns attribute gives none of the three. XmlDictionaryWriter.WriteNode
+    // asks for these, and copies names it gets this way without making strings of them.
+    public override bool TryGetLocalNameAsDictionaryString([NotNullWhen(true)] out XmlDictionaryString? localName)
+    {
+        if (_attributeIndex >= 0)
+        {
+            AttributeNode attribute = _attributes[_attributeIndex];
+            localName = attribute.IsXmlns ? null : attribute.LocalNameString ?? (attribute.LocalName.Length == 0 ? XmlDictionaryString.Empty : null);
+            return localName is not null;
+        }
+        if (_nameFrame < 0)
+        {
+            localName = XmlDictionaryString.Empty;
+            return true;
+        }
+        ref NameHandle name = ref _frames[_nameFrame].Name;
+        localName = name.Dictionary ?? (name.Length == 0 && name.Atom is null or "" ? XmlDictionaryString.Empty : null);
+        return localName is not null;
+    }
+
+    public override bool TryGetNamespaceUriAsDictionaryString([NotNullWhen(true)] out XmlDictionaryString? namespaceUri)
+    {
+        int binding;
+        if (_attributeIndex >= 0)
+        {
+            AttributeNode attribute = _attributes[_attributeIndex];
+            if (attribute.IsXmlns)
+            {
+                namespaceUri = null;
+                return false;
+            }
+            binding = attribute.NamespaceBinding;
+        }
+        else
+        {
+            binding = _nameFrame < 0 ? NoBinding : _frames[_nameFrame].Binding;
+        }
+        namespaceUri = BindingDictionaryString(binding);
+        return namespaceUri is not null;
+    }
+
+    /// <summary>A binding's namespace as the in-box reader hands it out: its dictionary string, Empty for no namespace, else null.</summary>
+    private XmlDictionaryString? BindingDictionaryString(int binding)
+    {
+        if (binding == NoBinding)
+        {
+            return XmlDictionaryString.Empty;
+        }
+        if (binding < 2)
+        {
+            return null; // xml and xmlns: constant URIs, not dictionary strings
+        }
+        ref NameHandle name = ref _bindings[binding].Name;
+        return name.Dictionary ?? (name.Length == 0 && name.Atom is null or "" ? XmlDictionaryString.Empty : null);
+    }
 
     public override int IndexOfLocalName(XmlDictionaryString[] localNames, XmlDictionaryString namespaceUri)
     {

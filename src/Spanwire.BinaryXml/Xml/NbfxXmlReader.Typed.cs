@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Diagnostics.CodeAnalysis;
 using System.Xml;
 using Spanwire.BinaryXml.Reading;
 
@@ -83,6 +84,21 @@ internal sealed partial class NbfxXmlReader
         }
     }
 
+    /// <summary>As in-box: the value of a text node or attribute whose record is a dictionary string (not an xmlns attribute's).</summary>
+    public override bool TryGetValueAsDictionaryString([NotNullWhen(true)] out XmlDictionaryString? value)
+    {
+        if (_attributeIndex >= 0)
+        {
+            AttributeNode a = _attributes[_attributeIndex];
+            value = !a.IsXmlns && a.ValueType == NbfxValueType.Dictionary ? a.ValueString : null;
+        }
+        else
+        {
+            value = _nodeType == XmlNodeType.Text && !_valueFromItem && _c.ValueType == NbfxValueType.Dictionary ? _c.ValueString : null;
+        }
+        return value is not null;
+    }
+
     /// <summary>As in-box: the types the binary reader reads itself go to their own typed read; others to XmlReader's.</summary>
     public override object ReadContentAs(Type returnType, IXmlNamespaceResolver? namespaceResolver)
     {
@@ -138,6 +154,12 @@ internal sealed partial class NbfxXmlReader
 
     public override object ReadContentAsObject()
     {
+        // As in-box, a typed attribute value (not yet asked for as a string) is its record's value, not its text.
+        if (_attributeIndex >= 0 && !_attributeValueSeen && _attributeValueOverride is null
+            && _attributes[_attributeIndex] is { Binding: < 0, IsXmlns: false, ChunkRest: null } a && a.ValueType != NbfxValueType.StartList)
+        {
+            return new NbfxValue(a.ValueType, _attributePayloads.AsSpan(a.PayloadStart, a.PayloadLength), a.ValueString, a.QNamePrefixLetter, a.ValueOffset).ToObject();
+        }
         if (OnAtomicText)
         {
             object value = CurrentValue.ToObject();

@@ -74,6 +74,8 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         public int QNamePrefixLetter;
         public long ValueOffset;
         public string? ChunkRest; // what ReadValueChunk left of a text value, kept with the attribute as in-box
+        public XmlDictionaryString? LocalNameString; // the name as a dictionary or session string, when the record gave one
+        public int NamespaceBinding = NoBinding; // the binding of the attribute's prefix; NoBinding for none
     }
 
     // The payloads of the current element's attribute values, copied as read (over a sequence the window moves on).
@@ -392,7 +394,8 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
             AttributeNode attribute = _attributes[i];
             if (!attribute.IsXmlns)
             {
-                attribute.Namespace = attribute.Prefix.Length == 0 ? "" : BindingUri(FindBinding(attribute.Prefix));
+                attribute.NamespaceBinding = attribute.Prefix.Length == 0 ? NoBinding : FindBinding(attribute.Prefix);
+                attribute.Namespace = BindingUri(attribute.NamespaceBinding);
             }
         }
         if (_attributeCount > 1)
@@ -552,6 +555,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         attribute.IsXmlns = false;
         attribute.Binding = -1;
         attribute.Prefix = AtomPrefix(window);
+        attribute.LocalNameString = _c.NameString;
         attribute.LocalName = AtomLocalName(window);
         attribute.Namespace = "";
         attribute.ChunkRest = null;
@@ -593,6 +597,8 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         string prefix = AtomPrefix(window);
         AttributeNode attribute = NextAttribute();
         attribute.IsXmlns = true;
+        attribute.LocalNameString = null;
+        attribute.NamespaceBinding = NoBinding;
         attribute.Prefix = prefix.Length == 0 ? "" : Xmlns;
         attribute.LocalName = prefix.Length == 0 ? Xmlns : prefix;
         attribute.Namespace = XmlnsNamespace;
