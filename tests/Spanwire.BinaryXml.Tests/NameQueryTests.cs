@@ -36,8 +36,8 @@ public class NameQueryTests
 
     /// <summary>
     /// TryGetLocalNameAsDictionaryString, TryGetNamespaceUriAsDictionaryString and TryGetValueAsDictionaryString (what
-    /// XmlDictionaryWriter.WriteNode asks to copy names as dictionary strings) answer as in-box on every node, on every
-    /// attribute and on each attribute's value node, over random documents with and without a dictionary and session;
+    /// XmlDictionaryWriter.WriteNode asks to copy names as dictionary strings), XmlLang and XmlSpace answer as in-box
+    /// on every node, on every attribute and on each attribute's value node, over random documents with and without a dictionary and session;
     /// and a whole document copied through WriteNode from either reader gives the same bytes.
     /// </summary>
     [Fact]
@@ -95,6 +95,8 @@ public class NameQueryTests
         Expect.Equal(Show(expected.TryGetLocalNameAsDictionaryString(out XmlDictionaryString? e), e), Show(actual.TryGetLocalNameAsDictionaryString(out XmlDictionaryString? a), a), $"{at}: TryGetLocalNameAsDictionaryString");
         Expect.Equal(Show(expected.TryGetNamespaceUriAsDictionaryString(out e), e), Show(actual.TryGetNamespaceUriAsDictionaryString(out a), a), $"{at}: TryGetNamespaceUriAsDictionaryString");
         Expect.Equal(Show(expected.TryGetValueAsDictionaryString(out e), e), Show(actual.TryGetValueAsDictionaryString(out a), a), $"{at}: TryGetValueAsDictionaryString");
+        Expect.Equal(expected.XmlLang, actual.XmlLang, $"{at}: XmlLang");
+        Expect.Equal(expected.XmlSpace, actual.XmlSpace, $"{at}: XmlSpace");
     }
 
     private static string Show(bool found, XmlDictionaryString? value) =>

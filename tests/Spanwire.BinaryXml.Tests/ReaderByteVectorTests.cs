@@ -252,6 +252,40 @@ public class ReaderByteVectorTests
         Assert.True(e.Message.Contains("not valid UTF-8", StringComparison.Ordinal) && e.Offset == 5, $"{why}: {e.Message} at {e.Offset}");
     }
 
+    /// <summary>
+    /// xml:lang and xml:space are in scope from their element to its end element, against the in-box reader: any
+    /// xml:lang value counts (the empty one too), xml:space only as "preserve" or "default" (anything else leaves the
+    /// outer value).
+    /// </summary>
+    [Theory]
+    [InlineData("xml:space preserve, then an unknown value inside", "400170 0503786D6C057370616365 98087072657365727665 400163 0503786D6C057370616365 9805626F677573 01 01")]
+    [InlineData("xml:lang en, then the empty language inside", "400170 0503786D6C046C616E67 9802656E 400163 0503786D6C046C616E67 A8 01 01")]
+    [InlineData("xml:space preserve, then default inside, then a sibling", "400170 0503786D6C057370616365 98087072657365727665 400163 0503786D6C057370616365 980764656661756C74 01 400164 01 01")]
+    [InlineData("xml:lang as an Int8 record", "400161 0503786D6C046C616E67 8805 01")]
+    [InlineData("xml:space with a leading space", "400161 0503786D6C057370616365 9809207072657365727665 01")]
+    public void XmlLang_and_XmlSpace_are_in_scope_as_in_box(string why, string hex)
+    {
+        byte[] bytes = Convert.FromHexString(hex.Replace(" ", ""));
+        static string Walk(XmlReader reader)
+        {
+            var seen = new System.Text.StringBuilder($"start '{reader.XmlLang}'/{reader.XmlSpace}; ");
+            while (reader.Read())
+            {
+                seen.Append($"{reader.NodeType} {reader.LocalName} '{reader.XmlLang}'/{reader.XmlSpace}; ");
+                for (int i = 0; i < reader.AttributeCount; i++)
+                {
+                    reader.MoveToAttribute(i);
+                    seen.Append($"@{reader.Name} '{reader.XmlLang}'/{reader.XmlSpace}; ");
+                }
+                reader.MoveToElement();
+            }
+            return seen.Append($"end '{reader.XmlLang}'/{reader.XmlSpace}").ToString();
+        }
+        using XmlDictionaryReader inBox = XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max);
+        using XmlDictionaryReader dropIn = Nbfx.CreateReader(bytes);
+        Expect.Equal(Walk(inBox), Walk(dropIn), why);
+    }
+
     [Theory]
     [InlineData("an element name", "40 05 61 62 63 64 65 01", 1)]
     [InlineData("an attribute name", "40 01 61 04 05 61 62 63 64 65 80 01", 4)]

@@ -119,6 +119,8 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         _attributeCount = 0;
         _attributeIndex = -1;
         _onAttributeValue = _attributeValueSeen = _attributeValueHandedOver = false;
+        _startTagLang = null;
+        _startTagSpace = XmlSpace.None;
         _arrayStep = ArrayStep.None;
         _arrayLeft = 0;
         _base64 = null;
@@ -413,6 +415,14 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         }
 
         PushFrame(prefix, name, binding, bindingsBefore, nameTop);
+        if (_startTagLang is not null || _startTagSpace != XmlSpace.None)
+        {
+            ref Frame frame = ref _frames[_frameCount - 1];
+            frame.Lang = _startTagLang;
+            frame.Space = _startTagSpace;
+            _startTagLang = null;
+            _startTagSpace = XmlSpace.None;
+        }
         _nodeType = XmlNodeType.Element;
         _depth = _frameCount - 1;
         SetPrefix(prefix);
@@ -572,6 +582,56 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         if (attribute.Prefix == Xml)
         {
             attribute.Namespace = XmlNamespace;
+            NoteXmlAttribute(attribute);
+        }
+    }
+
+    // xml:lang and xml:space of the element being read, set on its frame once it is pushed.
+    private string? _startTagLang;
+    private XmlSpace _startTagSpace;
+
+    /// <summary>As in-box: any xml:lang value is the element's language; xml:space counts only as "preserve" or "default".</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void NoteXmlAttribute(AttributeNode attribute)
+    {
+        if (attribute.LocalName == "lang")
+        {
+            _startTagLang = AttributeValue(_attributeCount - 1);
+        }
+        else if (attribute.LocalName == "space")
+        {
+            string value = AttributeValue(_attributeCount - 1);
+            _startTagSpace = value == "preserve" ? XmlSpace.Preserve : value == "default" ? XmlSpace.Default : _startTagSpace;
+        }
+    }
+
+    public override string XmlLang
+    {
+        get
+        {
+            for (int i = _frameCount - 1; i >= 0; i--)
+            {
+                if (_frames[i].Lang is { } lang)
+                {
+                    return lang;
+                }
+            }
+            return "";
+        }
+    }
+
+    public override XmlSpace XmlSpace
+    {
+        get
+        {
+            for (int i = _frameCount - 1; i >= 0; i--)
+            {
+                if (_frames[i].Space != XmlSpace.None)
+                {
+                    return _frames[i].Space;
+                }
+            }
+            return XmlSpace.None;
         }
     }
 
