@@ -109,7 +109,12 @@ internal sealed partial class NbfxXmlReader
         return ReadElementString();
     }
 
-    public override int ReadContentAsBase64(byte[] buffer, int index, int count)
+    public override int ReadContentAsBase64(byte[] buffer, int index, int count) => ReadContentAsBytes(buffer, index, count, binHex: false);
+
+    /// <summary>As in-box: the content's text decoded as pairs of hex digits, whitespace ignored, across text nodes.</summary>
+    public override int ReadContentAsBinHex(byte[] buffer, int index, int count) => ReadContentAsBytes(buffer, index, count, binHex: true);
+
+    private int ReadContentAsBytes(byte[] buffer, int index, int count, bool binHex)
     {
         ArgumentNullException.ThrowIfNull(buffer);
         ArgumentOutOfRangeException.ThrowIfNegative(index);
@@ -133,22 +138,22 @@ internal sealed partial class NbfxXmlReader
                 {
                     // On an attribute or its value: its bytes as they are, or its text decoded.
                     AttributeNode a = _attributes[_attributeIndex];
-                    _base64 = a.Binding < 0 && a.ValueType == NbfxValueType.Bytes && _base64Carry is null
+                    _base64 = !binHex && a.Binding < 0 && a.ValueType == NbfxValueType.Bytes && _base64Carry is null
                         ? _attributePayloads.AsSpan(a.PayloadStart, a.PayloadLength).ToArray()
-                        : DecodeJoined(AttributeValue(_attributeIndex));
+                        : DecodeJoined(AttributeValue(_attributeIndex), binHex);
                 }
                 else if (_nodeType is XmlNodeType.Text or XmlNodeType.Whitespace or XmlNodeType.SignificantWhitespace)
                 {
-                    _base64 = !_valueFromItem && _c.ValueType == NbfxValueType.Bytes && _base64Carry is null
+                    _base64 = !binHex && !_valueFromItem && _c.ValueType == NbfxValueType.Bytes && _base64Carry is null
                         ? Window.Slice(_c.ValueStart, _c.ValueLength).ToArray()
-                        : DecodeJoined(Value);
+                        : DecodeJoined(Value, binHex);
                 }
                 else
                 {
                     if (_base64Carry is { } left)
                     {
                         _base64Carry = null;
-                        ThrowNotBase64(left);
+                        ThrowNotBytes(left, binHex);
                     }
                     break;
                 }
@@ -236,8 +241,11 @@ internal sealed partial class NbfxXmlReader
         return more;
     }
 
-    /// <summary>Decodes the whole 4-character blocks of the carried characters and <paramref name="text"/>; carries the rest.</summary>
-    private byte[] DecodeJoined(string text)
+    /// <summary>
+    /// Decodes the whole blocks (4 characters of base64, or 2 hex digits) of the carried characters and
+    /// <paramref name="text"/>, whitespace ignored; carries the rest to the next text node.
+    /// </summary>
+    private byte[] DecodeJoined(string text, bool binHex)
     {
         if (_base64Carry is not null)
         {
@@ -247,18 +255,25 @@ internal sealed partial class NbfxXmlReader
         {
             text = string.Concat(text.Split([' ', '\t', '\r', '\n'], StringSplitOptions.RemoveEmptyEntries));
         }
-        int whole = text.Length / 4 * 4;
+        int block = binHex ? 2 : 4;
+        int whole = text.Length / block * block;
         _base64Carry = whole < text.Length ? text[whole..] : null;
         try
         {
-            return Convert.FromBase64String(whole < text.Length ? text[..whole] : text);
+            string blocks = whole < text.Length ? text[..whole] : text;
+            return binHex ? Convert.FromHexString(blocks) : Convert.FromBase64String(blocks);
         }
         catch (FormatException)
         {
             _base64Carry = null;
-            return ThrowNotBase64(text);
+            return ThrowNotBytes(text, binHex);
         }
     }
+
+    [DoesNotReturn]
+    private static byte[] ThrowNotBytes(string text, bool binHex) => binHex
+        ? throw new XmlException($"The text '{(text.Length > 32 ? text[..32] + "…" : text)}' is not a valid BinHex sequence.")
+        : ThrowNotBase64(text);
 
     [DoesNotReturn]
     private static byte[] ThrowNotBase64(string text) =>
