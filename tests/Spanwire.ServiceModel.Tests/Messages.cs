@@ -62,6 +62,35 @@ public static class Messages
         yield return ("large body: 1 MB attachment", () => Message.CreateMessage(Version, "urn:spanwire:blob", SampleOrder(attachment: 1 << 20)));
         yield return ("body written by a BodyWriter (raw XML calls)", () => Message.CreateMessage(Version, "urn:spanwire:raw", new RawBody()));
         yield return ("headers with bytes, typed attributes and arrays (read by copying each header through WriteNode)", TypedHeaders);
+        yield return ("body from a reader (written by copying it through WriteNode)", BodyFromReader);
+    }
+
+    /// <summary>A message whose body is a reader over binary XML with typed values: the encoder's writer copies it.</summary>
+    public static Message BodyFromReader()
+    {
+        var bytes = new MemoryStream();
+        using (XmlDictionaryWriter writer = XmlDictionaryWriter.CreateBinaryWriter(bytes))
+        {
+            writer.WriteStartElement("Reading", "urn:spanwire:raw");
+            writer.WriteAttributeString("unit", "°C");
+            writer.WriteStartAttribute("at");
+            writer.WriteValue(42L);
+            writer.WriteEndAttribute();
+            writer.WriteElementString("Label", "urn:spanwire:raw", "probe 7");
+            writer.WriteStartElement("Value", "urn:spanwire:raw");
+            writer.WriteValue(21.5);
+            writer.WriteEndElement();
+            writer.WriteStartElement("Id", "urn:spanwire:raw");
+            writer.WriteValue(new Guid("00112233-4455-6677-8899-aabbccddeeff"));
+            writer.WriteEndElement();
+            writer.WriteStartElement("Blob", "urn:spanwire:raw");
+            writer.WriteBase64([9, 8, 7, 6, 5], 0, 5);
+            writer.WriteEndElement();
+            writer.WriteArray(null, "Samples", "urn:spanwire:raw", new int[] { 1, 2, 3 }, 0, 3);
+            writer.WriteEndElement();
+        }
+        XmlDictionaryReader body = XmlDictionaryReader.CreateBinaryReader(bytes.ToArray(), XmlDictionaryReaderQuotas.Max);
+        return Message.CreateMessage(Version, "urn:spanwire:reading", body);
     }
 
     /// <summary>
