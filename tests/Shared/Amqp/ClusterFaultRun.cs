@@ -134,6 +134,9 @@ internal interface IFaultClient : IAsyncDisposable
 
     /// <summary>The port of the node the connection is on now.</summary>
     int Port { get; }
+
+    /// <summary>What the connection last went through (its losses, recovery attempts, close), for a failure's message.</summary>
+    string History => "";
 }
 
 /// <summary>A client library driven through a fault run.</summary>
@@ -266,18 +269,42 @@ internal sealed class SpanwireFaultClients : IFaultClientFactory
         return AmqpConnection.ConnectAsync(options);
     }
 
-    private sealed class Client(AmqpConnection connection, Task loop) : IFaultClient
+    private sealed class Client : IFaultClient
     {
-        public bool IsOpen => connection.IsOpen;
+        private readonly AmqpConnection _connection;
+        private readonly Task _loop;
+        private readonly System.Collections.Concurrent.ConcurrentQueue<string> _events = new();
 
-        public int Port => connection.Endpoint.Port;
+        public Client(AmqpConnection connection, Task loop)
+        {
+            _connection = connection;
+            _loop = loop;
+            connection.ConnectionLost += (_, why) => Note($"lost: {why.Message}");
+            connection.RecoveryFailed += (_, e) => Note($"recovery attempt {e.Attempt} failed: {e.Error?.GetType().Name}: {e.Error?.Message}");
+            connection.RecoverySucceeded += (_, e) => Note($"recovered on attempt {e.Attempt}");
+            connection.Closed += (_, why) => Note($"closed: {why.GetType().Name}: {why.Message}");
+        }
+
+        public bool IsOpen => _connection.IsOpen;
+
+        public int Port => _connection.Endpoint.Port;
+
+        public string History => $"open {_connection.IsOpen}; " + string.Join("; ", _events.TakeLast(6));
+
+        private void Note(string what)
+        {
+            _events.Enqueue($"{DateTime.UtcNow:HH:mm:ss.fff} {what}");
+            while (_events.Count > 20 && _events.TryDequeue(out _))
+            {
+            }
+        }
 
         public async ValueTask DisposeAsync()
         {
-            await connection.CloseAsync().ConfigureAwait(false);
+            await _connection.CloseAsync().ConfigureAwait(false);
             try
             {
-                await loop.ConfigureAwait(false);
+                await _loop.ConfigureAwait(false);
             }
             catch (AmqpClosedException)
             {
