@@ -67,8 +67,6 @@ internal sealed partial class NbfxXmlReader
         public int Binding;       // the binding of the element's prefix, or NoBinding for no namespace
         public int BindingCount;  // the bindings in scope before the element's own declarations
         public int NameTop;       // _nameTop before the element: its name and declarations are released with it
-        public string? Lang;      // the element's own xml:lang, when it has one
-        public XmlSpace Space;    // the element's own xml:space, when it is "preserve" or "default"
     }
 
     private struct NamespaceBinding

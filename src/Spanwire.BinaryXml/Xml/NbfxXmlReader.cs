@@ -121,6 +121,11 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         _onAttributeValue = _attributeValueSeen = _attributeValueHandedOver = false;
         _startTagLang = null;
         _startTagSpace = XmlSpace.None;
+        if (_xmlScopeCount != 0)
+        {
+            Array.Clear(_xmlScopes!, 0, _xmlScopeCount);
+            _xmlScopeCount = 0;
+        }
         _arrayStep = ArrayStep.None;
         _arrayLeft = 0;
         _base64 = null;
@@ -417,11 +422,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         PushFrame(prefix, name, binding, bindingsBefore, nameTop);
         if (_startTagLang is not null || _startTagSpace != XmlSpace.None)
         {
-            ref Frame frame = ref _frames[_frameCount - 1];
-            frame.Lang = _startTagLang;
-            frame.Space = _startTagSpace;
-            _startTagLang = null;
-            _startTagSpace = XmlSpace.None;
+            PushXmlScope();
         }
         _nodeType = XmlNodeType.Element;
         _depth = _frameCount - 1;
@@ -548,6 +549,10 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         _nameTop = frame.NameTop;
         frame = default;
         _attributeCount = 0;
+        if (_xmlScopeCount != 0 && _xmlScopes![_xmlScopeCount - 1].Frame >= _frameCount)
+        {
+            _xmlScopes[--_xmlScopeCount] = default;
+        }
     }
 
     private AttributeNode NextAttribute()
@@ -586,9 +591,32 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         }
     }
 
-    // xml:lang and xml:space of the element being read, set on its frame once it is pushed.
+    // xml:lang and xml:space of the element being read, then, once its frame is pushed, a scope of their own: a stack
+    // beside the frames (made on first need), so that documents without them carry nothing more per element.
     private string? _startTagLang;
     private XmlSpace _startTagSpace;
+    private XmlScope[]? _xmlScopes;
+    private int _xmlScopeCount;
+
+    private struct XmlScope
+    {
+        public int Frame;
+        public string? Lang;
+        public XmlSpace Space;
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void PushXmlScope()
+    {
+        _xmlScopes ??= new XmlScope[4];
+        if (_xmlScopeCount == _xmlScopes.Length)
+        {
+            Array.Resize(ref _xmlScopes, _xmlScopes.Length * 2);
+        }
+        _xmlScopes[_xmlScopeCount++] = new XmlScope { Frame = _frameCount - 1, Lang = _startTagLang, Space = _startTagSpace };
+        _startTagLang = null;
+        _startTagSpace = XmlSpace.None;
+    }
 
     /// <summary>As in-box: any xml:lang value is the element's language; xml:space counts only as "preserve" or "default".</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
@@ -609,9 +637,9 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
     {
         get
         {
-            for (int i = _frameCount - 1; i >= 0; i--)
+            for (int i = _xmlScopeCount - 1; i >= 0; i--)
             {
-                if (_frames[i].Lang is { } lang)
+                if (_xmlScopes![i].Lang is { } lang)
                 {
                     return lang;
                 }
@@ -624,11 +652,11 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
     {
         get
         {
-            for (int i = _frameCount - 1; i >= 0; i--)
+            for (int i = _xmlScopeCount - 1; i >= 0; i--)
             {
-                if (_frames[i].Space != XmlSpace.None)
+                if (_xmlScopes![i].Space != XmlSpace.None)
                 {
-                    return _frames[i].Space;
+                    return _xmlScopes[i].Space;
                 }
             }
             return XmlSpace.None;

@@ -1,12 +1,10 @@
+using System.Buffers;
 using System.Xml;
 
 namespace Spanwire.BinaryXml.Xml;
 
 internal sealed partial class NbfxXmlWriter
 {
-    private char[]? _copyChars;
-    private byte[]? _copyBytes;
-
     /// <summary>
     /// A text or attribute value copied by <see cref="XmlDictionaryWriter.WriteNode(XmlDictionaryReader, bool)"/>, as
     /// the in-box binary writer copies it: a dictionary string as itself, text in chunks, bytes as bytes, and a typed
@@ -24,12 +22,13 @@ internal sealed partial class NbfxXmlWriter
             }
             else if (reader.CanReadValueChunk)
             {
-                _copyChars ??= new char[256];
+                char[] chars = ArrayPool<char>.Shared.Rent(256);
                 int count;
-                while ((count = reader.ReadValueChunk(_copyChars, 0, _copyChars.Length)) > 0)
+                while ((count = reader.ReadValueChunk(chars, 0, 256)) > 0)
                 {
-                    WriteChars(_copyChars, 0, count);
+                    WriteChars(chars, 0, count);
                 }
+                ArrayPool<char>.Shared.Return(chars);
             }
             else
             {
@@ -40,12 +39,13 @@ internal sealed partial class NbfxXmlWriter
         {
             if (reader.CanReadBinaryContent)
             {
-                _copyBytes ??= new byte[384]; // a multiple of 3, so no piece but the last is padded
+                byte[] bytes = ArrayPool<byte>.Shared.Rent(384);
                 int count;
-                while ((count = reader.ReadValueAsBase64(_copyBytes, 0, _copyBytes.Length)) > 0)
+                while ((count = reader.ReadValueAsBase64(bytes, 0, 384)) > 0) // a multiple of 3: no piece but the last is padded
                 {
-                    WriteBase64(_copyBytes, 0, count);
+                    WriteBase64(bytes, 0, count);
                 }
+                ArrayPool<byte>.Shared.Return(bytes);
             }
             else
             {
