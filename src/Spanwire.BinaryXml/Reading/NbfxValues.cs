@@ -273,7 +273,7 @@ internal readonly ref struct NbfxValue
         }
         try
         {
-            return s_strictUtf8.GetString(Payload);
+            return s_strictUtf8.GetString(payload);
         }
         catch (DecoderFallbackException)
         {

@@ -134,21 +134,7 @@ internal sealed partial class NbfxXmlReader
                     }
                     continue;
                 }
-                if (_attributeIndex >= 0)
-                {
-                    // On an attribute or its value: its bytes as they are, or its text decoded.
-                    AttributeNode a = _attributes[_attributeIndex];
-                    _base64 = !binHex && a.Binding < 0 && a.ValueType == NbfxValueType.Bytes && _base64Carry is null
-                        ? _attributePayloads.AsSpan(a.PayloadStart, a.PayloadLength).ToArray()
-                        : DecodeJoined(AttributeValue(_attributeIndex), binHex);
-                }
-                else if (_nodeType is XmlNodeType.Text or XmlNodeType.Whitespace or XmlNodeType.SignificantWhitespace)
-                {
-                    _base64 = !binHex && !_valueFromItem && _c.ValueType == NbfxValueType.Bytes && _base64Carry is null
-                        ? Window.Slice(_c.ValueStart, _c.ValueLength).ToArray()
-                        : DecodeJoined(Value, binHex);
-                }
-                else
+                if (!LoadValueBytes(binHex, joined: true))
                 {
                     if (_base64Carry is { } left)
                     {
@@ -157,7 +143,6 @@ internal sealed partial class NbfxXmlReader
                     }
                     break;
                 }
-                _base64Offset = 0;
             }
             int n = Math.Min(count, _base64.Length - _base64Offset);
             _base64.AsSpan(_base64Offset, n).CopyTo(buffer.AsSpan(index));
@@ -192,31 +177,44 @@ internal sealed partial class NbfxXmlReader
         {
             return 0;
         }
-        if (_base64 is null)
+        if (_base64 is null && !LoadValueBytes(binHex: false, joined: false))
         {
-            if (_attributeIndex >= 0)
-            {
-                AttributeNode a = _attributes[_attributeIndex];
-                _base64 = a.Binding < 0 && a.ValueType == NbfxValueType.Bytes
-                    ? _attributePayloads.AsSpan(a.PayloadStart, a.PayloadLength).ToArray()
-                    : DecodeWhole(AttributeValue(_attributeIndex));
-            }
-            else if (_nodeType is XmlNodeType.Text or XmlNodeType.Whitespace or XmlNodeType.SignificantWhitespace)
-            {
-                _base64 = !_valueFromItem && _value is null && _c.ValueType == NbfxValueType.Bytes
-                    ? Window.Slice(_c.ValueStart, _c.ValueLength).ToArray()
-                    : DecodeWhole(Value);
-            }
-            else
-            {
-                return 0;
-            }
-            _base64Offset = 0;
+            return 0;
         }
         int n = Math.Min(count, _base64.Length - _base64Offset);
         _base64.AsSpan(_base64Offset, n).CopyTo(buffer.AsSpan(offset));
         _base64Offset += n;
         return n;
+    }
+
+    /// <summary>
+    /// Takes the current attribute's or text's value as the bytes to hand out: a Bytes record's bytes as they are, other
+    /// text decoded from base64 or BinHex, <paramref name="joined"/> with the characters carried from the text before
+    /// when content is read across nodes. False on a node with no value.
+    /// </summary>
+    [MemberNotNullWhen(true, nameof(_base64))]
+    private bool LoadValueBytes(bool binHex, bool joined)
+    {
+        bool asRecorded = !binHex && _base64Carry is null;
+        if (_attributeIndex >= 0)
+        {
+            AttributeNode a = _attributes[_attributeIndex];
+            _base64 = asRecorded && a.Binding < 0 && a.ValueType == NbfxValueType.Bytes
+                ? _attributePayloads.AsSpan(a.PayloadStart, a.PayloadLength).ToArray()
+                : joined ? DecodeJoined(AttributeValue(_attributeIndex), binHex) : DecodeWhole(AttributeValue(_attributeIndex));
+        }
+        else if (_nodeType is XmlNodeType.Text or XmlNodeType.Whitespace or XmlNodeType.SignificantWhitespace)
+        {
+            _base64 = asRecorded && !_valueFromItem && _c.ValueType == NbfxValueType.Bytes
+                ? Window.Slice(_c.ValueStart, _c.ValueLength).ToArray()
+                : joined ? DecodeJoined(Value, binHex) : DecodeWhole(Value);
+        }
+        else
+        {
+            return false;
+        }
+        _base64Offset = 0;
+        return true;
     }
 
     /// <summary>All of <paramref name="text"/> decoded from base64 (whitespace ignored), or the reader's exception.</summary>

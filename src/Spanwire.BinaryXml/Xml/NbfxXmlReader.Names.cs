@@ -266,8 +266,7 @@ internal sealed partial class NbfxXmlReader
             localName = XmlDictionaryString.Empty;
             return true;
         }
-        ref NameHandle name = ref _frames[_nameFrame].Name;
-        localName = name.Dictionary ?? (name.Length == 0 && name.Atom is null or "" ? XmlDictionaryString.Empty : null);
+        localName = AsDictionaryString(_frames[_nameFrame].Name);
         return localName is not null;
     }
 
@@ -303,9 +302,12 @@ internal sealed partial class NbfxXmlReader
         {
             return null; // xml and xmlns: constant URIs, not dictionary strings
         }
-        ref NameHandle name = ref _bindings[binding].Name;
-        return name.Dictionary ?? (name.Length == 0 && name.Atom is null or "" ? XmlDictionaryString.Empty : null);
+        return AsDictionaryString(_bindings[binding].Name);
     }
+
+    /// <summary>A kept name as the in-box reader hands it out: its dictionary string, Empty when it is empty, else null.</summary>
+    private static XmlDictionaryString? AsDictionaryString(in NameHandle name) =>
+        name.Dictionary ?? (name.Length == 0 && name.Atom is null or "" ? XmlDictionaryString.Empty : null);
 
     public override int IndexOfLocalName(XmlDictionaryString[] localNames, XmlDictionaryString namespaceUri)
     {

@@ -289,12 +289,12 @@ internal sealed class SpanwireFaultClients : IFaultClientFactory
 
         public int Port => _connection.Endpoint.Port;
 
-        public string History => $"open {_connection.IsOpen}; " + string.Join("; ", _events.TakeLast(6));
+        public string History => $"open {_connection.IsOpen}; " + string.Join("; ", _events);
 
         private void Note(string what)
         {
             _events.Enqueue($"{DateTime.UtcNow:HH:mm:ss.fff} {what}");
-            while (_events.Count > 20 && _events.TryDequeue(out _))
+            while (_events.Count > 6 && _events.TryDequeue(out _))
             {
             }
         }
