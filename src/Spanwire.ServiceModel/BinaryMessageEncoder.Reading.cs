@@ -24,6 +24,12 @@ internal sealed partial class BinaryMessageEncoder
             session = ReaderSession;
             buffer = ExtractSessionStrings(buffer);
         }
+        var source = new BufferedBinaryMessage.Source(_factory.Readers, buffer, bufferManager, _factory.BufferedReadQuotas, session);
+        if (BufferedBinaryMessage.TryRead(source, MessageVersion) is { } read)
+        {
+            read.Properties.Encoder = this;
+            return read;
+        }
         XmlDictionaryReader reader = _factory.Readers.Open(buffer, bufferManager, Dictionary, _factory.BufferedReadQuotas, session);
         return CreateMessage(reader, int.MaxValue);
     }

@@ -5,14 +5,15 @@ using Spanwire.BinaryXml;
 namespace Spanwire.ServiceModel;
 
 /// <summary>
-/// Readers of buffered messages kept for reuse (up to the binding's MaxReadPoolSize), each giving its message's buffer
-/// back to the transport's <see cref="BufferManager"/> when the message closes its reader.
+/// Readers of buffered messages kept for reuse (up to the binding's MaxReadPoolSize). A reader opened with a
+/// <see cref="BufferManager"/> gives its message's buffer back to it when the reader closes; one opened without leaves
+/// the buffer to its owner (a message that reads it more than once).
 /// </summary>
 internal sealed class ReaderPool(int capacity)
 {
     private readonly Stack<PooledReader> _idle = new();
 
-    public XmlDictionaryReader Open(ArraySegment<byte> data, BufferManager manager, IXmlDictionary dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session)
+    public XmlDictionaryReader Open(ArraySegment<byte> data, BufferManager? manager, IXmlDictionary dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session)
     {
         PooledReader? pooled = null;
         lock (_idle)
@@ -48,9 +49,9 @@ internal sealed class ReaderPool(int capacity)
             _onClose = Closed;
         }
 
-        public XmlDictionaryReader Open(ArraySegment<byte> data, BufferManager manager, IXmlDictionary dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session)
+        public XmlDictionaryReader Open(ArraySegment<byte> data, BufferManager? manager, IXmlDictionary dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session)
         {
-            _buffer = data.Array;
+            _buffer = manager is null ? null : data.Array;
             _manager = manager;
             if (_reader is IXmlBinaryReaderInitializer initializer)
             {

@@ -118,8 +118,9 @@ public static class Messages
             writer.WriteStartAttribute("count");
             writer.WriteValue((object)ulong.MaxValue);
             writer.WriteEndAttribute();
-            // No DateTime in an attribute: copying a header through WriteNode (what Message.CreateMessage does, with
-            // any reader) writes it back without its kind, where WCF's own encoder leaves it in the buffer.
+            writer.WriteStartAttribute("at");
+            writer.WriteValue(new DateTime(2026, 11, 24, 10, 30, 0, DateTimeKind.Utc));
+            writer.WriteEndAttribute();
             writer.WriteValue(12.5m);
             writer.WriteEndElement();
             writer.WriteArray(null, "Ids", "urn:spanwire:headers", new long[] { 1, long.MaxValue, -3 }, 0, 3);

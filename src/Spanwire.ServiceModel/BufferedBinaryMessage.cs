@@ -1,0 +1,208 @@
+using System.ServiceModel.Channels;
+using System.Xml;
+
+namespace Spanwire.ServiceModel;
+
+/// <summary>
+/// A message read from a transport's buffer the way WCF's own encoder reads one: its addressing headers become WCF's
+/// header objects once, its body is read in place, and the buffer goes back to the transport's
+/// <see cref="BufferManager"/> when the message closes. The envelope, header and body start tags are read again from
+/// the buffer when the message is written or printed, so they come out as they came in. Messages this class does not
+/// take (see <see cref="TryRead"/>) go through Message.CreateMessage instead.
+/// </summary>
+internal sealed partial class BufferedBinaryMessage : Message
+{
+    private readonly MessageHeaders _headers;
+    private readonly MessageProperties _properties = new();
+    private readonly Source _source;
+    private readonly bool _isEmpty;
+    private readonly bool _isFault;
+    private BufferManager? _bufferManager;
+    private XmlDictionaryReader? _bodyReader;
+
+    private BufferedBinaryMessage(in Source source, MessageHeaders headers, XmlDictionaryReader? bodyReader, bool isEmpty, bool isFault)
+    {
+        _source = source;
+        _bufferManager = source.BufferManager;
+        _headers = headers;
+        _bodyReader = bodyReader;
+        _isEmpty = isEmpty;
+        _isFault = isFault;
+    }
+
+    /// <summary>A message made from a <see cref="BufferedBinaryMessageBuffer"/>: its headers, the body read from the copy.</summary>
+    public static BufferedBinaryMessage FromCopy(in Source copy, MessageHeaders headers, bool isEmpty, bool isFault)
+    {
+        XmlDictionaryReader? bodyReader = null;
+        if (!isEmpty)
+        {
+            bodyReader = OpenReaderAtBody(copy);
+            bodyReader.Read();
+            if (bodyReader.NodeType != XmlNodeType.Element)
+            {
+                bodyReader.MoveToContent();
+            }
+        }
+        return new BufferedBinaryMessage(copy, headers, bodyReader, isEmpty, isFault);
+    }
+
+    public override MessageHeaders Headers
+    {
+        get
+        {
+            ThrowIfClosed();
+            return _headers;
+        }
+    }
+
+    public override MessageProperties Properties
+    {
+        get
+        {
+            ThrowIfClosed();
+            return _properties;
+        }
+    }
+
+    public override MessageVersion Version => _headers.MessageVersion;
+
+    public override bool IsEmpty => _isEmpty;
+
+    public override bool IsFault => _isFault;
+
+    protected override XmlDictionaryReader OnGetReaderAtBodyContents()
+    {
+        XmlDictionaryReader reader = _bodyReader!;
+        _bodyReader = null;
+        return reader;
+    }
+
+    /// <summary>As WCF's received messages: node by node from the body reader, then past the body and envelope ends.</summary>
+    protected override void OnWriteBodyContents(XmlDictionaryWriter writer)
+    {
+        if (_isEmpty)
+        {
+            return;
+        }
+        using XmlDictionaryReader reader = OnGetReaderAtBodyContents();
+        if (reader.ReadState is ReadState.Error or ReadState.Closed)
+        {
+            throw new InvalidOperationException($"The body reader is in ReadState '{reader.ReadState}'. The body reader must be in ReadState 'Interactive'.");
+        }
+        while (reader.NodeType != XmlNodeType.EndElement && !reader.EOF)
+        {
+            writer.WriteNode(reader, false);
+        }
+        reader.ReadEndElement();
+        reader.ReadEndElement();
+        reader.MoveToContent();
+    }
+
+    protected override void OnWriteStartEnvelope(XmlDictionaryWriter writer)
+    {
+        using XmlDictionaryReader reader = OpenReader();
+        reader.MoveToContent();
+        writer.WriteStartElement(reader.Prefix, Envelope, Soap12Namespace);
+        writer.WriteAttributes(reader, false);
+    }
+
+    protected override void OnWriteStartHeaders(XmlDictionaryWriter writer)
+    {
+        using XmlDictionaryReader reader = OpenReader();
+        reader.MoveToContent();
+        reader.Read();
+        if (IsStartOf(reader, Header))
+        {
+            writer.WriteStartElement(reader.Prefix, Header, Soap12Namespace);
+            writer.WriteAttributes(reader, false);
+        }
+        else
+        {
+            writer.WriteStartElement("s", Header, Soap12Namespace);
+        }
+    }
+
+    protected override void OnWriteStartBody(XmlDictionaryWriter writer)
+    {
+        using XmlDictionaryReader reader = OpenReaderAtBody();
+        writer.WriteStartElement(reader.Prefix, Body, Soap12Namespace);
+        writer.WriteAttributes(reader, false);
+    }
+
+    protected override string? OnGetBodyAttribute(string localName, string ns)
+    {
+        using XmlDictionaryReader reader = OpenReaderAtBody();
+        return reader.GetAttribute(localName, ns);
+    }
+
+    /// <summary>As WCF's buffered messages: the body as it is in the buffer, whether or not it has been read.</summary>
+    protected override void OnBodyToString(XmlDictionaryWriter writer)
+    {
+        using XmlDictionaryReader reader = OpenReaderAtBody();
+        if (!reader.IsEmptyElement)
+        {
+            reader.ReadStartElement();
+            while (reader.NodeType != XmlNodeType.EndElement)
+            {
+                writer.WriteNode(reader, false);
+            }
+        }
+    }
+
+    protected override void OnClose()
+    {
+        try
+        {
+            _properties.Dispose();
+        }
+        finally
+        {
+            try
+            {
+                _bodyReader?.Dispose();
+                _bodyReader = null;
+            }
+            finally
+            {
+                BufferManager? manager = _bufferManager;
+                _bufferManager = null;
+                manager?.ReturnBuffer(_source.Buffer.Array!);
+            }
+        }
+    }
+
+    /// <summary>As WCF's buffered messages: a copy that reads from the same bytes; see <see cref="BufferedBinaryMessageBuffer"/>.</summary>
+    protected override MessageBuffer OnCreateBufferedCopy(int maxBufferSize) =>
+        new BufferedBinaryMessageBuffer(this, _source, _properties.Encoder?.ContentType ?? BinaryMessageEncoder.SessionlessContentType);
+
+    private XmlDictionaryReader OpenReader() => OpenReader(_source);
+
+    private XmlDictionaryReader OpenReaderAtBody() => OpenReaderAtBody(_source);
+
+    private static XmlDictionaryReader OpenReaderAtBody(in Source source)
+    {
+        XmlDictionaryReader reader = OpenReader(source);
+        reader.MoveToContent();
+        reader.Read();
+        if (IsStartOf(reader, Header))
+        {
+            reader.Skip();
+        }
+        reader.MoveToContent();
+        return reader;
+    }
+
+    private static bool IsStartOf(XmlDictionaryReader reader, string localName) => reader.IsStartElement(localName, Soap12Namespace);
+
+    private void ThrowIfClosed()
+    {
+        if (IsDisposed)
+        {
+            ThrowClosed();
+        }
+    }
+
+    [System.Diagnostics.CodeAnalysis.DoesNotReturn]
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    private static void ThrowClosed() => throw new ObjectDisposedException("", "Message is closed.");
+}
