@@ -314,6 +314,37 @@ public class BufferedMessageTests
     }
 
     [Fact]
+    public void Buffered_copy_made_into_messages_on_many_threads_at_once()
+    {
+        // A MessageBuffer is shared: WCF's makes messages from it on any thread (a router's fan-out, for one).
+        var manager = new CountingBufferManager();
+        MessageVersion v10 = MessageVersion.Soap12WSAddressing10;
+        byte[] bytes = Write(InBox(v10), Messages.TypedHeaders());
+        string expected;
+        using (Message control = Read(InBox(v10), bytes, new CountingBufferManager()))
+        {
+            expected = Messages.Describe(control);
+        }
+        MessageBuffer copy;
+        using (Message message = Read(Spanwire(v10), bytes, manager))
+        {
+            copy = message.CreateBufferedCopy(int.MaxValue);
+        }
+        Expect.Equal(0, manager.Outstanding, "buffer not given back once the message closed");
+        string[] seen = new string[8 * 50];
+        Parallel.For(0, seen.Length, new ParallelOptions { MaxDegreeOfParallelism = 8 }, i =>
+        {
+            using Message fromCopy = copy.CreateMessage();
+            seen[i] = Messages.Describe(fromCopy);
+        });
+        copy.Close();
+        for (int i = 0; i < seen.Length; i++)
+        {
+            Expect.Equal(expected, seen[i], $"message {i} made from the copy");
+        }
+    }
+
+    [Fact]
     public void Deep_header_copied_without_recursion_as_WCF_reads_it()
     {
         // 20,000 levels, within a depth quota set that high: a copy that recursed per level would overflow the stack.
