@@ -53,12 +53,13 @@ internal sealed partial class BinaryMessageEncoder : MessageEncoder
         }
         ThrowIfMismatchedVersion(message);
 
-        var output = new BufferManagerWriter(bufferManager, messageOffset, maxMessageSize, _factory.ExpectedSize);
-        XmlDictionaryWriter writer = Nbfx.CreateWriter(output, Dictionary, _isSession ? WriterSession : null);
+        PooledWriter pooled = _factory.Writers.Take(bufferManager, messageOffset, maxMessageSize, _factory.ExpectedSize, Dictionary, _isSession ? WriterSession : null);
+        BufferManagerWriter output = pooled.Output;
+        XmlDictionaryWriter writer = pooled.Writer;
         try
         {
             message.WriteMessage(writer);
-            writer.Dispose();
+            writer.Flush();
         }
         catch
         {
@@ -68,6 +69,7 @@ internal sealed partial class BinaryMessageEncoder : MessageEncoder
         }
         _factory.ExpectedSize = output.WrittenCount;
         ArraySegment<byte> data = output.Detach();
+        _factory.Writers.Return(pooled);
         return _isSession ? AddSessionStrings(data, bufferManager, maxMessageSize) : data;
     }
 

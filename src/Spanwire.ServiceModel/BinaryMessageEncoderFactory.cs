@@ -11,12 +11,13 @@ internal sealed class BinaryMessageEncoderFactory : MessageEncoderFactory
 {
     private readonly BinaryMessageEncoder _encoder;
 
-    public BinaryMessageEncoderFactory(MessageVersion messageVersion, int maxReadPoolSize, int maxSessionSize, XmlDictionaryReaderQuotas readerQuotas)
+    public BinaryMessageEncoderFactory(MessageVersion messageVersion, int maxReadPoolSize, int maxWritePoolSize, int maxSessionSize, XmlDictionaryReaderQuotas readerQuotas)
     {
         MessageVersion = messageVersion;
         MaxSessionSize = maxSessionSize;
         BufferedReadQuotas = GetBufferedReadQuotas(readerQuotas);
         Readers = new ReaderPool(maxReadPoolSize);
+        Writers = new WriterPool(maxWritePoolSize);
         _encoder = new BinaryMessageEncoder(this, isSession: false);
     }
 
@@ -34,6 +35,8 @@ internal sealed class BinaryMessageEncoderFactory : MessageEncoderFactory
     public XmlDictionaryReaderQuotas BufferedReadQuotas { get; }
 
     public ReaderPool Readers { get; }
+
+    public WriterPool Writers { get; }
 
     /// <summary>A size to start the next buffered message's buffer at: the last message's size.</summary>
     public int ExpectedSize { get; set; } = 256;

@@ -12,13 +12,21 @@ namespace Spanwire.ServiceModel;
 /// </summary>
 internal sealed class BufferManagerWriter : IBufferWriter<byte>
 {
-    private readonly BufferManager _manager;
-    private readonly int _offset;
-    private readonly int _maxSize;
+    private BufferManager _manager;
+    private int _offset;
+    private int _maxSize;
     private byte[]? _buffer;
     private int _position;
 
     public BufferManagerWriter(BufferManager manager, int offset, int maxSize, int expectedSize)
+    {
+        _manager = manager;
+        Open(manager, offset, maxSize, expectedSize);
+    }
+
+    /// <summary>Takes a buffer for the next message: this writer is kept with a pooled XML writer between messages.</summary>
+    [System.Diagnostics.CodeAnalysis.MemberNotNull(nameof(_manager))]
+    public void Open(BufferManager manager, int offset, int maxSize, int expectedSize)
     {
         _manager = manager;
         _offset = offset;

@@ -92,7 +92,7 @@ public sealed class SpanwireBinaryMessageEncodingBindingElement : MessageEncodin
         }
     }
 
-    /// <summary>Kept for configuration written for WCF's element (16 by default); the writers are not pooled.</summary>
+    /// <summary>How many writers of buffered messages are kept for reuse (16 by default, as WCF).</summary>
     /// <exception cref="ArgumentOutOfRangeException">The value is zero or negative.</exception>
     public int MaxWritePoolSize
     {
@@ -120,7 +120,7 @@ public sealed class SpanwireBinaryMessageEncodingBindingElement : MessageEncodin
     /// <returns>A factory whose <see cref="MessageEncoderFactory.Encoder"/> is sessionless and whose
     /// <see cref="MessageEncoderFactory.CreateSessionEncoder"/> makes one encoder per session.</returns>
     public override MessageEncoderFactory CreateMessageEncoderFactory() =>
-        new BinaryMessageEncoderFactory(_messageVersion, _maxReadPoolSize, _maxSessionSize, _readerQuotas);
+        new BinaryMessageEncoderFactory(_messageVersion, _maxReadPoolSize, _maxWritePoolSize, _maxSessionSize, _readerQuotas);
 
     /// <summary>A copy of this element.</summary>
     /// <returns>The copy.</returns>

@@ -134,6 +134,46 @@ public sealed class ReaderCompatibilityTests
     }
 
     [Fact]
+    public void One_writer_serves_many_buffer_writers_as_the_in_box_writer_serves_streams()
+    {
+        // Every third document is abandoned half written (an element and an attribute open): the next output starts a
+        // clean document on both writers, with its own dictionary and session.
+        var inBoxWriter = (IXmlBinaryWriterInitializer)XmlDictionaryWriter.CreateBinaryWriter(Stream.Null);
+        XmlDictionaryWriter ours = Nbfx.CreateWriter(new System.Buffers.ArrayBufferWriter<byte>());
+        var initializer = (IXmlBinaryBufferWriterInitializer)ours;
+        for (int i = 0; i < 9; i++)
+        {
+            var expected = new MemoryStream();
+            var actual = new System.Buffers.ArrayBufferWriter<byte>(1 + i);
+            IXmlDictionary? dictionary = i % 2 == 0 ? Nbfx.SoapDictionary : null;
+            bool withSession = i % 4 == 1;
+            inBoxWriter.SetOutput(expected, dictionary, withSession ? new XmlBinaryWriterSession() : null, ownsStream: false);
+            initializer.SetOutput(actual, dictionary, withSession ? new XmlBinaryWriterSession() : null);
+            bool abandoned = i % 3 == 2;
+            foreach (var w in new[] { (XmlDictionaryWriter)inBoxWriter, ours })
+            {
+                var names = new XmlDictionary();
+                w.WriteStartElement("s", names.Add("Envelope"), names.Add("http://www.w3.org/2003/05/soap-envelope"));
+                w.WriteStartAttribute("n");
+                w.WriteValue(i);
+                if (abandoned)
+                {
+                    continue;
+                }
+                w.WriteEndAttribute();
+                w.WriteElementString("text", new string('x', 40 * i));
+                w.WriteEndElement();
+                w.Flush();
+            }
+            if (!abandoned)
+            {
+                Expect.Equal(Convert.ToHexString(expected.ToArray()), Convert.ToHexString(actual.WrittenSpan), $"document {i}");
+            }
+        }
+        Assert.Throws<ArgumentNullException>(() => initializer.SetOutput(null!, null, null));
+    }
+
+    [Fact]
     public void One_writer_and_one_reader_serve_many_documents_through_the_initializer_interfaces()
     {
         var inBoxWriter = (IXmlBinaryWriterInitializer)XmlDictionaryWriter.CreateBinaryWriter(Stream.Null);

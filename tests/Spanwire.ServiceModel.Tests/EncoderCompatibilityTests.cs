@@ -303,6 +303,36 @@ public class EncoderCompatibilityTests
     }
 
     [Fact]
+    public void WriterPool_reused_writers_write_every_message_as_WCF_after_refusals_and_on_many_threads()
+    {
+        // One factory, so its pooled writers (MaxWritePoolSize 2) are reused: between messages, after a write refused
+        // for its size (that writer is dropped), with offsets, and from eight threads at once.
+        var manager = new CountingBufferManager();
+        MessageEncoder encoder = new SpanwireBinaryMessageEncodingBindingElement { MaxWritePoolSize = 2 }.CreateMessageEncoderFactory().Encoder;
+        var messages = Messages.All().ToArray();
+        string[] expected = [.. messages.Select(m => Convert.ToHexString(WriteBuffered(InBoxFactory().Encoder, m.Create(), manager, 5)))];
+        for (int round = 0; round < 3; round++)
+        {
+            for (int i = 0; i < messages.Length; i++)
+            {
+                if ((i + round) % 4 == 0)
+                {
+                    Assert.Throws<QuotaExceededException>(() => encoder.WriteMessage(messages[i].Create(), 30, manager, 5));
+                }
+                Expect.Equal(expected[i], Convert.ToHexString(WriteBuffered(encoder, messages[i].Create(), manager, 5)), $"round {round}, {messages[i].Name}");
+            }
+        }
+        string[] written = new string[8 * messages.Length];
+        Parallel.For(0, written.Length, new ParallelOptions { MaxDegreeOfParallelism = 8 }, i =>
+            written[i] = Convert.ToHexString(WriteBuffered(encoder, messages[i % messages.Length].Create(), manager, 5)));
+        for (int i = 0; i < written.Length; i++)
+        {
+            Expect.Equal(expected[i % messages.Length], written[i], $"parallel write {i}, {messages[i % messages.Length].Name}");
+        }
+        Expect.Equal(0, manager.Outstanding, "buffers not given back");
+    }
+
+    [Fact]
     public void ReaderPool_reused_readers_read_every_message()
     {
         var manager = new CountingBufferManager();

@@ -8,10 +8,10 @@ namespace Spanwire.BinaryXml.Xml;
 /// An <see cref="XmlDictionaryWriter"/> on <see cref="NbfxWriter"/> with the in-box binary writer's rules: its write
 /// states and document states (what may come where, and which exception says it may not), its namespace bookkeeping,
 /// xml:lang and xml:space, the deferred values of attributes, lists and base64 carrying, so the same calls give the
-/// same bytes or the same exception. <see cref="IXmlBinaryWriterInitializer"/> points it at a new output, for pooled
-/// reuse as WCF does.
+/// same bytes or the same exception. <see cref="IXmlBinaryWriterInitializer"/> (a stream) and
+/// <see cref="IXmlBinaryBufferWriterInitializer"/> (an IBufferWriter) point it at a new output, for pooled reuse as WCF does.
 /// </summary>
-internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWriterInitializer
+internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWriterInitializer, IXmlBinaryBufferWriterInitializer
 {
     private readonly NbfxWriter _writer;
     private readonly WriterNamespaces _namespaces = new();
@@ -88,8 +88,9 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWri
     }
 
     /// <summary>Points the writer at <paramref name="output"/>, as the stream form does, for an <see cref="IBufferWriter{T}"/>.</summary>
-    internal void SetOutput(IBufferWriter<byte> output, IXmlDictionary? dictionary, XmlBinaryWriterSession? session)
+    public void SetOutput(IBufferWriter<byte> output, IXmlDictionary? dictionary, XmlBinaryWriterSession? session)
     {
+        ArgumentNullException.ThrowIfNull(output);
         _writer.Reset(output, dictionary, session);
         _flushOutput = null;
         _flushOutputAsync = null;
