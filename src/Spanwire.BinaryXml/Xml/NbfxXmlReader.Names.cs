@@ -121,7 +121,7 @@ internal sealed partial class NbfxXmlReader
         : _bindings[binding].Name.Atom ??= MakeAtom(_bindings[binding].Name, countQuota: false);
 
     private string MakeAtom(in NameHandle name, bool countQuota) => name.Dictionary is { } dictionary
-        ? Names.Add(dictionary.Value)
+        ? DictionaryAtom(dictionary)
         : Atom(_nameBytes.AsSpan(name.Start, name.Length), countQuota);
 
     // The last lookup, kept while the bindings in scope are the same ones: siblings mostly ask for the same prefix.

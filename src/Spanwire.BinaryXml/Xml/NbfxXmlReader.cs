@@ -167,6 +167,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         }
 
         _release?.Invoke();
+        EnableDictionaryAtoms();
         Initialize(input, dictionary, quotas, session, release, onClose is null ? null : () => onClose(this));
     }
 
@@ -712,11 +713,16 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         {
             return NbfxReader.LetterPrefixes[_c.PrefixLetter]; // atomized when handed out
         }
+        if (_c.PrefixLength == 1 && window[_c.PrefixStart] - (uint)'a' < 26)
+        {
+            // A one-letter prefix written as a string (an xmlns:s declaration, for one) is the letter, as in-box.
+            return NbfxReader.LetterPrefixes[window[_c.PrefixStart] - 'a'];
+        }
         return _c.PrefixLength == 0 ? "" : Atom(window.Slice(_c.PrefixStart, _c.PrefixLength), countQuota: true);
     }
 
     private string AtomLocalName(ReadOnlySpan<byte> window) => _c.NameString is { } name
-        ? Names.Add(name.Value)
+        ? DictionaryAtom(name)
         : Atom(window.Slice(_c.NameStart, _c.NameLength), countQuota: true);
 
     /// <summary>The name-table string for UTF-8 <paramref name="utf8"/>; a name seen before costs no allocation.</summary>
