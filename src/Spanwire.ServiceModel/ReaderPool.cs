@@ -11,29 +11,15 @@ namespace Spanwire.ServiceModel;
 /// </summary>
 internal sealed class ReaderPool(int capacity)
 {
-    private readonly Stack<PooledReader> _idle = new();
+    private readonly IdleStack<PooledReader> _idle = new(capacity);
 
     public XmlDictionaryReader Open(ArraySegment<byte> data, BufferManager? manager, IXmlDictionary dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session)
     {
-        PooledReader? pooled = null;
-        lock (_idle)
-        {
-            _idle.TryPop(out pooled);
-        }
-        pooled ??= new PooledReader(this);
+        PooledReader pooled = _idle.TryTake() ?? new PooledReader(this);
         return pooled.Open(data, manager, dictionary, quotas, session);
     }
 
-    private void Return(PooledReader reader)
-    {
-        lock (_idle)
-        {
-            if (_idle.Count < capacity)
-            {
-                _idle.Push(reader);
-            }
-        }
-    }
+    private void Return(PooledReader reader) => _idle.Return(reader);
 
     private sealed class PooledReader
     {

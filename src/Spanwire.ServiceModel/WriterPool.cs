@@ -10,17 +10,12 @@ namespace Spanwire.ServiceModel;
 /// </summary>
 internal sealed class WriterPool(int capacity)
 {
-    private readonly Stack<PooledWriter> _idle = new();
+    private readonly IdleStack<PooledWriter> _idle = new(capacity);
 
     /// <summary>A writer into a buffer taken from <paramref name="manager"/>, at <paramref name="offset"/>.</summary>
     public PooledWriter Take(BufferManager manager, int offset, int maxSize, int expectedSize, IXmlDictionary dictionary, XmlBinaryWriterSession? session)
     {
-        PooledWriter? pooled;
-        lock (_idle)
-        {
-            _idle.TryPop(out pooled);
-        }
-        if (pooled is null)
+        if (_idle.TryTake() is not { } pooled)
         {
             var output = new BufferManagerWriter(manager, offset, maxSize, expectedSize);
             return new PooledWriter(output, Nbfx.CreateWriter(output, dictionary, session));
@@ -30,16 +25,7 @@ internal sealed class WriterPool(int capacity)
         return pooled;
     }
 
-    public void Return(PooledWriter writer)
-    {
-        lock (_idle)
-        {
-            if (_idle.Count < capacity)
-            {
-                _idle.Push(writer);
-            }
-        }
-    }
+    public void Return(PooledWriter writer) => _idle.Return(writer);
 }
 
 /// <summary>A pooled writer and the output it writes into.</summary>
