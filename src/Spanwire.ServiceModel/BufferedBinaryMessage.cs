@@ -171,9 +171,23 @@ internal sealed partial class BufferedBinaryMessage : Message
         }
     }
 
-    /// <summary>As WCF's buffered messages: a copy that reads from the same bytes; see <see cref="BufferedBinaryMessageBuffer"/>.</summary>
-    protected override MessageBuffer OnCreateBufferedCopy(int maxBufferSize) =>
-        new BufferedBinaryMessageBuffer(this, _source, _properties.Encoder?.ContentType ?? BinaryMessageEncoder.SessionlessContentType);
+    /// <summary>
+    /// As WCF's buffered messages: a copy that reads from the same bytes (see <see cref="BufferedBinaryMessageBuffer"/>);
+    /// a message without a Header element is copied through an XML buffer, as WCF copies one.
+    /// </summary>
+    protected override MessageBuffer OnCreateBufferedCopy(int maxBufferSize)
+    {
+        using (XmlDictionaryReader reader = OpenReader())
+        {
+            reader.MoveToContent();
+            reader.Read();
+            if (!IsStartOf(reader, Header))
+            {
+                return base.OnCreateBufferedCopy(maxBufferSize);
+            }
+        }
+        return new BufferedBinaryMessageBuffer(this, _source, _properties.Encoder?.ContentType ?? BinaryMessageEncoder.SessionlessContentType);
+    }
 
     private XmlDictionaryReader OpenReader() => OpenReader(_source);
 

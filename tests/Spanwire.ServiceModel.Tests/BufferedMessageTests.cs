@@ -60,6 +60,9 @@ public class BufferedMessageTests
         );
         yield return ("SOAP 1.2 without addressing", MessageVersion.Soap12, () => Message.CreateMessage(MessageVersion.Soap12, "urn:spanwire:none", Messages.SampleOrder(lines: 1)));
         yield return ("empty body element", v10, () => Message.CreateMessage(v10, "urn:spanwire:empty"));
+        yield return ("no header at all", v10, () => Message.CreateMessage(v10, (string)null!, "body"));
+        yield return ("a header WCF keeps but does not know, to be understood, for another role", v10, () =>
+            WithHeader(v10, MessageHeader.CreateHeader("Session", "urn:spanwire:headers", 42, true, "http://www.w3.org/2003/05/soap-envelope/role/next"), action: true));
         yield return ("body of text only", v10, () => Message.CreateMessage(v10, "urn:spanwire:text", new TextBody()));
         yield return ("attributes on the body element", v10, () => new BodyAttributeMessage(Message.CreateMessage(v10, "urn:spanwire:attr", "x")));
     }
