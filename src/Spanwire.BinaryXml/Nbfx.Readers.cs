@@ -81,10 +81,7 @@ public static partial class Nbfx
     {
         ArgumentNullException.ThrowIfNull(buffer);
         ArgumentNullException.ThrowIfNull(quotas);
-        ArgumentOutOfRangeException.ThrowIfNegative(offset);
-        ArgumentOutOfRangeException.ThrowIfGreaterThan(offset, buffer.Length);
-        ArgumentOutOfRangeException.ThrowIfNegative(count);
-        ArgumentOutOfRangeException.ThrowIfGreaterThan(count, buffer.Length - offset);
+        ArrayArguments.Check(buffer, offset, count);
         var reader = new NbfxXmlReader(new ReadOnlySequence<byte>(buffer, offset, count), dictionary, quotas, session, null);
         reader.SetOnClose(onClose);
         return reader;

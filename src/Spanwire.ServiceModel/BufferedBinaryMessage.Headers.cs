@@ -39,12 +39,12 @@ internal sealed partial class BufferedBinaryMessage
         }
         reader.ReadStartElement();
         AddressingVersion addressing = headers.MessageVersion.Addressing;
-        string? addressing10 = addressing == AddressingVersion.WSAddressing10 ? Addressing10Namespace : null;
+        string? addressing10 = addressing == AddressingVersion.WSAddressing10 ? SoapNamespaces.Addressing10 : null;
         EnvelopeScope? scope = null;
         int seen = 0;
         while (reader.IsStartElement())
         {
-            if (addressingNamespace is null && reader.NamespaceURI == AddressingNoneNamespace)
+            if (addressingNamespace is null && reader.NamespaceURI == SoapNamespaces.AddressingNone)
             {
                 string message = $"Addressing Version '{addressing}' does not support adding WS-Addressing headers.";
                 throw new InvalidOperationException(message, new ProtocolException(message));
@@ -82,12 +82,7 @@ internal sealed partial class BufferedBinaryMessage
                     continue;
                 }
             }
-            if (scope is null)
-            {
-                using XmlDictionaryReader scopeReader = OpenReader(source);
-                scope = EnvelopeScope.Read(scopeReader);
-            }
-            CopiedHeader header = CopiedHeader.Copy(reader, scope, attributes);
+            CopiedHeader header = CopiedHeader.Copy(reader, scope ??= ReadScope(source), attributes);
             AddCopy(headers, header, kind, usual);
         }
         reader.ReadEndElement();
@@ -113,23 +108,20 @@ internal sealed partial class BufferedBinaryMessage
     /// <summary>The header at <paramref name="index"/> in the Header element, copied from a reader of its own.</summary>
     private static CopiedHeader CopyHeaderAt(in Source source, ref EnvelopeScope? scope, int index, in HeaderAttributes attributes)
     {
-        using XmlDictionaryReader reader = OpenReader(source);
-        if (scope is null)
-        {
-            scope = EnvelopeScope.Read(reader);
-        }
-        else
-        {
-            reader.MoveToContent();
-            reader.Read();
-            reader.MoveToContent();
-        }
+        scope ??= ReadScope(source);
+        using XmlDictionaryReader reader = OpenReaderInsideEnvelope(source);
         reader.ReadStartElement();
         for (int i = 0; reader.MoveToContent() == XmlNodeType.Element && i < index; i++)
         {
             reader.Skip();
         }
         return CopiedHeader.Copy(reader, scope, attributes);
+    }
+
+    private static EnvelopeScope ReadScope(in Source source)
+    {
+        using XmlDictionaryReader reader = OpenReader(source);
+        return EnvelopeScope.Read(reader);
     }
 
     /// <summary>
@@ -143,7 +135,7 @@ internal sealed partial class BufferedBinaryMessage
         {
             case AddressingHeader.Action:
                 string action = reader.ReadElementContentAsString();
-                if (action.Length > 0 && (action[0] <= ' ' || action[^1] <= ' '))
+                if (HasEdgeWhitespace(action))
                 {
                     return false;
                 }
@@ -208,7 +200,7 @@ internal sealed partial class BufferedBinaryMessage
         else
         {
             string text = reader.ReadContentAsString();
-            if (text.Length == 0 || text[0] <= ' ' || text[^1] <= ' ')
+            if (text.Length == 0 || HasEdgeWhitespace(text))
             {
                 return false;
             }
@@ -235,7 +227,7 @@ internal sealed partial class BufferedBinaryMessage
             return false;
         }
         reader.Read();
-        if (reader.NodeType != XmlNodeType.Element || reader.LocalName != "Address" || reader.NamespaceURI != Addressing10Namespace
+        if (reader.NodeType != XmlNodeType.Element || reader.LocalName != "Address" || reader.NamespaceURI != SoapNamespaces.Addressing10
             || reader.AttributeCount != 0 || reader.IsEmptyElement)
         {
             return false;
@@ -272,7 +264,7 @@ internal sealed partial class BufferedBinaryMessage
         {
             case AddressingHeader.Action:
                 string action = reader.ReadElementContentAsString();
-                return action.Length > 0 && (action[0] <= ' ' || action[^1] <= ' ') ? action.Trim(s_xmlWhitespace) : action;
+                return HasEdgeWhitespace(action) ? action.Trim(s_xmlWhitespace) : action;
             case AddressingHeader.To:
                 return new Uri(reader.ReadElementContentAsString());
             case AddressingHeader.MessageId or AddressingHeader.RelatesTo:
@@ -282,6 +274,9 @@ internal sealed partial class BufferedBinaryMessage
                 return EndpointAddress.ReadFrom(addressing, reader);
         }
     }
+
+    /// <summary>Whether WCF would trim the value: its first or last char is a control char or a space.</summary>
+    private static bool HasEdgeWhitespace(string value) => value.Length > 0 && (value[0] <= ' ' || value[^1] <= ' ');
 
     private static void Set(MessageHeaders headers, AddressingHeader kind, EndpointAddress address)
     {
@@ -304,7 +299,7 @@ internal sealed partial class BufferedBinaryMessage
 
     private static EndpointAddress ReadAddress(string uri)
     {
-        using var text = new StringReader($"<ReplyTo xmlns=\"{Addressing10Namespace}\"><Address>{uri}</Address></ReplyTo>");
+        using var text = new StringReader($"<ReplyTo xmlns=\"{SoapNamespaces.Addressing10}\"><Address>{uri}</Address></ReplyTo>");
         using XmlDictionaryReader reader = XmlDictionaryReader.CreateDictionaryReader(XmlReader.Create(text));
         reader.MoveToContent();
         return EndpointAddress.ReadFrom(AddressingVersion.WSAddressing10, reader);

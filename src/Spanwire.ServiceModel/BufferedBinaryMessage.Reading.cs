@@ -9,9 +9,6 @@ internal sealed partial class BufferedBinaryMessage
     private const string Envelope = "Envelope";
     private const string Header = "Header";
     private const string Body = "Body";
-    private const string Soap12Namespace = "http://www.w3.org/2003/05/soap-envelope";
-    private const string Addressing10Namespace = "http://www.w3.org/2005/08/addressing";
-    private const string AddressingNoneNamespace = "http://schemas.microsoft.com/ws/2005/05/addressing/none";
 
     /// <summary>Where a buffered message's bytes are and how to read them again.</summary>
     /// <remarks>A buffer without a <see cref="BufferManager"/> is the message's own, given back to nobody.</remarks>
@@ -27,8 +24,8 @@ internal sealed partial class BufferedBinaryMessage
     /// <exception cref="XmlException">Malformed binary XML, or a malformed addressing header; the buffer is given back.</exception>
     public static BufferedBinaryMessage? TryRead(in Source source, MessageVersion version)
     {
-        string? addressingNamespace = version.Addressing == AddressingVersion.WSAddressing10 ? Addressing10Namespace
-            : version.Addressing == AddressingVersion.WSAddressingAugust2004 ? "http://schemas.xmlsoap.org/ws/2004/08/addressing"
+        string? addressingNamespace = version.Addressing == AddressingVersion.WSAddressing10 ? SoapNamespaces.Addressing10
+            : version.Addressing == AddressingVersion.WSAddressingAugust2004 ? SoapNamespaces.AddressingAugust2004
             : null;
         if (version.Envelope != EnvelopeVersion.Soap12 || (addressingNamespace is null && version.Addressing != AddressingVersion.None))
         {
@@ -38,17 +35,18 @@ internal sealed partial class BufferedBinaryMessage
         bool keepReader = false;
         try
         {
-            if (!reader.IsStartElement(Envelope, Soap12Namespace) || reader.IsEmptyElement)
+            if (!IsStartOf(reader, Envelope) || reader.IsEmptyElement)
             {
                 return null;
             }
             reader.Read();
             var headers = new MessageHeaders(version);
-            if (reader.IsStartElement(Header, Soap12Namespace))
+            bool hasHeaderElement = IsStartOf(reader, Header);
+            if (hasHeaderElement)
             {
                 ReadHeaders(reader, headers, addressingNamespace, source);
             }
-            if (!reader.IsStartElement(Body, Soap12Namespace))
+            if (!IsStartOf(reader, Body))
             {
                 return null;
             }
@@ -61,8 +59,7 @@ internal sealed partial class BufferedBinaryMessage
             }
             else
             {
-                reader.Read();
-                XmlNodeType node = reader.NodeType == XmlNodeType.Element ? XmlNodeType.Element : reader.MoveToContent();
+                XmlNodeType node = EnterBody(reader);
                 if (node == XmlNodeType.EndElement)
                 {
                     reader.ReadEndElement();
@@ -73,11 +70,11 @@ internal sealed partial class BufferedBinaryMessage
                 else
                 {
                     isEmpty = false;
-                    isFault = node == XmlNodeType.Element && reader.IsStartElement("Fault", Soap12Namespace);
+                    isFault = node == XmlNodeType.Element && IsStartOf(reader, "Fault");
                     keepReader = true;
                 }
             }
-            return new BufferedBinaryMessage(source, headers, keepReader ? reader : null, isEmpty, isFault);
+            return new BufferedBinaryMessage(source, headers, keepReader ? reader : null, isEmpty, isFault, hasHeaderElement);
         }
         catch
         {
@@ -96,4 +93,23 @@ internal sealed partial class BufferedBinaryMessage
 
     private static XmlDictionaryReader OpenReader(in Source source) =>
         source.Readers.Open(source.Buffer, null, ServiceModelDictionary.Instance, source.Quotas, source.Session);
+
+    /// <summary>A reader on the Envelope's first child: the Header, or the Body when there is none.</summary>
+    private static XmlDictionaryReader OpenReaderInsideEnvelope(in Source source)
+    {
+        XmlDictionaryReader reader = OpenReader(source);
+        reader.MoveToContent();
+        reader.Read();
+        reader.MoveToContent();
+        return reader;
+    }
+
+    /// <summary>From the Body's start tag to its first content, as WCF's ReadStartBody: an element, text, or the end tag.</summary>
+    private static XmlNodeType EnterBody(XmlDictionaryReader reader)
+    {
+        reader.Read();
+        return reader.NodeType == XmlNodeType.Element ? XmlNodeType.Element : reader.MoveToContent();
+    }
+
+    private static bool IsStartOf(XmlDictionaryReader reader, string localName) => reader.IsStartElement(localName, SoapNamespaces.Soap12);
 }

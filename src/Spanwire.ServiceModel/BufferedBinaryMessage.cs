@@ -17,10 +17,11 @@ internal sealed partial class BufferedBinaryMessage : Message
     private readonly Source _source;
     private readonly bool _isEmpty;
     private readonly bool _isFault;
+    private readonly bool _hasHeaderElement;
     private BufferManager? _bufferManager;
     private XmlDictionaryReader? _bodyReader;
 
-    private BufferedBinaryMessage(in Source source, MessageHeaders headers, XmlDictionaryReader? bodyReader, bool isEmpty, bool isFault)
+    private BufferedBinaryMessage(in Source source, MessageHeaders headers, XmlDictionaryReader? bodyReader, bool isEmpty, bool isFault, bool hasHeaderElement)
     {
         _source = source;
         _bufferManager = source.BufferManager;
@@ -28,22 +29,22 @@ internal sealed partial class BufferedBinaryMessage : Message
         _bodyReader = bodyReader;
         _isEmpty = isEmpty;
         _isFault = isFault;
+        _hasHeaderElement = hasHeaderElement;
     }
 
-    /// <summary>A message made from a <see cref="BufferedBinaryMessageBuffer"/>: its headers, the body read from the copy.</summary>
+    /// <summary>
+    /// A message made from a <see cref="BufferedBinaryMessageBuffer"/>: its headers, the body read from the copy (of a
+    /// message with a Header element: only those are copied this way).
+    /// </summary>
     public static BufferedBinaryMessage FromCopy(in Source copy, MessageHeaders headers, bool isEmpty, bool isFault)
     {
         XmlDictionaryReader? bodyReader = null;
         if (!isEmpty)
         {
             bodyReader = OpenReaderAtBody(copy);
-            bodyReader.Read();
-            if (bodyReader.NodeType != XmlNodeType.Element)
-            {
-                bodyReader.MoveToContent();
-            }
+            EnterBody(bodyReader);
         }
-        return new BufferedBinaryMessage(copy, headers, bodyReader, isEmpty, isFault);
+        return new BufferedBinaryMessage(copy, headers, bodyReader, isEmpty, isFault, hasHeaderElement: true);
     }
 
     public override MessageHeaders Headers
@@ -100,45 +101,41 @@ internal sealed partial class BufferedBinaryMessage : Message
 
     protected override void OnWriteStartEnvelope(XmlDictionaryWriter writer)
     {
-        using XmlDictionaryReader reader = OpenReader();
+        using XmlDictionaryReader reader = OpenReader(_source);
         reader.MoveToContent();
-        writer.WriteStartElement(reader.Prefix, Envelope, Soap12Namespace);
+        writer.WriteStartElement(reader.Prefix, Envelope, SoapNamespaces.Soap12);
         writer.WriteAttributes(reader, false);
     }
 
     protected override void OnWriteStartHeaders(XmlDictionaryWriter writer)
     {
-        using XmlDictionaryReader reader = OpenReader();
-        reader.MoveToContent();
-        reader.Read();
-        if (IsStartOf(reader, Header))
+        if (!_hasHeaderElement)
         {
-            writer.WriteStartElement(reader.Prefix, Header, Soap12Namespace);
-            writer.WriteAttributes(reader, false);
+            writer.WriteStartElement("s", Header, SoapNamespaces.Soap12);
+            return;
         }
-        else
-        {
-            writer.WriteStartElement("s", Header, Soap12Namespace);
-        }
+        using XmlDictionaryReader reader = OpenReaderInsideEnvelope(_source);
+        writer.WriteStartElement(reader.Prefix, Header, SoapNamespaces.Soap12);
+        writer.WriteAttributes(reader, false);
     }
 
     protected override void OnWriteStartBody(XmlDictionaryWriter writer)
     {
-        using XmlDictionaryReader reader = OpenReaderAtBody();
-        writer.WriteStartElement(reader.Prefix, Body, Soap12Namespace);
+        using XmlDictionaryReader reader = OpenReaderAtBody(_source);
+        writer.WriteStartElement(reader.Prefix, Body, SoapNamespaces.Soap12);
         writer.WriteAttributes(reader, false);
     }
 
     protected override string? OnGetBodyAttribute(string localName, string ns)
     {
-        using XmlDictionaryReader reader = OpenReaderAtBody();
+        using XmlDictionaryReader reader = OpenReaderAtBody(_source);
         return reader.GetAttribute(localName, ns);
     }
 
     /// <summary>As WCF's buffered messages: the body as it is in the buffer, whether or not it has been read.</summary>
     protected override void OnBodyToString(XmlDictionaryWriter writer)
     {
-        using XmlDictionaryReader reader = OpenReaderAtBody();
+        using XmlDictionaryReader reader = OpenReaderAtBody(_source);
         if (!reader.IsEmptyElement)
         {
             reader.ReadStartElement();
@@ -175,38 +172,20 @@ internal sealed partial class BufferedBinaryMessage : Message
     /// As WCF's buffered messages: a copy that reads from the same bytes (see <see cref="BufferedBinaryMessageBuffer"/>);
     /// a message without a Header element is copied through an XML buffer, as WCF copies one.
     /// </summary>
-    protected override MessageBuffer OnCreateBufferedCopy(int maxBufferSize)
-    {
-        using (XmlDictionaryReader reader = OpenReader())
-        {
-            reader.MoveToContent();
-            reader.Read();
-            if (!IsStartOf(reader, Header))
-            {
-                return base.OnCreateBufferedCopy(maxBufferSize);
-            }
-        }
-        return new BufferedBinaryMessageBuffer(this, _source, _properties.Encoder?.ContentType ?? BinaryMessageEncoder.SessionlessContentType);
-    }
-
-    private XmlDictionaryReader OpenReader() => OpenReader(_source);
-
-    private XmlDictionaryReader OpenReaderAtBody() => OpenReaderAtBody(_source);
+    protected override MessageBuffer OnCreateBufferedCopy(int maxBufferSize) => _hasHeaderElement
+        ? new BufferedBinaryMessageBuffer(this, _source, _properties.Encoder?.ContentType ?? BinaryMessageEncoder.SessionlessContentType)
+        : base.OnCreateBufferedCopy(maxBufferSize);
 
     private static XmlDictionaryReader OpenReaderAtBody(in Source source)
     {
-        XmlDictionaryReader reader = OpenReader(source);
-        reader.MoveToContent();
-        reader.Read();
+        XmlDictionaryReader reader = OpenReaderInsideEnvelope(source);
         if (IsStartOf(reader, Header))
         {
             reader.Skip();
+            reader.MoveToContent();
         }
-        reader.MoveToContent();
         return reader;
     }
-
-    private static bool IsStartOf(XmlDictionaryReader reader, string localName) => reader.IsStartElement(localName, Soap12Namespace);
 
     private void ThrowIfClosed()
     {

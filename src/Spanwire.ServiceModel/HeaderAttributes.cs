@@ -9,7 +9,6 @@ namespace Spanwire.ServiceModel;
 /// </summary>
 internal readonly record struct HeaderAttributes(string Actor, bool MustUnderstand, bool Relay, bool IsReferenceParameter, bool OnlyMustUnderstand)
 {
-    private const string Soap12Namespace = "http://www.w3.org/2003/05/soap-envelope";
     private const string UltimateReceiver = "http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver";
 
     /// <summary>Whether the header is for this node as its final receiver, the only headers WCF gives a kind.</summary>
@@ -24,14 +23,14 @@ internal readonly record struct HeaderAttributes(string Actor, bool MustUndersta
         {
             return new HeaderAttributes("", false, false, false, true);
         }
-        string? mustUnderstandText = reader.GetAttribute("mustUnderstand", Soap12Namespace);
+        string? mustUnderstandText = reader.GetAttribute("mustUnderstand", SoapNamespaces.Soap12);
         bool mustUnderstand = mustUnderstandText is not null && ToBoolean(mustUnderstandText);
         string actor = "";
         bool relay = false;
         if (!mustUnderstand || count != 1)
         {
-            actor = reader.GetAttribute("role", Soap12Namespace) ?? "";
-            relay = reader.GetAttribute("relay", Soap12Namespace) is { } relayText && ToBoolean(relayText);
+            actor = reader.GetAttribute("role", SoapNamespaces.Soap12) ?? "";
+            relay = reader.GetAttribute("relay", SoapNamespaces.Soap12) is { } relayText && ToBoolean(relayText);
         }
         bool isReferenceParameter = addressing10Namespace is not null
             && reader.GetAttribute("IsReferenceParameter", addressing10Namespace) is { } referenceText && ToBoolean(referenceText);

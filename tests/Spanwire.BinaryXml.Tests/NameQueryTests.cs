@@ -19,15 +19,7 @@ public class NameQueryTests
         {
             (XmlDictionaryReader expected, XmlDictionaryReader actual) = ReaderPair(i, bytes, dictionary, session);
             using XmlDictionaryReader disposeExpected = expected, disposeActual = actual;
-            try
-            {
-                CompareInStep(expected, actual, $"seed {Seed}, document {i}");
-                compared++;
-            }
-            catch (XmlException)
-            {
-                // The in-box reader rejects a few in-box documents (a prefix declared twice); the differential test covers those.
-            }
+            compared += CompareInStepUnlessRejected(expected, actual, $"seed {Seed}, document {i}");
         }
         Assert.True(compared > 1_000, $"only {compared} documents compared");
     }
@@ -48,15 +40,7 @@ public class NameQueryTests
         {
             expected.SetInput(bytes, 0, bytes.Length, dictionary, XmlDictionaryReaderQuotas.Max, session, null);
             actual.SetInput(bytes, 0, bytes.Length, dictionary, XmlDictionaryReaderQuotas.Max, session, null);
-            try
-            {
-                CompareInStep((XmlDictionaryReader)expected, (XmlDictionaryReader)actual, $"seed {Seed}, document {i} (reused readers)");
-                compared++;
-            }
-            catch (XmlException)
-            {
-                // As above: the in-box reader rejects a few in-box documents.
-            }
+            compared += CompareInStepUnlessRejected((XmlDictionaryReader)expected, (XmlDictionaryReader)actual, $"seed {Seed}, document {i} (reused readers)");
         }
         Assert.True(compared > 400, $"only {compared} documents compared");
     }
@@ -195,6 +179,21 @@ public class NameQueryTests
         string added = names.Add(new string("urn:b".AsSpan()));
         Assert.Same(added, names.Get("urn:b"));
         Assert.Same(added, names.Add("urn:b".ToCharArray(), 0, 5));
+    }
+
+    /// <summary>1 when the documents were compared in step; 0 when a reader rejected the document.</summary>
+    private static int CompareInStepUnlessRejected(XmlDictionaryReader expected, XmlDictionaryReader actual, string what)
+    {
+        try
+        {
+            CompareInStep(expected, actual, what);
+            return 1;
+        }
+        catch (XmlException)
+        {
+            // The in-box reader rejects a few in-box documents (a prefix declared twice); the differential test covers those.
+            return 0;
+        }
     }
 
     private static void CompareInStep(XmlDictionaryReader expected, XmlDictionaryReader actual, string what)

@@ -123,7 +123,7 @@ internal sealed partial class NbfxXmlReader
     /// <summary>Items whose bytes are the value on a little-endian machine: copied as they are.</summary>
     private int ReadRaw<T>(T[] array, int offset, int count) where T : unmanaged
     {
-        CheckArray(array, offset, count);
+        ArrayArguments.Check(array, offset, count);
         int n = Math.Min(count, _arrayLeft);
         ReadOnlySpan<byte> window = Window;
         _c.CopyTo(ref window, MemoryMarshal.AsBytes(array.AsSpan(offset, n)));
@@ -145,7 +145,7 @@ internal sealed partial class NbfxXmlReader
     /// <summary>Items converted one by one (and checked: decimal flags, DateTime ticks), through a small stack buffer.</summary>
     private int ReadItems<T>(T[] array, int offset, int count, ItemReader<T> convert)
     {
-        CheckArray(array, offset, count);
+        ArrayArguments.Check(array, offset, count);
         int n = Math.Min(count, _arrayLeft);
         int size = _c.ArrayItemSize;
         Span<byte> chunk = stackalloc byte[256];
@@ -176,14 +176,5 @@ internal sealed partial class NbfxXmlReader
             _exitScope = true;
             Read();
         }
-    }
-
-    private static void CheckArray(Array array, int offset, int count)
-    {
-        ArgumentNullException.ThrowIfNull(array);
-        ArgumentOutOfRangeException.ThrowIfNegative(offset);
-        ArgumentOutOfRangeException.ThrowIfGreaterThan(offset, array.Length);
-        ArgumentOutOfRangeException.ThrowIfNegative(count);
-        ArgumentOutOfRangeException.ThrowIfGreaterThan(count, array.Length - offset);
     }
 }

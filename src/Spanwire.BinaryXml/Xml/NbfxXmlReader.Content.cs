@@ -22,11 +22,7 @@ internal sealed partial class NbfxXmlReader
     /// </summary>
     public override int ReadValueChunk(char[] buffer, int index, int count)
     {
-        ArgumentNullException.ThrowIfNull(buffer);
-        ArgumentOutOfRangeException.ThrowIfNegative(index);
-        ArgumentOutOfRangeException.ThrowIfGreaterThan(index, buffer.Length);
-        ArgumentOutOfRangeException.ThrowIfNegative(count);
-        ArgumentOutOfRangeException.ThrowIfGreaterThan(count, buffer.Length - index);
+        ArrayArguments.Check(buffer, index, count);
         bool onAttribute = _attributeIndex >= 0;
         bool asString = onAttribute ? _attributeValueSeen || _attributeValueOverride is not null : _value is not null;
         NbfxValueType type = onAttribute ? _attributes[_attributeIndex].ValueType : _nodeType == XmlNodeType.Text ? CurrentValueType : NbfxValueType.None;
@@ -168,11 +164,7 @@ internal sealed partial class NbfxXmlReader
     /// </summary>
     public override int ReadValueAsBase64(byte[] buffer, int offset, int count)
     {
-        ArgumentNullException.ThrowIfNull(buffer);
-        ArgumentOutOfRangeException.ThrowIfNegative(offset);
-        ArgumentOutOfRangeException.ThrowIfGreaterThan(offset, buffer.Length);
-        ArgumentOutOfRangeException.ThrowIfNegative(count);
-        ArgumentOutOfRangeException.ThrowIfGreaterThan(count, buffer.Length - offset);
+        ArrayArguments.Check(buffer, offset, count);
         if (count == 0)
         {
             return 0;

@@ -139,11 +139,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
     /// <summary>Starts over on <paramref name="count"/> bytes of <paramref name="buffer"/>, as the in-box reader's SetInput (for pooled reuse).</summary>
     public void SetInput(byte[] buffer, int offset, int count, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session, OnXmlDictionaryReaderClose? onClose)
     {
-        ArgumentNullException.ThrowIfNull(buffer);
-        ArgumentOutOfRangeException.ThrowIfNegative(offset);
-        ArgumentOutOfRangeException.ThrowIfGreaterThan(offset, buffer.Length);
-        ArgumentOutOfRangeException.ThrowIfNegative(count);
-        ArgumentOutOfRangeException.ThrowIfGreaterThan(count, buffer.Length - offset);
+        ArrayArguments.Check(buffer, offset, count);
         Restart(new ReadOnlySequence<byte>(buffer, offset, count), dictionary, quotas, session, null, onClose);
     }
 

@@ -14,11 +14,7 @@ internal sealed partial class NbfxXmlWriter
         _ = dictionaryName;
         _ = dictionaryNs;
         ThrowIfClosed();
-        ArgumentNullException.ThrowIfNull(array);
-        ArgumentOutOfRangeException.ThrowIfNegative(offset);
-        ArgumentOutOfRangeException.ThrowIfGreaterThan(offset, array.Length);
-        ArgumentOutOfRangeException.ThrowIfNegative(count);
-        ArgumentOutOfRangeException.ThrowIfGreaterThan(count, array.Length - offset);
+        ArrayArguments.Check(array, offset, count);
         if (count == 0)
         {
             return;
