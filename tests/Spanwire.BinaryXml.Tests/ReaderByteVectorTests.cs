@@ -42,6 +42,9 @@ public class ReaderByteVectorTests
         { "names of 8 and 16 ASCII bytes: checked by two overlapping loads", "40 08 61 62 63 64 65 66 67 68 04 10 " + string.Join(" ", Enumerable.Repeat("79", 16)) + " 80 01", "StartElement 0 :abcdefgh\nAttribute 1 :" + new string('y', 16) + " = Zero 0\nEndElement 0\n" },
         { "a name of 17 bytes: past the short check", "40 11 " + string.Join(" ", Enumerable.Repeat("7A", 17)) + " 01", "StartElement 0 :" + new string('z', 17) + "\nEndElement 0\n" },
         { "non-ASCII names of 2, 9 and 20 bytes", "40 02 C3 A9 04 09 C3 A9 61 61 61 61 61 61 61 80 04 14 E4 B8 AD " + string.Join(" ", Enumerable.Repeat("62", 17)) + " 82 01", "StartElement 0 :é\nAttribute 1 :éaaaaaaa = Zero 0\nAttribute 1 :中" + new string('b', 17) + " = One 1\nEndElement 0\n" },
+        { "names of 33 and 64 ASCII bytes (a namespace URI's length): checked by four overlapping 16-byte loads", "40 21 " + string.Join(" ", Enumerable.Repeat("61", 33)) + " 04 40 " + string.Join(" ", Enumerable.Repeat("62", 64)) + " 80 01", "StartElement 0 :" + new string('a', 33) + "\nAttribute 1 :" + new string('b', 64) + " = Zero 0\nEndElement 0\n" },
+        { "a name of 65 bytes: past the vector check", "40 41 " + string.Join(" ", Enumerable.Repeat("63", 65)) + " 01", "StartElement 0 :" + new string('c', 65) + "\nEndElement 0\n" },
+        { "a 40-byte name whose only non-ASCII character is in the bytes the middle loads share", "40 28 " + string.Join(" ", Enumerable.Repeat("64", 19)) + " C3 A9 " + string.Join(" ", Enumerable.Repeat("64", 19)) + " 01", "StartElement 0 :" + new string('d', 19) + "é" + new string('d', 19) + "\nEndElement 0\n" },
         { "MB31 name length of two bytes (128)", "40 80 01 " + string.Join(" ", Enumerable.Repeat("78", 128)) + " 01", "StartElement 0 :" + new string('x', 128) + "\nEndElement 0\n" },
     };
 
@@ -81,6 +84,8 @@ public class ReaderByteVectorTests
         { "an empty element name", "40 00 01", 0, "empty name" },
         { "a name that is not UTF-8", "40 01 FF 01", 1, "not valid UTF-8" },
         { "a 12-byte name with one byte that is not UTF-8", "40 0C 61 61 61 61 61 61 61 61 61 61 61 FF 01", 1, "not valid UTF-8" },
+        { "a 48-byte name whose last byte is not UTF-8", "40 30 " + string.Join(" ", Enumerable.Repeat("61", 47)) + " FF 01", 1, "not valid UTF-8" },
+        { "a 64-byte name whose first byte is not UTF-8", "40 40 FF " + string.Join(" ", Enumerable.Repeat("61", 63)) + " 01", 1, "not valid UTF-8" },
         { "a 5-byte name ending in a cut-off UTF-8 sequence, followed by more records", "40 05 61 61 61 61 C3 40 01 61 01 01", 1, "not valid UTF-8" },
         { "a list in a list", "40 01 61 A4 A4", 4, "not a valid list item" },
         { "a QName prefix letter past z", "40 01 61 BD 1A 02", 4, "past 'z'" },

@@ -2,6 +2,7 @@ using System.Buffers;
 using System.Buffers.Binary;
 using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
+using System.Runtime.Intrinsics;
 using System.Text;
 using System.Text.Unicode;
 using System.Xml;
@@ -599,26 +600,34 @@ internal partial struct NbfxCursor
 
     /// <summary>
     /// True when the <paramref name="n"/> bytes at <paramref name="s"/> (inside <paramref name="w"/>) are ASCII and at
-    /// most 32; false also when they cannot be checked with whole 8-byte loads.
+    /// most 64 (namespace URIs included); false also when they cannot be checked with whole 8-byte loads.
     /// </summary>
     private static bool IsShortAscii(ReadOnlySpan<byte> w, int s, int n)
     {
         const ulong HighBits = 0x8080808080808080;
         if (n >= 8)
         {
+            if (n > 32)
+            {
+                return n <= 64 && IsAscii33To64(w.Slice(s, n));
+            }
             // Overlapping loads: the first and last 8 bytes, and for more than 16 the first and last 16.
             ulong any = BinaryPrimitives.ReadUInt64LittleEndian(w[s..]) | BinaryPrimitives.ReadUInt64LittleEndian(w[(s + n - 8)..]);
             if (n > 16)
             {
-                if (n > 32)
-                {
-                    return false;
-                }
                 any |= BinaryPrimitives.ReadUInt64LittleEndian(w[(s + 8)..]) | BinaryPrimitives.ReadUInt64LittleEndian(w[(s + n - 16)..]);
             }
             return (any & HighBits) == 0;
         }
         return w.Length - s >= 8 && (BinaryPrimitives.ReadUInt64LittleEndian(w[s..]) & ((1UL << (n * 8)) - 1) & HighBits) == 0;
+    }
+
+    /// <summary>Four overlapping 16-byte loads cover 33 to 64 bytes; a general validation costs more to set up than they do.</summary>
+    private static bool IsAscii33To64(ReadOnlySpan<byte> name)
+    {
+        Vector128<byte> any = Vector128.Create(name) | Vector128.Create(name[16..])
+            | Vector128.Create(name[^32..]) | Vector128.Create(name[^16..]);
+        return any.ExtractMostSignificantBits() == 0;
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Diagnostics.CodeAnalysis;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Text;
 using System.Xml;
@@ -156,8 +157,11 @@ internal sealed partial class NbfxXmlReader
     private int FindBinding(string prefix)
     {
         int binding = LookupBinding(prefix);
-        return binding != NoBinding || prefix.Length == 0 ? binding
-            : throw new NbfxFormatException($"the prefix '{prefix}' is not declared", _c.TokenOffset);
+        if (binding == NoBinding && prefix.Length != 0)
+        {
+            NbfxCursor.ThrowFormat("the prefix '{0}' is not declared", prefix, _c.TokenOffset);
+        }
+        return binding;
     }
 
     private string AttributeValue(int i)
@@ -322,7 +326,11 @@ internal sealed partial class NbfxXmlReader
         }
         for (int i = 0; i < localNames.Length; i++)
         {
-            XmlDictionaryString name = localNames[i] ?? throw new ArgumentNullException($"localNames[{i}]");
+            XmlDictionaryString? name = localNames[i];
+            if (name is null)
+            {
+                ThrowNullLocalName(i);
+            }
             if (NameEquals(ref frame.Name, name.Value, name, countQuota: true))
             {
                 return i;
@@ -330,4 +338,10 @@ internal sealed partial class NbfxXmlReader
         }
         return -1;
     }
+
+    // Formats its message here: an interpolation in the loop would put its handler in the caller's frame.
+    [DoesNotReturn]
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void ThrowNullLocalName(int index) =>
+        throw new ArgumentNullException(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"localNames[{index}]"));
 }

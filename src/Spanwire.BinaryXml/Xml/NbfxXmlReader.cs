@@ -287,7 +287,8 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
                 SetNode(XmlNodeType.Comment, _c.TokenDepth);
                 return true;
             default:
-                throw new NbfxFormatException($"unexpected {_c.Token} record", _c.TokenOffset);
+                NbfxCursor.ThrowFormat("unexpected {0} record", _c.Token.ToString(), _c.TokenOffset);
+                return false;
         }
     }
 
@@ -349,7 +350,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
             text.Append(_c.GetValue(window).ToText());
             if (text.Length > _quotas.MaxStringContentLength)
             {
-                throw new NbfxFormatException($"a list longer than the MaxStringContentLength quota ({_quotas.MaxStringContentLength})", _c.TokenOffset);
+                NbfxCursor.ThrowFormat("a list longer than the MaxStringContentLength quota ({0})", _quotas.MaxStringContentLength, _c.TokenOffset);
             }
         }
         return text.ToString();
@@ -743,7 +744,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
             _nameTableChars += length;
             if (_nameTableChars > _quotas.MaxNameTableCharCount)
             {
-                throw new NbfxFormatException($"the names exceed the MaxNameTableCharCount quota ({_quotas.MaxNameTableCharCount})", _c.TokenOffset);
+                NbfxCursor.ThrowFormat("the names exceed the MaxNameTableCharCount quota ({0})", _quotas.MaxNameTableCharCount, _c.TokenOffset);
             }
         }
         return Names.Add(_chars, 0, length);
