@@ -70,6 +70,47 @@ public sealed class WriterCompatibilityTests
     }
 
     /// <summary>
+    /// The in-box tests' way of looking at one value's record: Flush, empty the stream, write the value, Flush, read the
+    /// stream. Nothing may stay buffered past a Flush, and writing goes on into the emptied stream.
+    /// </summary>
+    [Fact]
+    public void Each_value_written_after_the_stream_is_emptied_at_a_Flush_is_the_in_box_record()
+    {
+        Action<XmlDictionaryWriter>[] values =
+        [
+            w => w.WriteValue(0x78), w => w.WriteValue(0x1234), w => w.WriteValue(unchecked((int)0xfffff234)), w => w.WriteValue(0x12345678),
+            w => w.WriteValue(0x0102030412345678L), w => w.WriteValue(0L), w => w.WriteValue(1L), w => w.WriteValue(unchecked((long)0xfffffffff2345678)),
+            w => w.WriteValue(decimal.MaxValue), w => w.WriteValue(1.23f), w => w.WriteValue((double)1.23f), w => w.WriteValue(256.0), w => w.WriteValue(1.0 / 3.0),
+            w => w.WriteValue(-0.0), w => w.WriteValue(float.NaN), w => w.WriteValue(double.NegativeInfinity), w => w.WriteValue(true),
+            w => w.WriteValue(new Guid("01020304-0506-0708-090a-0b0c0d0e0f10")), w => w.WriteValue(new TimeSpan(0x0807060504030201)),
+            w => w.WriteValue(new DateTime(2020, 1, 1, 0, 0, 0, DateTimeKind.Local)), w => w.WriteValue(new DateTimeOffset(2020, 1, 1, 0, 0, 0, TimeSpan.FromHours(2))),
+            w => w.WriteValue(new UniqueId(new Guid("01020304-0506-0708-090a-0b0c0d0e0f10"))), w => w.WriteValue((object)ulong.MaxValue),
+            w => w.WriteValue((object)new Uri("http://x/")), w => w.WriteValue("s"),
+            w => w.WriteArray(null, "a", null, new[] { -1, 0x01020304, 0x11223344, -1 }, 1, 2), w => w.WriteArray("p", "a", "urn:x", new[] { 1L, 2L }, 0, 2),
+        ];
+        string Records(Func<Stream, XmlDictionaryWriter> create)
+        {
+            var stream = new MemoryStream();
+            using XmlDictionaryWriter writer = create(stream);
+            writer.WriteStartElement("root");
+            var records = new List<string>();
+            foreach (Action<XmlDictionaryWriter> value in values)
+            {
+                writer.WriteStartElement("a");
+                writer.Flush();
+                stream.Position = 0;
+                stream.SetLength(0);
+                value(writer);
+                writer.Flush();
+                records.Add(Convert.ToHexString(stream.ToArray()));
+                writer.WriteEndElement();
+            }
+            return string.Join("\n", records);
+        }
+        Expect.Equal(Records(stream => XmlDictionaryWriter.CreateBinaryWriter(stream)), Records(stream => Nbfx.CreateWriter(stream, ownsStream: false)), "one record per line");
+    }
+
+    /// <summary>
     /// WriteNode copies a document as the in-box writer copies it: the same bytes for random in-box documents read by
     /// the in-box reader (typed values as typed records, bytes as bytes, dictionary strings as themselves), with and
     /// without the dictionary, or the same refusal.
