@@ -29,7 +29,7 @@ public class DataContractRootTypeTests
     [Flags]
     public enum Colors { Red = 1, Green = 2, Blue = 4 }
 
-    private static readonly Type[] KnownTypes =
+    private static readonly Type[] s_knownTypes =
     [
         typeof(int[]), typeof(DateTimeOffset), typeof(List<object>), typeof(Colors), typeof(Node),
         typeof(bool[]), typeof(short[]), typeof(long[]), typeof(float[]), typeof(double[]), typeof(decimal[]),
@@ -71,7 +71,7 @@ public class DataContractRootTypeTests
     [MemberData(nameof(Roots))]
     public void Both_writers_give_the_same_bytes_and_both_readers_the_same_graph(string why, Type type, Func<object?> value, bool preserveReferences)
     {
-        var serializer = new DataContractSerializer(type, new DataContractSerializerSettings { KnownTypes = KnownTypes, PreserveObjectReferences = preserveReferences });
+        var serializer = new DataContractSerializer(type, new DataContractSerializerSettings { KnownTypes = s_knownTypes, PreserveObjectReferences = preserveReferences });
 
         byte[] inBoxBytes = Write(serializer, value(), stream => XmlDictionaryWriter.CreateBinaryWriter(stream, null, null, false));
         byte[] ourBytes = Write(serializer, value(), stream => Nbfx.CreateWriter(stream, null, null, ownsStream: false));
@@ -117,7 +117,7 @@ public class DataContractRootTypeTests
         var text = new StringWriter();
         using (XmlWriter writer = XmlWriter.Create(text))
         {
-            new DataContractSerializer(type, KnownTypes).WriteObject(writer, back);
+            new DataContractSerializer(type, s_knownTypes).WriteObject(writer, back);
         }
         return text.ToString();
     }
