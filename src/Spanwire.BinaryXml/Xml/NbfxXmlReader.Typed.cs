@@ -16,7 +16,7 @@ internal sealed partial class NbfxXmlReader
 
     /// <summary>On an element (not an array's) whose one content record, already read ahead, ends it.</summary>
     private bool OnElementWithAtomicText => _nodeType == XmlNodeType.Element && _attributeIndex < 0 && _arrayStep == ArrayStep.None
-        && _peeked && _peekedHas && _c.Token == NbfxTokenType.Text && _c.TextEndsElement && _c.ValueType != NbfxValueType.StartList;
+        && PeekAfterStartTag() && _c.Token == NbfxTokenType.Text && _c.TextEndsElement && _c.ValueType != NbfxValueType.StartList;
 
     private NbfxValue PeekedValue => _c.GetValue(Window);
 

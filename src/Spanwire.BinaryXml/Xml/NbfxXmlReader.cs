@@ -222,11 +222,31 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
 
     public override bool Read()
     {
-        if (_state is ReadState.Closed or ReadState.EndOfFile or ReadState.Error)
+        if (_state == ReadState.Interactive && _inputInPlace && !_peeked && _arrayStep == ArrayStep.None && _c.AtPlainRecord)
         {
-            return false;
+            ClearNodeState();
+            if (_exitScope)
+            {
+                _exitScope = false;
+                PopFrame();
+            }
+            // No exception guard on this path: the state says Error until the node is read, so a malformed record
+            // leaves the reader as the guard would.
+            _state = ReadState.Error;
+            bool read = TryReadNodeInPlace();
+            _state = ReadState.Interactive;
+            if (read)
+            {
+                return true;
+            }
         }
-        _state = ReadState.Interactive;
+        return ReadAnyNode();
+    }
+
+    /// <summary>Forgets what the members asked of the node being left (attribute position, values made, chunks).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void ClearNodeState()
+    {
         _attributeIndex = -1;
         _onAttributeValue = false;
         _attributeValueSeen = _attributeValueHandedOver = false;
@@ -237,6 +257,17 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         _attributeValueOverride = null;
         _base64 = null;
         _base64Carry = null;
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool ReadAnyNode()
+    {
+        if (_state is ReadState.Closed or ReadState.EndOfFile or ReadState.Error)
+        {
+            return false;
+        }
+        _state = ReadState.Interactive;
+        ClearNodeState();
         try
         {
             return ReadNode();

@@ -1,0 +1,97 @@
+using System.Runtime.CompilerServices;
+using System.Xml;
+using Spanwire.BinaryXml.Reading;
+
+namespace Spanwire.BinaryXml.Xml;
+
+// Input that is one array is read without the cursor's general step for the records nearly every document is made
+// of: an element with no attributes, a content text, an end element. Their nodes are made straight from the
+// record, and an element's next record is not read ahead (a typed read that needs it reads it then). Anything else,
+// and any record that is not well formed, goes the general way, which throws what the in-box reader would.
+internal sealed partial class NbfxXmlReader
+{
+    /// <summary>Reads the next node in place when its record is one of the common kinds; false, with nothing read, otherwise.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool TryReadNodeInPlace()
+    {
+        ReadOnlySpan<byte> w = new(_nameBytes, _inputOffset, _inputLength);
+        if (_c.TextEndsElement)
+        {
+            _c.TakePendingEnd();
+            MoveToEndElementNode();
+            return true;
+        }
+        int p = _c.NextRecord;
+        if ((uint)p >= (uint)w.Length)
+        {
+            return false;
+        }
+        byte record = w[p];
+        if (record == NbfxRecord.EndElement)
+        {
+            if (!_c.TryEndElementInPlace(p))
+            {
+                return false;
+            }
+            MoveToEndElementNode();
+            return true;
+        }
+        if (record >= NbfxRecord.ZeroText)
+        {
+            if (record > NbfxRecord.MaxText || !_c.TryContentTextInPlace(w, p, record))
+            {
+                return false;
+            }
+            SetNode(XmlNodeType.Text, _frameCount);
+            _atomic = (record & 1) != 0;
+            return true;
+        }
+        if (record is >= NbfxRecord.ShortElement and <= NbfxRecord.PrefixElementZ
+            && _c.TryStartElementInPlace(w, p, record, out int prefixLetter, out int nameStart, out int nameLength, out XmlDictionaryString? nameString))
+        {
+            StartElementInPlace(prefixLetter, nameStart, nameLength, nameString);
+            return true;
+        }
+        return false;
+    }
+
+    /// <summary>The element node of a start tag with no attributes, its name where the record has it.</summary>
+    private void StartElementInPlace(int prefixLetter, int nameStart, int nameLength, XmlDictionaryString? nameString)
+    {
+        string prefix = prefixLetter >= 0 ? NbfxReader.LetterPrefixes[prefixLetter] : "";
+        NameHandle name = nameString is not null
+            ? new NameHandle { Dictionary = nameString }
+            : new NameHandle { Start = _inputOffset + nameStart, Length = nameLength };
+        int binding = FindBinding(prefix);
+        if (_frameCount == 0)
+        {
+            if (_rootSeen)
+            {
+                throw new NbfxFormatException("There are multiple root elements.", _c.TokenOffset);
+            }
+            _rootSeen = true;
+        }
+        _attributeCount = 0;
+        _attributePayloadTop = 0;
+        PushFrame(prefix, name, binding, _bindingCount, _nameTop);
+        _nodeType = XmlNodeType.Element;
+        _depth = _frameCount - 1;
+        SetPrefix(prefix);
+        _nameFrame = _frameCount - 1;
+    }
+
+    /// <summary>
+    /// On an element, reads its next record ahead once (the in-place step does not): typed reads of an element look
+    /// at it to read a text that is the element's whole content straight from its record.
+    /// </summary>
+    private bool PeekAfterStartTag()
+    {
+        if (!_peeked)
+        {
+            ReadOnlySpan<byte> window = Window;
+            _peekedHas = _c.Read(ref window);
+            _peeked = true;
+        }
+        return _peekedHas;
+    }
+}
