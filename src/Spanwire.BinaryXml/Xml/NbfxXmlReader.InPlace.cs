@@ -88,10 +88,33 @@ internal sealed partial class NbfxXmlReader
     {
         if (!_peeked)
         {
-            ReadOnlySpan<byte> window = Window;
-            _peekedHas = _c.Read(ref window);
+            // As for Read: a malformed record leaves the reader in the Error state.
+            ReadState state = _state;
+            _state = ReadState.Error;
+            if (PeekTextInPlace())
+            {
+                _peekedHas = true;
+            }
+            else
+            {
+                ReadOnlySpan<byte> window = Window;
+                _peekedHas = _c.Read(ref window);
+            }
             _peeked = true;
+            _state = state;
         }
         return _peekedHas;
+    }
+
+    /// <summary>Reads ahead the text record after a start tag in place, when it is one the in-place step takes.</summary>
+    private bool PeekTextInPlace()
+    {
+        if (!_inputInPlace || !_c.AtPlainRecord)
+        {
+            return false;
+        }
+        ReadOnlySpan<byte> w = new(_nameBytes, _inputOffset, _inputLength);
+        int p = _c.NextRecord;
+        return (uint)p < (uint)w.Length && NbfxRecord.IsText(w[p]) && _c.TryContentTextInPlace(w, p, w[p]);
     }
 }

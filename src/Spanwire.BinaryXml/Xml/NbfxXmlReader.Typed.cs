@@ -26,9 +26,8 @@ internal sealed partial class NbfxXmlReader
     /// <summary>Consumes the read-ahead text and the end element it carries; the reader moves to the node after.</summary>
     private void SkipAtomicElement()
     {
-        ReadOnlySpan<byte> window = Window;
         _peeked = false;
-        _c.Read(ref window); // the end element the text carried
+        _c.TakePendingEnd(); // the end element the text carried
         PopFrame();
         Read();
     }

@@ -222,7 +222,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
 
     public override bool Read()
     {
-        if (_state == ReadState.Interactive && _inputInPlace && !_peeked && _arrayStep == ArrayStep.None && _c.AtPlainRecord)
+        if (_state == ReadState.Interactive && _inputInPlace && !_peeked)
         {
             ClearNodeState();
             if (_exitScope)
@@ -233,7 +233,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
             // No exception guard on this path: the state says Error until the node is read, so a malformed record
             // leaves the reader as the guard would.
             _state = ReadState.Error;
-            bool read = TryReadNodeInPlace();
+            bool read = _arrayStep != ArrayStep.None ? ReadArrayStep() : _c.AtPlainRecord && TryReadNodeInPlace();
             _state = ReadState.Interactive;
             if (read)
             {
@@ -409,20 +409,27 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         int bindingsBefore = _bindingCount;
         _attributeCount = 0;
         _attributePayloadTop = 0;
-        bool has;
-        while ((has = _c.Read(ref window)) && _c.Token is NbfxTokenType.Attribute or NbfxTokenType.NamespaceDeclaration)
+        if (_inputInPlace)
         {
-            if (_c.Token == NbfxTokenType.Attribute)
+            // The whole input is there to look at: the attributes are the records that are attributes, and the
+            // record after them is read when it is asked for (an array's values at once, as they end the start tag).
+            while (NextIsAttributeInPlace(window) && _c.Read(ref window))
             {
-                AddAttribute(ref window);
+                AddAttributeOrDeclaration(ref window);
             }
-            else
-            {
-                AddNamespaceDeclaration(window);
-            }
+            _peeked = isArray;
+            _peekedHas = isArray && _c.Read(ref window);
         }
-        _peeked = true;
-        _peekedHas = has;
+        else
+        {
+            bool has;
+            while ((has = _c.Read(ref window)) && _c.Token is NbfxTokenType.Attribute or NbfxTokenType.NamespaceDeclaration)
+            {
+                AddAttributeOrDeclaration(ref window);
+            }
+            _peeked = true;
+            _peekedHas = has;
+        }
 
         int binding = FindBinding(prefix);
         for (int i = 0; i < _attributeCount; i++)
@@ -464,6 +471,21 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
             _arrayType = _c.ArrayType;
             _arrayLeft = _c.ArrayCount;
             _arrayStep = ArrayStep.Text;
+        }
+    }
+
+    private bool NextIsAttributeInPlace(ReadOnlySpan<byte> window) =>
+        (uint)_c.NextRecord < (uint)window.Length && window[_c.NextRecord] is >= NbfxRecord.ShortAttribute and <= NbfxRecord.PrefixAttributeZ;
+
+    private void AddAttributeOrDeclaration(ref ReadOnlySpan<byte> window)
+    {
+        if (_c.Token == NbfxTokenType.Attribute)
+        {
+            AddAttribute(ref window);
+        }
+        else
+        {
+            AddNamespaceDeclaration(window);
         }
     }
 
