@@ -17,7 +17,8 @@ internal partial struct NbfxCursor
 
     /// <summary>
     /// Takes the element record at <paramref name="p"/> when it names itself without a prefix string, its name is short
-    /// ASCII or a dictionary string, it is within the depth quota and no attribute record follows it.
+    /// ASCII or a dictionary string, it is within the depth quota and a record follows it that is not an attribute
+    /// (input that ends after a start tag is refused there, as in-box, by the general step).
     /// </summary>
     /// <returns>False, with nothing changed, for any other element.</returns>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -63,7 +64,7 @@ internal partial struct NbfxCursor
             nameLength = n;
             q = nameStart + n;
         }
-        if ((uint)q < (uint)w.Length && IsAttributeRecord(w[q]))
+        if ((uint)q >= (uint)w.Length || IsAttributeRecord(w[q]))
         {
             return false;
         }

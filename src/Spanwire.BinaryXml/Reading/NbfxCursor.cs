@@ -144,6 +144,21 @@ internal partial struct NbfxCursor
         }
     }
 
+    /// <summary>
+    /// The type byte of the next record, moving to the next segment when the window is used up; false at the end of
+    /// the input. Only between records, with no array or list under way.
+    /// </summary>
+    public bool TryPeekRecord(ref ReadOnlySpan<byte> window, out byte record)
+    {
+        if (_pos >= window.Length && !NextWindow(ref window))
+        {
+            record = 0;
+            return false;
+        }
+        record = window[_pos];
+        return true;
+    }
+
     private bool AtEnd()
     {
         if (_depth > 0 || _list != ListPhase.None)

@@ -1,5 +1,6 @@
 using System.Buffers.Binary;
 using System.Diagnostics.CodeAnalysis;
+using System.Runtime.CompilerServices;
 using System.Xml;
 using Spanwire.BinaryXml.Reading;
 
@@ -16,7 +17,12 @@ internal sealed partial class NbfxXmlReader
 
     /// <summary>On an element (not an array's) whose one content record, already read ahead, ends it.</summary>
     private bool OnElementWithAtomicText => _nodeType == XmlNodeType.Element && _attributeIndex < 0 && _arrayStep == ArrayStep.None
-        && PeekAfterStartTag() && _c.Token == NbfxTokenType.Text && _c.TextEndsElement && _c.ValueType != NbfxValueType.StartList;
+        && PeekAtomicText();
+
+    // One out-of-line copy for the twenty typed reads that ask: inlined, each would carry the whole text parse.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool PeekAtomicText() =>
+        PeekAfterStartTag() && _c.Token == NbfxTokenType.Text && _c.TextEndsElement && _c.ValueType != NbfxValueType.StartList;
 
     private NbfxValue PeekedValue => _c.GetValue(Window);
 

@@ -409,27 +409,16 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         int bindingsBefore = _bindingCount;
         _attributeCount = 0;
         _attributePayloadTop = 0;
-        if (_inputInPlace)
+        // The attributes are the records that are attributes; the record after them is read when it is asked for
+        // (an array's values at once, as they end its start tag). The in-box reader looks at the byte after a start
+        // tag to see whether an attribute follows, so input that ends there is refused on the element, as here.
+        while (_c.TryPeekRecord(ref window, out byte next) && next is >= NbfxRecord.ShortAttribute and <= NbfxRecord.PrefixAttributeZ
+            && _c.Read(ref window))
         {
-            // The whole input is there to look at: the attributes are the records that are attributes, and the
-            // record after them is read when it is asked for (an array's values at once, as they end the start tag).
-            while (NextIsAttributeInPlace(window) && _c.Read(ref window))
-            {
-                AddAttributeOrDeclaration(ref window);
-            }
-            _peeked = isArray;
-            _peekedHas = isArray && _c.Read(ref window);
+            AddAttributeOrDeclaration(ref window);
         }
-        else
-        {
-            bool has;
-            while ((has = _c.Read(ref window)) && _c.Token is NbfxTokenType.Attribute or NbfxTokenType.NamespaceDeclaration)
-            {
-                AddAttributeOrDeclaration(ref window);
-            }
-            _peeked = true;
-            _peekedHas = has;
-        }
+        _peeked = isArray || !_c.TryPeekRecord(ref window, out _);
+        _peekedHas = _peeked && _c.Read(ref window);
 
         int binding = FindBinding(prefix);
         for (int i = 0; i < _attributeCount; i++)
@@ -473,9 +462,6 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
             _arrayStep = ArrayStep.Text;
         }
     }
-
-    private bool NextIsAttributeInPlace(ReadOnlySpan<byte> window) =>
-        (uint)_c.NextRecord < (uint)window.Length && window[_c.NextRecord] is >= NbfxRecord.ShortAttribute and <= NbfxRecord.PrefixAttributeZ;
 
     private void AddAttributeOrDeclaration(ref ReadOnlySpan<byte> window)
     {
