@@ -259,4 +259,61 @@ public class TypedReadTests
             Assert.Equal(2, count);
         }
     }
+
+    /// <summary>
+    /// The records an element's whole content is read from directly (integers up to Int32, short UTF-8 text, empty
+    /// text) at their edges, in &lt;r&gt;&lt;v&gt;record&lt;/v&gt;&lt;n/&gt;&lt;/r&gt;: the same value or error as in-box, and the same node after.
+    /// </summary>
+    [Theory]
+    [InlineData("zero with end element", "81", int.MaxValue)]
+    [InlineData("one with end element", "83", int.MaxValue)]
+    [InlineData("Int8 -128", "89 80", int.MaxValue)]
+    [InlineData("Int16 -32768", "8B 00 80", int.MaxValue)]
+    [InlineData("Int32 max", "8D FF FF FF 7F", int.MaxValue)]
+    [InlineData("Int32 min", "8D 00 00 00 80", int.MaxValue)]
+    [InlineData("Int64 that fits an int", "8F 05 00 00 00 00 00 00 00", int.MaxValue)]
+    [InlineData("empty text", "A9", int.MaxValue)]
+    [InlineData("Chars8 ASCII", "99 03 61 62 63", int.MaxValue)]
+    [InlineData("Chars8 with a two-byte char", "99 02 C3 A9", int.MaxValue)]
+    [InlineData("Chars8 of digits, read as an int too", "99 02 34 32", int.MaxValue)]
+    [InlineData("Chars8 of 255 bytes", "99 FF" + "61*255", int.MaxValue)]
+    [InlineData("Chars8 over a MaxStringContentLength of 2", "99 03 61 62 63", 2)]
+    [InlineData("Chars8 at a MaxStringContentLength of 3", "99 03 61 62 63", 3)]
+    [InlineData("Chars16 ASCII", "9B 03 00 61 62 63", int.MaxValue)]
+    public void Element_content_read_straight_from_its_record_matches_in_box(string why, string record, int maxStringContentLength)
+    {
+        string hex = string.Join("", record.Split(' ').Select(part => part.Contains('*')
+            ? string.Concat(Enumerable.Repeat(part.Split('*')[0], int.Parse(part.Split('*')[1], CultureInfo.InvariantCulture)))
+            : part));
+        byte[] bytes = Convert.FromHexString("400172" + "400176" + hex + "40016E01" + "01");
+        var quotas = new XmlDictionaryReaderQuotas { MaxStringContentLength = maxStringContentLength };
+        foreach ((string name, Func<XmlDictionaryReader, object> read) in s_elementReads.Where(r => r.Name is "Int" or "String"))
+        {
+            string expected = Outcome(XmlDictionaryReader.CreateBinaryReader(bytes, quotas), read, content: false);
+            foreach ((string input, Func<XmlDictionaryReader> open) in new (string, Func<XmlDictionaryReader>)[]
+            {
+                ("whole", () => Nbfx.CreateReader(bytes, null, quotas)),
+                ("1-byte segments", () => Nbfx.CreateReader(ReaderHarness.Split(bytes, 1), null, quotas)),
+            })
+            {
+                Expect.Equal(expected, Outcome(open(), read, content: false), $"{why}: ReadElementContentAs{name}, {input}");
+            }
+        }
+    }
+
+    [Theory]
+    [InlineData("Int8 cut off", "400172 400176 89")]
+    [InlineData("Int32 cut off", "400172 400176 8D FF FF")]
+    [InlineData("Chars8 cut off", "400172 400176 99 05 61 62")]
+    [InlineData("the input ends after the start tag", "400172 400176")]
+    public void Element_content_cut_off_is_refused_as_in_box(string why, string hex)
+    {
+        byte[] bytes = Convert.FromHexString(hex.Replace(" ", ""));
+        foreach ((string name, Func<XmlDictionaryReader, object> read) in s_elementReads.Where(r => r.Name is "Int" or "String"))
+        {
+            string expected = Outcome(XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max), read, content: false);
+            Expect.Equal(expected, Outcome(Nbfx.CreateReader(bytes), read, content: false), $"{why}: ReadElementContentAs{name}");
+        }
+    }
 }
+

@@ -126,4 +126,12 @@ internal partial struct NbfxCursor
         TokenDepth = _depth;
         return true;
     }
+
+    /// <summary>Past a text record with end element that the node layer read itself, ending at <paramref name="end"/>.</summary>
+    public void SkipTextWithEndInPlace(int end)
+    {
+        _pos = end;
+        _depth--;
+        _inStartTag = false;
+    }
 }

@@ -1,3 +1,5 @@
+using System.Buffers.Binary;
+using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 using System.Xml;
 using Spanwire.BinaryXml.Reading;
@@ -116,5 +118,92 @@ internal sealed partial class NbfxXmlReader
         ReadOnlySpan<byte> w = new(_nameBytes, _inputOffset, _inputLength);
         int p = _c.NextRecord;
         return (uint)p < (uint)w.Length && NbfxRecord.IsText(w[p]) && _c.TryContentTextInPlace(w, p, w[p]);
+    }
+
+    /// <summary>On an element's start tag read in place from one array, with nothing read after it yet.</summary>
+    private bool OnStartTagInPlace => _inputInPlace && !_peeked && _nodeType == XmlNodeType.Element && _attributeIndex < 0
+        && _arrayStep == ArrayStep.None && _c.AtPlainRecord;
+
+    /// <summary>
+    /// An element whose whole content is one integer record with end element (zero, one, Int8, Int16, Int32), read
+    /// as the in-box reader reads it for ReadElementContentAsInt: the value straight from the record, then the node
+    /// after the element. False, with nothing read, for any other content.
+    /// </summary>
+    private bool TryReadInt32ElementInPlace(out int value)
+    {
+        value = 0;
+        if (!OnStartTagInPlace)
+        {
+            return false;
+        }
+        ReadOnlySpan<byte> w = new(_nameBytes, _inputOffset, _inputLength);
+        int p = _c.NextRecord;
+        int end;
+        switch ((uint)p < (uint)w.Length ? w[p] : 0)
+        {
+            case NbfxRecord.ZeroText + 1:
+                end = p + 1;
+                break;
+            case NbfxRecord.OneText + 1:
+                value = 1;
+                end = p + 1;
+                break;
+            case NbfxRecord.Int8Text + 1 when p + 2 <= w.Length:
+                value = (sbyte)w[p + 1];
+                end = p + 2;
+                break;
+            case NbfxRecord.Int16Text + 1 when p + 3 <= w.Length:
+                value = BinaryPrimitives.ReadInt16LittleEndian(w[(p + 1)..]);
+                end = p + 3;
+                break;
+            case NbfxRecord.Int32Text + 1 when p + 5 <= w.Length:
+                value = BinaryPrimitives.ReadInt32LittleEndian(w[(p + 1)..]);
+                end = p + 5;
+                break;
+            default:
+                return false;
+        }
+        EndElementAfterTextInPlace(end);
+        return true;
+    }
+
+    /// <summary>
+    /// An element whose whole content is one short UTF-8 text record with end element (or an empty one), read as the
+    /// in-box reader reads it for ReadElementContentAsString. False, with nothing read, for any other content.
+    /// </summary>
+    private bool TryReadStringElementInPlace([NotNullWhen(true)] out string? value)
+    {
+        value = null;
+        if (!OnStartTagInPlace)
+        {
+            return false;
+        }
+        ReadOnlySpan<byte> w = new(_nameBytes, _inputOffset, _inputLength);
+        int p = _c.NextRecord;
+        int end;
+        switch ((uint)p < (uint)w.Length ? w[p] : 0)
+        {
+            case NbfxRecord.EmptyText + 1:
+                value = "";
+                end = p + 1;
+                break;
+            // Within the string quota by its byte count alone: no char count needed.
+            case NbfxRecord.Chars8Text + 1 when p + 2 <= w.Length && w[p + 1] <= w.Length - (p + 2) && w[p + 1] <= _quotas.MaxStringContentLength:
+                end = p + 2 + w[p + 1];
+                value = new NbfxValue(NbfxValueType.Chars, w[(p + 2)..end], null, 0, p + 2).ToText();
+                break;
+            default:
+                return false;
+        }
+        EndElementAfterTextInPlace(end);
+        return true;
+    }
+
+    /// <summary>Past a text record with end element that ends at <paramref name="end"/>: the element ends, and the reader moves on.</summary>
+    private void EndElementAfterTextInPlace(int end)
+    {
+        _c.SkipTextWithEndInPlace(end);
+        PopFrame();
+        Read();
     }
 }

@@ -40,11 +40,16 @@ internal sealed partial class NbfxXmlReader
     /// </summary>
     public override void ReadEndElement()
     {
-        if (MoveToContent() != XmlNodeType.EndElement && Depth == 0)
+        if (MoveToContent() == XmlNodeType.EndElement)
+        {
+            Read();
+            return;
+        }
+        if (Depth == 0)
         {
             throw new InvalidOperationException("No corresponding start element is open.");
         }
-        base.ReadEndElement();
+        base.ReadEndElement(); // not on an end element: XmlReader's own exception
     }
 
     /// <summary>True when the current text node's value is empty or only XML whitespace.</summary>

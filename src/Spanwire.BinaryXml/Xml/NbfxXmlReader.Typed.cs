@@ -176,6 +176,10 @@ internal sealed partial class NbfxXmlReader
 
     public override string ReadElementContentAsString()
     {
+        if (TryReadStringElementInPlace(out string? text))
+        {
+            return text;
+        }
         if (OnElementWithAtomicText)
         {
             string value = PeekedValue.ToText();
@@ -197,6 +201,10 @@ internal sealed partial class NbfxXmlReader
 
     public override int ReadElementContentAsInt()
     {
+        if (TryReadInt32ElementInPlace(out int number))
+        {
+            return number;
+        }
         if (OnElementWithAtomicText && TryInt32(PeekedValue, out int value))
         {
             SkipAtomicElement();
