@@ -237,13 +237,22 @@ internal sealed partial class NbfxXmlReader
         return NameEquals(ref frame.Name, localName, localNameString, countQuota: true) && NamespaceEquals(frame.Binding, ns, nsString);
     }
 
-    public override bool IsLocalName(string localName) => OnNamedNode && localName is not null
-        ? NameEquals(ref _frames[_nameFrame].Name, localName, null, countQuota: true)
+    public override bool IsLocalName(string localName) =>
+        _attributeIndex >= 0 && localName is not null ? AttributeRecordLocalName(_attributes[_attributeIndex]) == localName
+        : OnNamedNode && localName is not null ? NameEquals(ref _frames[_nameFrame].Name, localName, null, countQuota: true)
         : base.IsLocalName(localName!);
 
-    public override bool IsLocalName(XmlDictionaryString localName) => OnNamedNode && localName is not null
-        ? NameEquals(ref _frames[_nameFrame].Name, localName.Value, localName, countQuota: true)
+    public override bool IsLocalName(XmlDictionaryString localName) =>
+        _attributeIndex >= 0 && localName is not null ? AttributeRecordLocalName(_attributes[_attributeIndex]) == localName.Value
+        : OnNamedNode && localName is not null ? NameEquals(ref _frames[_nameFrame].Name, localName.Value, localName, countQuota: true)
         : base.IsLocalName(localName!);
+
+    /// <summary>
+    /// An attribute's local name as the in-box reader compares it in IsLocalName and IndexOfLocalName: the name
+    /// itself, except that xmlns="…" has the empty local name of its record (LocalName still says "xmlns").
+    /// </summary>
+    private static string AttributeRecordLocalName(AttributeNode attribute) =>
+        attribute.IsXmlns && attribute.Prefix.Length == 0 ? "" : attribute.LocalName;
 
     public override bool IsNamespaceUri(string namespaceUri) => OnNamedNode && namespaceUri is not null
         ? NamespaceEquals(_frames[_nameFrame].Binding, namespaceUri, null)
@@ -315,6 +324,11 @@ internal sealed partial class NbfxXmlReader
 
     public override int IndexOfLocalName(XmlDictionaryString[] localNames, XmlDictionaryString namespaceUri)
     {
+        if (_attributeIndex >= 0 && localNames is not null && namespaceUri is not null)
+        {
+            // DataContractSerializer asks this of every attribute it meets (i:nil, i:type, z:Id and the like).
+            return IndexOfAttributeLocalName(_attributes[_attributeIndex], localNames, namespaceUri);
+        }
         if (!OnNamedNode || localNames is null || namespaceUri is null)
         {
             return base.IndexOfLocalName(localNames!, namespaceUri!);
@@ -332,6 +346,29 @@ internal sealed partial class NbfxXmlReader
                 ThrowNullLocalName(i);
             }
             if (NameEquals(ref frame.Name, name.Value, name, countQuota: true))
+            {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /// <summary>As XmlDictionaryReader's own, on the attribute's names as they were read, without its virtual calls.</summary>
+    private static int IndexOfAttributeLocalName(AttributeNode attribute, XmlDictionaryString[] localNames, XmlDictionaryString namespaceUri)
+    {
+        if (attribute.Namespace != namespaceUri.Value)
+        {
+            return -1;
+        }
+        string localName = AttributeRecordLocalName(attribute);
+        for (int i = 0; i < localNames.Length; i++)
+        {
+            XmlDictionaryString? name = localNames[i];
+            if (name is null)
+            {
+                ThrowNullLocalName(i);
+            }
+            if (localName == name.Value)
             {
                 return i;
             }
