@@ -261,8 +261,8 @@ public class TypedReadTests
     }
 
     /// <summary>
-    /// The records an element's whole content is read from directly (integers up to Int32, short UTF-8 text, empty
-    /// text) at their edges, in &lt;r&gt;&lt;v&gt;record&lt;/v&gt;&lt;n/&gt;&lt;/r&gt;: the same value or error as in-box, and the same node after.
+    /// The records an element's whole content is read from directly (the fixed-size records, short UTF-8 text) at
+    /// their edges, through every typed element read, in &lt;r&gt;&lt;v&gt;record&lt;/v&gt;&lt;n/&gt;&lt;/r&gt;: the same value or error as in-box, and the same node after.
     /// </summary>
     [Theory]
     [InlineData("zero with end element", "81", int.MaxValue)]
@@ -280,6 +280,23 @@ public class TypedReadTests
     [InlineData("Chars8 over a MaxStringContentLength of 2", "99 03 61 62 63", 2)]
     [InlineData("Chars8 at a MaxStringContentLength of 3", "99 03 61 62 63", 3)]
     [InlineData("Chars16 ASCII", "9B 03 00 61 62 63", int.MaxValue)]
+    [InlineData("Chars8 of a Guid's text over a MaxStringContentLength of 2", "99 24 30 30 31 31 32 32 33 33 2D 34 34 35 35 2D 36 36 37 37 2D 38 38 39 39 2D 61 61 62 62 63 63 64 64 65 65 66 66", 2)]
+    [InlineData("Chars8 of digits over a MaxStringContentLength of 1", "99 02 34 32", 1)]
+    [InlineData("Chars8 of a time over a MaxStringContentLength of 1", "99 08 30 30 3A 30 30 3A 30 31", 1)]
+    [InlineData("false", "85", int.MaxValue)]
+    [InlineData("true", "87", int.MaxValue)]
+    [InlineData("Bool record 1", "B5 01", int.MaxValue)]
+    [InlineData("Int64 past an int", "8F 00 00 00 80 00 00 00 00", int.MaxValue)]
+    [InlineData("UInt64 max", "B3 FF FF FF FF FF FF FF FF", int.MaxValue)]
+    [InlineData("Float 1.5", "91 00 00 C0 3F", int.MaxValue)]
+    [InlineData("Double NaN", "93 00 00 00 00 00 00 F8 7F", int.MaxValue)]
+    [InlineData("Decimal 1.5", "95 00 00 01 00 00 00 00 00 0F 00 00 00 00 00 00 00", int.MaxValue)]
+    [InlineData("DateTime UTC", "97 00 80 1E 7C 2E 4F DE 48", int.MaxValue)]
+    [InlineData("DateTime one tick past the last", "97 00 40 37 F4 75 28 CA 2B", int.MaxValue)]
+    [InlineData("TimeSpan of one tick", "AF 01 00 00 00 00 00 00 00", int.MaxValue)]
+    [InlineData("Guid", "B1 00 11 22 33 44 55 66 77 88 99 AA BB CC DD EE FF", int.MaxValue)]
+    [InlineData("UniqueId", "AD 00 11 22 33 44 55 66 77 88 99 AA BB CC DD EE FF", int.MaxValue)]
+    [InlineData("a dictionary string", "AB 02", int.MaxValue)]
     public void Element_content_read_straight_from_its_record_matches_in_box(string why, string record, int maxStringContentLength)
     {
         string hex = string.Join("", record.Split(' ').Select(part => part.Contains('*')
@@ -287,13 +304,13 @@ public class TypedReadTests
             : part));
         byte[] bytes = Convert.FromHexString("400172" + "400176" + hex + "40016E01" + "01");
         var quotas = new XmlDictionaryReaderQuotas { MaxStringContentLength = maxStringContentLength };
-        foreach ((string name, Func<XmlDictionaryReader, object> read) in s_elementReads.Where(r => r.Name is "Int" or "String"))
+        foreach ((string name, Func<XmlDictionaryReader, object> read) in s_elementReads)
         {
-            string expected = Outcome(XmlDictionaryReader.CreateBinaryReader(bytes, quotas), read, content: false);
+            string expected = Outcome(XmlDictionaryReader.CreateBinaryReader(bytes, 0, bytes.Length, Nbfx.SoapDictionary, quotas), read, content: false);
             foreach ((string input, Func<XmlDictionaryReader> open) in new (string, Func<XmlDictionaryReader>)[]
             {
-                ("whole", () => Nbfx.CreateReader(bytes, null, quotas)),
-                ("1-byte segments", () => Nbfx.CreateReader(ReaderHarness.Split(bytes, 1), null, quotas)),
+                ("whole", () => Nbfx.CreateReader(bytes, Nbfx.SoapDictionary, quotas)),
+                ("1-byte segments", () => Nbfx.CreateReader(ReaderHarness.Split(bytes, 1), Nbfx.SoapDictionary, quotas)),
             })
             {
                 Expect.Equal(expected, Outcome(open(), read, content: false), $"{why}: ReadElementContentAs{name}, {input}");

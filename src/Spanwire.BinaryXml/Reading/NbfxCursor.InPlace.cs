@@ -1,3 +1,4 @@
+using System.Buffers.Binary;
 using System.Runtime.CompilerServices;
 using System.Xml;
 
@@ -134,4 +135,24 @@ internal partial struct NbfxCursor
         _depth--;
         _inStartTag = false;
     }
+
+    /// <summary>
+    /// The value type and payload size of a fixed-size text record (with or without end element), not a list's start
+    /// or end; false for the records whose payload has a length or a dictionary id.
+    /// </summary>
+    public static bool TryFixedSizeText(byte record, out NbfxValueType type, out int size)
+    {
+        int kindIndex = (record - NbfxRecord.ZeroText) >> 1;
+        type = (NbfxValueType)TextKinds[kindIndex];
+        size = FixedSizes[kindIndex];
+        return size != 0xFF && type is not (NbfxValueType.StartList or NbfxValueType.EndList);
+    }
+
+    /// <summary>False for the payloads <see cref="CheckFixedSizeValue"/> refuses: a decimal's flags, a DateTime's ticks.</summary>
+    public static bool IsValidFixedSizeValue(NbfxValueType type, ReadOnlySpan<byte> payload) => type switch
+    {
+        NbfxValueType.Decimal => NbfxPrimitives.IsValidDecimal(payload),
+        NbfxValueType.DateTime => NbfxPrimitives.IsValidDateTimeBinary(BinaryPrimitives.ReadInt64LittleEndian(payload)),
+        _ => true,
+    };
 }

@@ -67,21 +67,29 @@ internal partial struct NbfxCursor
 
     private enum ListPhase : byte { None, Content, Attribute }
 
-    public NbfxCursor(long length, IXmlDictionary? dictionary, XmlBinaryReaderSession? session, XmlDictionaryReaderQuotas? quotas)
+    /// <param name="length">The input's length in bytes.</param>
+    /// <param name="dictionary">The static dictionary, for even dictionary ids.</param>
+    /// <param name="session">The session's strings, for odd dictionary ids.</param>
+    /// <param name="quotas">The limits; null for the in-box defaults.</param>
+    /// <param name="checkStringContent">
+    /// False to leave MaxStringContentLength to the caller: the drop-in reader applies it where the in-box reader does,
+    /// when content is read as a string, not to every text it passes.
+    /// </param>
+    public NbfxCursor(long length, IXmlDictionary? dictionary, XmlBinaryReaderSession? session, XmlDictionaryReaderQuotas? quotas, bool checkStringContent = true)
     {
         _length = length;
         _dictionary = dictionary;
         _session = session;
         quotas ??= DefaultQuotas;
         _maxDepth = quotas.MaxDepth;
-        _maxStringContentLength = quotas.MaxStringContentLength;
+        _maxStringContentLength = checkStringContent ? quotas.MaxStringContentLength : int.MaxValue;
         _maxArrayLength = quotas.MaxArrayLength;
         _maxNameLength = quotas.MaxNameTableCharCount;
         PrefixLetter = -1;
     }
 
-    public NbfxCursor(ReadOnlySequence<byte> sequence, IXmlDictionary? dictionary, XmlBinaryReaderSession? session, XmlDictionaryReaderQuotas? quotas)
-        : this(sequence.Length, dictionary, session, quotas)
+    public NbfxCursor(ReadOnlySequence<byte> sequence, IXmlDictionary? dictionary, XmlBinaryReaderSession? session, XmlDictionaryReaderQuotas? quotas, bool checkStringContent = true)
+        : this(sequence.Length, dictionary, session, quotas, checkStringContent)
     {
         _sequence = sequence;
         _isSequence = true;

@@ -1,5 +1,3 @@
-using System.Buffers.Binary;
-using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 using System.Xml;
 using Spanwire.BinaryXml.Reading;
@@ -125,77 +123,55 @@ internal sealed partial class NbfxXmlReader
         && _arrayStep == ArrayStep.None && _c.AtPlainRecord;
 
     /// <summary>
-    /// An element whose whole content is one integer record with end element (zero, one, Int8, Int16, Int32), read
-    /// as the in-box reader reads it for ReadElementContentAsInt: the value straight from the record, then the node
-    /// after the element. False, with nothing read, for any other content.
+    /// The text record with end element right after the current start tag, as a value, when the input is one array
+    /// and the record is one the in-box reader converts directly for a typed element read: a fixed-size record (a
+    /// decimal or DateTime only when valid) or UTF-8 text of one length byte within the string quota. False, with
+    /// nothing read, otherwise: the general step then reads the record and refuses it if it is malformed.
     /// </summary>
-    private bool TryReadInt32ElementInPlace(out int value)
+    /// <param name="value">The value, its payload in the input.</param>
+    /// <param name="end">Where the record ends: <see cref="EndElementAfterTextInPlace"/> moves past it.</param>
+    private bool TryPeekAtomicValueInPlace(out NbfxValue value, out int end)
     {
-        value = 0;
+        value = default;
+        end = 0;
         if (!OnStartTagInPlace)
         {
             return false;
         }
         ReadOnlySpan<byte> w = new(_nameBytes, _inputOffset, _inputLength);
         int p = _c.NextRecord;
-        int end;
-        switch ((uint)p < (uint)w.Length ? w[p] : 0)
+        if ((uint)p >= (uint)w.Length)
         {
-            case NbfxRecord.ZeroText + 1:
-                end = p + 1;
-                break;
-            case NbfxRecord.OneText + 1:
-                value = 1;
-                end = p + 1;
-                break;
-            case NbfxRecord.Int8Text + 1 when p + 2 <= w.Length:
-                value = (sbyte)w[p + 1];
-                end = p + 2;
-                break;
-            case NbfxRecord.Int16Text + 1 when p + 3 <= w.Length:
-                value = BinaryPrimitives.ReadInt16LittleEndian(w[(p + 1)..]);
-                end = p + 3;
-                break;
-            case NbfxRecord.Int32Text + 1 when p + 5 <= w.Length:
-                value = BinaryPrimitives.ReadInt32LittleEndian(w[(p + 1)..]);
-                end = p + 5;
-                break;
-            default:
+            return false;
+        }
+        byte record = w[p];
+        int start = p + 1;
+        int length;
+        if ((record & 1) == 0 || !NbfxRecord.IsText(record))
+        {
+            return false;
+        }
+        if (NbfxCursor.TryFixedSizeText(record, out NbfxValueType type, out length))
+        {
+            if (length > w.Length - start || !NbfxCursor.IsValidFixedSizeValue(type, w.Slice(start, length)))
+            {
                 return false;
+            }
         }
-        EndElementAfterTextInPlace(end);
-        return true;
-    }
-
-    /// <summary>
-    /// An element whose whole content is one short UTF-8 text record with end element (or an empty one), read as the
-    /// in-box reader reads it for ReadElementContentAsString. False, with nothing read, for any other content.
-    /// </summary>
-    private bool TryReadStringElementInPlace([NotNullWhen(true)] out string? value)
-    {
-        value = null;
-        if (!OnStartTagInPlace)
+        else if (record == NbfxRecord.Chars8Text + 1 && start < w.Length
+            && w[start] <= w.Length - (start + 1) && w[start] <= _quotas.MaxStringContentLength)
         {
-            return false;
-        }
-        ReadOnlySpan<byte> w = new(_nameBytes, _inputOffset, _inputLength);
-        int p = _c.NextRecord;
-        int end;
-        switch ((uint)p < (uint)w.Length ? w[p] : 0)
-        {
-            case NbfxRecord.EmptyText + 1:
-                value = "";
-                end = p + 1;
-                break;
             // Within the string quota by its byte count alone: no char count needed.
-            case NbfxRecord.Chars8Text + 1 when p + 2 <= w.Length && w[p + 1] <= w.Length - (p + 2) && w[p + 1] <= _quotas.MaxStringContentLength:
-                end = p + 2 + w[p + 1];
-                value = new NbfxValue(NbfxValueType.Chars, w[(p + 2)..end], null, 0, p + 2).ToText();
-                break;
-            default:
-                return false;
+            type = NbfxValueType.Chars;
+            length = w[start];
+            start++;
         }
-        EndElementAfterTextInPlace(end);
+        else
+        {
+            return false;
+        }
+        value = new NbfxValue(type, w.Slice(start, length), null, 0, start);
+        end = start + length;
         return true;
     }
 

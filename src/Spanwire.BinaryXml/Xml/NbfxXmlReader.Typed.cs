@@ -1,5 +1,6 @@
 using System.Buffers.Binary;
 using System.Diagnostics.CodeAnalysis;
+using System.Globalization;
 using System.Runtime.CompilerServices;
 using System.Xml;
 using Spanwire.BinaryXml.Reading;
@@ -38,8 +39,15 @@ internal sealed partial class NbfxXmlReader
         Read();
     }
 
-    /// <summary>On an attribute, its value (the reader stays there, as in-box); elsewhere the text up to the next markup, within the string quota.</summary>
-    public override string ReadContentAsString()
+    /// <summary>
+    /// On an attribute, its value (the reader stays there, as in-box); elsewhere the text up to the next markup. As
+    /// in-box, this (and what reads through it: ReadElementContentAsString, ReadString) is where MaxStringContentLength
+    /// applies; Value, typed reads and ReadValueChunk pass text of any length.
+    /// </summary>
+    public override string ReadContentAsString() => ReadContentText(_quotas.MaxStringContentLength);
+
+    /// <summary>ReadContentAsString with <paramref name="quota"/> for its limit: typed reads through the text have none.</summary>
+    private string ReadContentText(int quota)
     {
         if (_attributeIndex >= 0)
         {
@@ -47,13 +55,13 @@ internal sealed partial class NbfxXmlReader
             {
                 string value = _attributeValueHandedOver ? "" : AttributeValue(_attributeIndex);
                 _attributeValueHandedOver = true;
-                return value;
+                return WithinStringQuota(value, quota);
             }
-            return AttributeValue(_attributeIndex);
+            return WithinStringQuota(AttributeValue(_attributeIndex), quota);
         }
         if (OnAtomicText)
         {
-            string value = _textChunkRest ?? CurrentValue.ToText(); // within the string quota: the cursor checked the record
+            string value = WithinStringQuota(_textChunkRest ?? CurrentValue.ToText(), quota);
             Read();
             return value;
         }
@@ -61,12 +69,28 @@ internal sealed partial class NbfxXmlReader
         {
             // As in-box: once the value has been made a string, reading it as content hands it over and leaves an
             // empty text node where it was, without moving on.
-            string value = _value;
+            string value = WithinStringQuota(_value, quota);
             _value = "";
             return value;
         }
-        return ReadContentAsString(_quotas.MaxStringContentLength);
+        return ReadContentAsString(quota);
     }
+
+    /// <summary>The string read as content, refused as the in-box reader refuses one longer than MaxStringContentLength.</summary>
+    private static string WithinStringQuota(string value, int quota)
+    {
+        if (value.Length > quota)
+        {
+            ThrowStringQuotaExceeded(quota);
+        }
+        return value;
+    }
+
+    [DoesNotReturn]
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void ThrowStringQuotaExceeded(int quota) =>
+        throw new XmlException(string.Format(CultureInfo.InvariantCulture,
+            "The maximum string content length quota ({0}) has been exceeded while reading XML data. This quota may be increased by changing the MaxStringContentLength property on the XmlDictionaryReaderQuotas object used when creating the XML reader.", quota));
 
     /// <summary>
     /// As in-box: an attribute's value, or a text that is its element's whole content, not yet asked for as a string,
@@ -176,13 +200,15 @@ internal sealed partial class NbfxXmlReader
 
     public override string ReadElementContentAsString()
     {
-        if (TryReadStringElementInPlace(out string? text))
+        if (TryPeekAtomicValueInPlace(out NbfxValue atomic, out int end))
         {
+            string text = atomic.ToText();
+            EndElementAfterTextInPlace(end);
             return text;
         }
         if (OnElementWithAtomicText)
         {
-            string value = PeekedValue.ToText();
+            string value = WithinStringQuota(PeekedValue.ToText(), _quotas.MaxStringContentLength);
             SkipAtomicElement();
             return value;
         }
@@ -201,9 +227,10 @@ internal sealed partial class NbfxXmlReader
 
     public override int ReadElementContentAsInt()
     {
-        if (TryReadInt32ElementInPlace(out int number))
+        if (TryPeekAtomicValueInPlace(out NbfxValue atomic, out int end) && TryInt32(atomic, out int inPlace))
         {
-            return number;
+            EndElementAfterTextInPlace(end);
+            return inPlace;
         }
         if (OnElementWithAtomicText && TryInt32(PeekedValue, out int value))
         {
@@ -225,6 +252,11 @@ internal sealed partial class NbfxXmlReader
 
     public override long ReadElementContentAsLong()
     {
+        if (TryPeekAtomicValueInPlace(out NbfxValue atomic, out int end) && TryInt64(atomic, out long inPlace))
+        {
+            EndElementAfterTextInPlace(end);
+            return inPlace;
+        }
         if (OnElementWithAtomicText && TryInt64(PeekedValue, out long value))
         {
             SkipAtomicElement();
@@ -245,6 +277,11 @@ internal sealed partial class NbfxXmlReader
 
     public override double ReadElementContentAsDouble()
     {
+        if (TryPeekAtomicValueInPlace(out NbfxValue atomic, out int end) && TryDouble(atomic, out double inPlace))
+        {
+            EndElementAfterTextInPlace(end);
+            return inPlace;
+        }
         if (OnElementWithAtomicText && TryDouble(PeekedValue, out double value))
         {
             SkipAtomicElement();
@@ -265,6 +302,11 @@ internal sealed partial class NbfxXmlReader
 
     public override float ReadElementContentAsFloat()
     {
+        if (TryPeekAtomicValueInPlace(out NbfxValue atomic, out int end) && TrySingle(atomic, out float inPlace))
+        {
+            EndElementAfterTextInPlace(end);
+            return inPlace;
+        }
         if (OnElementWithAtomicText && TrySingle(PeekedValue, out float value))
         {
             SkipAtomicElement();
@@ -285,6 +327,11 @@ internal sealed partial class NbfxXmlReader
 
     public override decimal ReadElementContentAsDecimal()
     {
+        if (TryPeekAtomicValueInPlace(out NbfxValue atomic, out int end) && TryDecimal(atomic, out decimal inPlace))
+        {
+            EndElementAfterTextInPlace(end);
+            return inPlace;
+        }
         if (OnElementWithAtomicText && TryDecimal(PeekedValue, out decimal value))
         {
             SkipAtomicElement();
@@ -305,6 +352,11 @@ internal sealed partial class NbfxXmlReader
 
     public override bool ReadElementContentAsBoolean()
     {
+        if (TryPeekAtomicValueInPlace(out NbfxValue atomic, out int end) && TryBoolean(atomic, out bool inPlace))
+        {
+            EndElementAfterTextInPlace(end);
+            return inPlace;
+        }
         if (OnElementWithAtomicText && TryBoolean(PeekedValue, out bool value))
         {
             SkipAtomicElement();
@@ -326,6 +378,12 @@ internal sealed partial class NbfxXmlReader
 
     public override DateTime ReadElementContentAsDateTime()
     {
+        if (TryPeekAtomicValueInPlace(out NbfxValue atomic, out int end) && atomic.Type == NbfxValueType.DateTime)
+        {
+            DateTime inPlace = atomic.ToDateTime();
+            EndElementAfterTextInPlace(end);
+            return inPlace;
+        }
         if (OnElementWithAtomicText && _c.ValueType == NbfxValueType.DateTime)
         {
             DateTime value = PeekedValue.ToDateTime();
@@ -348,6 +406,12 @@ internal sealed partial class NbfxXmlReader
 
     public override TimeSpan ReadElementContentAsTimeSpan()
     {
+        if (TryPeekAtomicValueInPlace(out NbfxValue atomic, out int end) && atomic.Type == NbfxValueType.TimeSpan)
+        {
+            TimeSpan inPlace = atomic.ToTimeSpan();
+            EndElementAfterTextInPlace(end);
+            return inPlace;
+        }
         if (OnElementWithAtomicText && _c.ValueType == NbfxValueType.TimeSpan)
         {
             TimeSpan value = PeekedValue.ToTimeSpan();
@@ -370,6 +434,12 @@ internal sealed partial class NbfxXmlReader
 
     public override Guid ReadElementContentAsGuid()
     {
+        if (TryPeekAtomicValueInPlace(out NbfxValue atomic, out int end) && atomic.Type == NbfxValueType.Guid)
+        {
+            Guid inPlace = atomic.ToGuid();
+            EndElementAfterTextInPlace(end);
+            return inPlace;
+        }
         if (OnElementWithAtomicText && _c.ValueType == NbfxValueType.Guid)
         {
             Guid value = PeekedValue.ToGuid();
@@ -392,6 +462,12 @@ internal sealed partial class NbfxXmlReader
 
     public override UniqueId ReadElementContentAsUniqueId()
     {
+        if (TryPeekAtomicValueInPlace(out NbfxValue atomic, out int end) && atomic.Type == NbfxValueType.UniqueId)
+        {
+            UniqueId inPlace = atomic.ToUniqueId();
+            EndElementAfterTextInPlace(end);
+            return inPlace;
+        }
         if (OnElementWithAtomicText && _c.ValueType == NbfxValueType.UniqueId)
         {
             UniqueId value = PeekedValue.ToUniqueId();
@@ -406,7 +482,7 @@ internal sealed partial class NbfxXmlReader
     /// <summary>The content as text, parsed as the in-box reader parses it; a value that does not parse is an XmlException.</summary>
     private T ReadContentAs<T>(Func<string, T> parse, string typeName)
     {
-        string text = ReadContentAsString();
+        string text = ReadContentText(int.MaxValue);
         try
         {
             return parse(text);

@@ -98,8 +98,8 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         _inputInPlace = false;
         // One array is read as a span (no segment to move to); anything else segment by segment.
         _c = UseInputInPlace(input)
-            ? new NbfxCursor(input.Length, dictionary, session, _quotas)
-            : new NbfxCursor(input, dictionary, session, _quotas);
+            ? new NbfxCursor(input.Length, dictionary, session, _quotas, checkStringContent: false)
+            : new NbfxCursor(input, dictionary, session, _quotas, checkStringContent: false);
         _release = release;
         _onClose = onClose;
         _bindings[0] = new NamespaceBinding { Prefix = Xml, Name = new NameHandle { Atom = XmlNamespace } };
@@ -378,11 +378,9 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
             {
                 text.Append(' ');
             }
+            // No string quota here, as in-box: MaxStringContentLength applies when the list is read as content. The
+            // text is bounded by the input, as any text's is (a dictionary item's string can be longer than its id).
             text.Append(_c.GetValue(window).ToText());
-            if (text.Length > _quotas.MaxStringContentLength)
-            {
-                NbfxCursor.ThrowFormat("a list longer than the MaxStringContentLength quota ({0})", _quotas.MaxStringContentLength, _c.TokenOffset);
-            }
         }
         return text.ToString();
     }
