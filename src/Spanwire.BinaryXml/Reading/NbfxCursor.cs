@@ -71,25 +71,26 @@ internal partial struct NbfxCursor
     /// <param name="dictionary">The static dictionary, for even dictionary ids.</param>
     /// <param name="session">The session's strings, for odd dictionary ids.</param>
     /// <param name="quotas">The limits; null for the in-box defaults.</param>
-    /// <param name="checkStringContent">
-    /// False to leave MaxStringContentLength to the caller: the drop-in reader applies it where the in-box reader does,
-    /// when content is read as a string, not to every text it passes.
+    /// <param name="applyContentQuotas">
+    /// False to leave MaxStringContentLength and MaxArrayLength to the caller: the drop-in reader applies them where the
+    /// in-box reader does (content read as a string, base64 read whole, arrays made), not to every record it passes.
+    /// Every length is still checked against the input.
     /// </param>
-    public NbfxCursor(long length, IXmlDictionary? dictionary, XmlBinaryReaderSession? session, XmlDictionaryReaderQuotas? quotas, bool checkStringContent = true)
+    public NbfxCursor(long length, IXmlDictionary? dictionary, XmlBinaryReaderSession? session, XmlDictionaryReaderQuotas? quotas, bool applyContentQuotas = true)
     {
         _length = length;
         _dictionary = dictionary;
         _session = session;
         quotas ??= DefaultQuotas;
         _maxDepth = quotas.MaxDepth;
-        _maxStringContentLength = checkStringContent ? quotas.MaxStringContentLength : int.MaxValue;
-        _maxArrayLength = quotas.MaxArrayLength;
+        _maxStringContentLength = applyContentQuotas ? quotas.MaxStringContentLength : int.MaxValue;
+        _maxArrayLength = applyContentQuotas ? quotas.MaxArrayLength : int.MaxValue;
         _maxNameLength = quotas.MaxNameTableCharCount;
         PrefixLetter = -1;
     }
 
-    public NbfxCursor(ReadOnlySequence<byte> sequence, IXmlDictionary? dictionary, XmlBinaryReaderSession? session, XmlDictionaryReaderQuotas? quotas, bool checkStringContent = true)
-        : this(sequence.Length, dictionary, session, quotas, checkStringContent)
+    public NbfxCursor(ReadOnlySequence<byte> sequence, IXmlDictionary? dictionary, XmlBinaryReaderSession? session, XmlDictionaryReaderQuotas? quotas, bool applyContentQuotas = true)
+        : this(sequence.Length, dictionary, session, quotas, applyContentQuotas)
     {
         _sequence = sequence;
         _isSequence = true;

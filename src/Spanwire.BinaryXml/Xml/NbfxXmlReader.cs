@@ -98,8 +98,8 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         _inputInPlace = false;
         // One array is read as a span (no segment to move to); anything else segment by segment.
         _c = UseInputInPlace(input)
-            ? new NbfxCursor(input.Length, dictionary, session, _quotas, checkStringContent: false)
-            : new NbfxCursor(input, dictionary, session, _quotas, checkStringContent: false);
+            ? new NbfxCursor(input.Length, dictionary, session, _quotas, applyContentQuotas: false)
+            : new NbfxCursor(input, dictionary, session, _quotas, applyContentQuotas: false);
         _release = release;
         _onClose = onClose;
         _bindings[0] = new NamespaceBinding { Prefix = Xml, Name = new NameHandle { Atom = XmlNamespace } };

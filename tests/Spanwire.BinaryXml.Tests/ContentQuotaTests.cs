@@ -4,12 +4,14 @@ using System.Xml.Linq;
 namespace Spanwire.BinaryXml.Tests;
 
 /// <summary>
-/// MaxStringContentLength applies where the in-box reader applies it: when content is read as a string
-/// (ReadContentAsString and what reads through it), not when a text, attribute or comment is passed by Read, asked
-/// for its Value, copied out (ReadOuterXml, XElement) or read as a typed value. Each call runs on the in-box reader
-/// as the control and on the drop-in, from one array and from 1-byte segments.
+/// The content quotas apply where the in-box reader applies them. MaxStringContentLength: when content is read as a
+/// string (ReadContentAsString and what reads through it), not when a text, attribute or comment is passed by Read,
+/// asked for its Value, copied out (ReadOuterXml, XElement) or read as a typed value. MaxArrayLength: when base64
+/// content is read whole or an array is made, not when the bytes or items are passed by Read or read into the
+/// caller's buffer. Each call runs on the in-box reader as the control and on the drop-in, from one array and from
+/// 1-byte segments.
 /// </summary>
-public class StringQuotaTests
+public class ContentQuotaTests
 {
     // <r a="ATTR"><v>TEXT</v><!--COMMENT--><w>ab</w><n/></r>, with the text records as given.
     private static byte[] Document(string attribute, string text, string comment) => Convert.FromHexString(
@@ -90,6 +92,51 @@ public class StringQuotaTests
         catch (Exception e)
         {
             return $"error: {(e is XmlException ? nameof(XmlException) : e.GetType().Name)}";
+        }
+    }
+
+    public static TheoryData<string, string, int> ArrayDocuments => new()
+    {
+        // why, the content of <r>, MaxArrayLength
+        { "base64 of 5 bytes over the quota", "400176 9F05 0102030405 01", 2 },
+        { "base64 of 5 bytes at the quota", "400176 9F05 0102030405 01", 5 },
+        { "base64 in two records that together pass the quota", "400176 9E02 0102 9F03 030405 01", 4 },
+        { "an array of 5 ints over the quota", "03400176018D05 0100000002000000030000000400000005000000", 2 },
+        { "an array of 5 ints at the quota", "03400176018D05 0100000002000000030000000400000005000000", 5 },
+    };
+
+    private static readonly (string Name, Func<XmlDictionaryReader, object> Call)[] s_arrayCalls =
+    [
+        ("every node's Value", r => string.Join(",", Nodes(r))),
+        ("ReadElementContentAsBase64", r => { r.MoveToContent(); r.Read(); return Convert.ToHexString(r.ReadElementContentAsBase64()); }),
+        // Until it returns 0: how the bytes are cut into calls differs on purpose (see the README), the bytes do not.
+        ("ReadContentAsBase64 into a buffer", r =>
+        {
+            r.MoveToContent(); r.Read(); r.Read();
+            var buffer = new byte[16];
+            int total = 0;
+            for (int n; (n = r.ReadContentAsBase64(buffer, total, buffer.Length - total)) > 0;)
+            {
+                total += n;
+            }
+            return Convert.ToHexString(buffer, 0, total);
+        }),
+        ("ReadArray into the caller's array", r => { r.MoveToContent(); r.Read(); return r.ReadArray("v", "", new int[16], 0, 16); }),
+        ("ReadInt32Array", r => { r.MoveToContent(); r.Read(); return string.Join(" ", r.ReadInt32Array("v", "")); }),
+        ("ReadOuterXml", r => { r.MoveToContent(); return r.ReadOuterXml(); }),
+    ];
+
+    [Theory]
+    [MemberData(nameof(ArrayDocuments))]
+    public void MaxArrayLength_applies_where_the_in_box_reader_applies_it(string why, string content, int quota)
+    {
+        byte[] bytes = Convert.FromHexString(("400172" + content + "01").Replace(" ", ""));
+        var quotas = new XmlDictionaryReaderQuotas { MaxArrayLength = quota };
+        foreach ((string name, Func<XmlDictionaryReader, object> call) in s_arrayCalls)
+        {
+            string expected = Outcome(() => XmlDictionaryReader.CreateBinaryReader(bytes, quotas), call);
+            Expect.Equal(expected, Outcome(() => Nbfx.CreateReader(bytes, null, quotas), call), $"{why}, quota {quota}: {name}, one array");
+            Expect.Equal(expected, Outcome(() => Nbfx.CreateReader(ReaderHarness.Split(bytes, 1), null, quotas), call), $"{why}, quota {quota}: {name}, 1-byte segments");
         }
     }
 }
