@@ -18,6 +18,19 @@ internal static class Expect
         }
     }
 
+    /// <summary>Fails at the first line where <paramref name="actual"/> differs from <paramref name="expected"/>, printing that line of each.</summary>
+    public static void SameLines(IReadOnlyList<string> expected, IReadOnlyList<string> actual, string context)
+    {
+        for (int i = 0; i < Math.Max(expected.Count, actual.Count); i++)
+        {
+            string? e = i < expected.Count ? expected[i] : null, a = i < actual.Count ? actual[i] : null;
+            if (e != a)
+            {
+                Fail(Show(e), Show(a), $"{context}, line {i} of {expected.Count}");
+            }
+        }
+    }
+
     [DoesNotReturn]
     private static void Fail(string expected, string actual, string context) =>
         throw new XunitException($"{context}{Environment.NewLine}Expected: {expected}{Environment.NewLine}Actual:   {actual}");

@@ -8,8 +8,9 @@ namespace Spanwire.BinaryXml.Tests;
 /// string (ReadContentAsString and what reads through it), not when a text, attribute or comment is passed by Read,
 /// asked for its Value, copied out (ReadOuterXml, XElement) or read as a typed value. MaxArrayLength: when base64
 /// content is read whole or an array is made, not when the bytes or items are passed by Read or read into the
-/// caller's buffer. Each call runs on the in-box reader as the control and on the drop-in, from one array and from
-/// 1-byte segments.
+/// caller's buffer. MaxNameTableCharCount: when a name goes into the name table (handed out, or added by the
+/// caller). Each call runs on the in-box reader as the control and on the drop-in, from one array and from 1-byte
+/// segments.
 /// </summary>
 public class ContentQuotaTests
 {
@@ -137,6 +138,110 @@ public class ContentQuotaTests
             string expected = Outcome(() => XmlDictionaryReader.CreateBinaryReader(bytes, quotas), call);
             Expect.Equal(expected, Outcome(() => Nbfx.CreateReader(bytes, null, quotas), call), $"{why}, quota {quota}: {name}, one array");
             Expect.Equal(expected, Outcome(() => Nbfx.CreateReader(ReaderHarness.Split(bytes, 1), null, quotas), call), $"{why}, quota {quota}: {name}, 1-byte segments");
+        }
+    }
+
+    /// <summary>
+    /// MaxNameTableCharCount counts what goes into the name table, when it goes in: the smallest quota under which a
+    /// walk asking for more and more of each node (nothing; local names; prefixes; namespaces; values; attributes;
+    /// qualified names) succeeds is the same for both readers.
+    /// </summary>
+    [Theory]
+    [InlineData("<root/>")]
+    [InlineData("<root xmlns='urn:abc'/>")]
+    [InlineData("<pp:root xmlns:pp='urn:abc'><pp:x/></pp:root>")]
+    [InlineData("<root attr='value'/>")]
+    [InlineData("<root q:a='v' xmlns:q='urn:q' xmlns:i='http://www.w3.org/2001/XMLSchema-instance' i:nil='true'/>")]
+    [InlineData("<root><long-element-name-of-forty-characters-x/><long-element-name-of-forty-characters-x/></root>")]
+    public void MaxNameTableCharCount_counts_names_as_the_in_box_reader_does(string xml)
+    {
+        var stream = new MemoryStream();
+        using (XmlDictionaryWriter writer = XmlDictionaryWriter.CreateBinaryWriter(stream))
+        {
+            using XmlReader text = XmlReader.Create(new StringReader(xml));
+            writer.WriteNode(text, defattr: true);
+        }
+        byte[] bytes = stream.ToArray();
+        for (int level = 0; level <= 6; level++)
+        {
+            int expected = SmallestNameQuota(quota => XmlDictionaryReader.CreateBinaryReader(bytes, new XmlDictionaryReaderQuotas { MaxNameTableCharCount = quota }), level);
+            Expect.Equal(expected, SmallestNameQuota(quota => Nbfx.CreateReader(bytes, null, new XmlDictionaryReaderQuotas { MaxNameTableCharCount = quota }), level), $"{xml}: walk level {level}, one array");
+            Expect.Equal(expected, SmallestNameQuota(quota => Nbfx.CreateReader(ReaderHarness.Split(bytes, 1), null, new XmlDictionaryReaderQuotas { MaxNameTableCharCount = quota }), level), $"{xml}: walk level {level}, 1-byte segments");
+        }
+    }
+
+    [Fact]
+    public void The_name_table_and_its_count_last_across_SetInput_and_count_what_the_caller_adds()
+    {
+        static byte[] Document(string name)
+        {
+            var stream = new MemoryStream();
+            using (XmlDictionaryWriter writer = XmlDictionaryWriter.CreateBinaryWriter(stream))
+            {
+                writer.WriteStartElement(name);
+                writer.WriteEndElement();
+            }
+            return stream.ToArray();
+        }
+        byte[] first = Document("aaaa"), second = Document("bbbb");
+        foreach ((string what, Func<XmlDictionaryReader, object> call) in new (string, Func<XmlDictionaryReader, object>)[]
+        {
+            ("a second document through SetInput", r =>
+            {
+                r.Read();
+                _ = r.LocalName;
+                ((IXmlBinaryReaderInitializer)r).SetInput(second, 0, second.Length, null, r.Quotas, null, null);
+                r.Read();
+                return r.LocalName;
+            }),
+            ("the caller's own Add", r => { r.Read(); return r.NameTable.Add("0123") + r.LocalName; }),
+            ("the name table with a quota under its constants", r => r.NameTable.Add("x")),
+        })
+        {
+            foreach (int quota in new[] { 50, 103, 107, 110 })
+            {
+                var quotas = new XmlDictionaryReaderQuotas { MaxNameTableCharCount = quota };
+                string expected = Outcome(() => XmlDictionaryReader.CreateBinaryReader(first, quotas), call);
+                Expect.Equal(expected, Outcome(() => Nbfx.CreateReader(first, null, quotas), call), $"{what}, quota {quota}");
+            }
+        }
+    }
+
+    private static int SmallestNameQuota(Func<int, XmlDictionaryReader> open, int level)
+    {
+        for (int quota = 1; quota < 1_000; quota++)
+        {
+            try
+            {
+                using XmlDictionaryReader reader = open(quota);
+                WalkNames(reader, level);
+                return quota;
+            }
+            catch (XmlException)
+            {
+            }
+        }
+        return -1;
+    }
+
+    private static void WalkNames(XmlDictionaryReader reader, int level)
+    {
+        while (reader.Read())
+        {
+            _ = level >= 1 ? reader.LocalName : null;
+            _ = level >= 2 ? reader.Prefix : null;
+            _ = level >= 3 ? reader.NamespaceURI : null;
+            _ = level >= 4 ? reader.Value : null;
+            if (level >= 5 && reader.NodeType == XmlNodeType.Element && reader.MoveToFirstAttribute())
+            {
+                do
+                {
+                    _ = (reader.LocalName, reader.Prefix, reader.NamespaceURI, reader.Value);
+                }
+                while (reader.MoveToNextAttribute());
+                reader.MoveToElement();
+            }
+            _ = level >= 6 ? reader.Name : null;
         }
     }
 }

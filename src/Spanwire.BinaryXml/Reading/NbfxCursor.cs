@@ -72,9 +72,9 @@ internal partial struct NbfxCursor
     /// <param name="session">The session's strings, for odd dictionary ids.</param>
     /// <param name="quotas">The limits; null for the in-box defaults.</param>
     /// <param name="applyContentQuotas">
-    /// False to leave MaxStringContentLength and MaxArrayLength to the caller: the drop-in reader applies them where the
-    /// in-box reader does (content read as a string, base64 read whole, arrays made), not to every record it passes.
-    /// Every length is still checked against the input.
+    /// False to leave MaxStringContentLength, MaxArrayLength and MaxNameTableCharCount to the caller: the drop-in reader
+    /// applies them where the in-box reader does (content read as a string, base64 read whole, arrays made, names
+    /// added to its name table), not to every record it passes. Every length is still checked against the input.
     /// </param>
     public NbfxCursor(long length, IXmlDictionary? dictionary, XmlBinaryReaderSession? session, XmlDictionaryReaderQuotas? quotas, bool applyContentQuotas = true)
     {
@@ -85,7 +85,7 @@ internal partial struct NbfxCursor
         _maxDepth = quotas.MaxDepth;
         _maxStringContentLength = applyContentQuotas ? quotas.MaxStringContentLength : int.MaxValue;
         _maxArrayLength = applyContentQuotas ? quotas.MaxArrayLength : int.MaxValue;
-        _maxNameLength = quotas.MaxNameTableCharCount;
+        _maxNameLength = applyContentQuotas ? quotas.MaxNameTableCharCount : int.MaxValue;
         PrefixLetter = -1;
     }
 

@@ -31,23 +31,29 @@ internal sealed partial class NbfxXmlReader
 
     /// <summary>The bytes the cursor reads: the whole input when it is one array, else the cursor's segment or scratch copy.</summary>
     private ReadOnlySpan<byte> Window => _inputInPlace ? new ReadOnlySpan<byte>(_nameBytes, _inputOffset, _inputLength) : _c.Window.Span;
-    private string?[]? _letters;
 
     /// <summary>
     /// The name table, made on first use: a document read through IsStartElement and typed reads alone never needs it.
     /// The constant names the reader hands out are its atoms.
     /// </summary>
-    private ReaderNameTable Names => _nameTable ??= new ReaderNameTable(Xml, Xmlns, XmlNamespace, XmlnsNamespace);
+    private ReaderNameTable Names => _nameTable ??= new ReaderNameTable(Xml, Xmlns, XmlNamespace, XmlnsNamespace, _quotas.MaxNameTableCharCount);
 
-    /// <summary>A prefix or name as the name table's atom: the letter prefixes are shared strings until handed out.</summary>
+    /// <summary>
+    /// A prefix or attribute name as the name table's atom. Such names are kept as plain strings until handed out, and
+    /// added to the table (counting against MaxNameTableCharCount, as in-box) only then.
+    /// </summary>
     private string Atomized(string name)
     {
+        if (name.Length == 0)
+        {
+            return name;
+        }
         if (name.Length == 1 && (uint)(name[0] - 'a') < 26 && ReferenceEquals(name, NbfxReader.LetterPrefixes[name[0] - 'a']))
         {
-            _letters ??= new string[26];
-            return _letters[name[0] - 'a'] ??= Names.Add(name);
+            _ = Names; // the table holds the letters as its atoms from the start
+            return name;
         }
-        return name;
+        return Names.Add(name);
     }
 
     private NamespaceBinding[] _bindings = new NamespaceBinding[8];
@@ -59,6 +65,7 @@ internal sealed partial class NbfxXmlReader
         public XmlDictionaryString? Dictionary;
         public int Start, Length;
         public string? Atom;
+        public string? Text; // the name as a string not added to the name table (an attribute's namespace, compared)
     }
 
     private struct Frame
@@ -116,14 +123,25 @@ internal sealed partial class NbfxXmlReader
         return name;
     }
 
-    private string FrameLocalName(ref Frame frame) => frame.Name.Atom ??= MakeAtom(frame.Name, countQuota: true);
+    private string FrameLocalName(ref Frame frame) => frame.Name.Atom ??= MakeAtom(frame.Name);
 
     private string BindingUri(int binding) => binding == NoBinding ? ""
-        : _bindings[binding].Name.Atom ??= MakeAtom(_bindings[binding].Name, countQuota: false);
+        : _bindings[binding].Name.Atom ??= MakeAtom(_bindings[binding].Name);
 
-    private string MakeAtom(in NameHandle name, bool countQuota) => name.Dictionary is { } dictionary
+    /// <summary>A binding's namespace as a string, without adding it to the name table (for comparing, not handing out).</summary>
+    private string BindingText(int binding)
+    {
+        if (binding == NoBinding)
+        {
+            return "";
+        }
+        ref NameHandle name = ref _bindings[binding].Name;
+        return name.Atom ?? name.Dictionary?.Value ?? (name.Text ??= NameString(_nameBytes.AsSpan(name.Start, name.Length)));
+    }
+
+    private string MakeAtom(in NameHandle name) => name.Dictionary is { } dictionary
         ? DictionaryAtom(dictionary)
-        : Atom(_nameBytes.AsSpan(name.Start, name.Length), countQuota);
+        : Atom(_nameBytes.AsSpan(name.Start, name.Length));
 
     // The last lookup, kept while the bindings in scope are the same ones: siblings mostly ask for the same prefix.
     // Every added binding moves the generation on, so a count that came back to the same value is not mistaken.
@@ -167,11 +185,12 @@ internal sealed partial class NbfxXmlReader
     private string AttributeValue(int i)
     {
         AttributeNode a = _attributes[i];
-        return a.Binding >= 0 ? BindingUri(a.Binding)
+        // An xmlns attribute's value is a value, not a name: it is not added to the name table, as in-box.
+        return a.Binding >= 0 ? BindingText(a.Binding)
             : a.Value ??= new NbfxValue(a.ValueType, _attributePayloads.AsSpan(a.PayloadStart, a.PayloadLength), a.ValueString, a.QNamePrefixLetter, a.ValueOffset).ToText();
     }
 
-    private bool NameEquals(ref NameHandle name, string value, XmlDictionaryString? dictionaryValue, bool countQuota)
+    private bool NameEquals(ref NameHandle name, string value, XmlDictionaryString? dictionaryValue)
     {
         if (name.Atom is { } atom)
         {
@@ -191,7 +210,8 @@ internal sealed partial class NbfxXmlReader
         {
             return false;
         }
-        return (name.Atom = MakeAtom(name, countQuota)) == value;
+        // Decoded to compare, not added to the name table: the in-box reader compares without it too.
+        return Decode(utf8).SequenceEqual(value);
     }
 
     private bool NamespaceEquals(int binding, string value, XmlDictionaryString? dictionaryValue)
@@ -205,7 +225,7 @@ internal sealed partial class NbfxXmlReader
         {
             return true;
         }
-        bool equal = NameEquals(ref b.Name, value, dictionaryValue, countQuota: false);
+        bool equal = NameEquals(ref b.Name, value, dictionaryValue);
         if (equal && dictionaryValue is not null)
         {
             b.LastMatch = dictionaryValue;
@@ -234,17 +254,17 @@ internal sealed partial class NbfxXmlReader
             return false;
         }
         ref Frame frame = ref _frames[_nameFrame];
-        return NameEquals(ref frame.Name, localName, localNameString, countQuota: true) && NamespaceEquals(frame.Binding, ns, nsString);
+        return NameEquals(ref frame.Name, localName, localNameString) && NamespaceEquals(frame.Binding, ns, nsString);
     }
 
     public override bool IsLocalName(string localName) =>
         _attributeIndex >= 0 && localName is not null ? AttributeRecordLocalName(_attributes[_attributeIndex]) == localName
-        : OnNamedNode && localName is not null ? NameEquals(ref _frames[_nameFrame].Name, localName, null, countQuota: true)
+        : OnNamedNode && localName is not null ? NameEquals(ref _frames[_nameFrame].Name, localName, null)
         : base.IsLocalName(localName!);
 
     public override bool IsLocalName(XmlDictionaryString localName) =>
         _attributeIndex >= 0 && localName is not null ? AttributeRecordLocalName(_attributes[_attributeIndex]) == localName.Value
-        : OnNamedNode && localName is not null ? NameEquals(ref _frames[_nameFrame].Name, localName.Value, localName, countQuota: true)
+        : OnNamedNode && localName is not null ? NameEquals(ref _frames[_nameFrame].Name, localName.Value, localName)
         : base.IsLocalName(localName!);
 
     /// <summary>
@@ -345,7 +365,7 @@ internal sealed partial class NbfxXmlReader
             {
                 ThrowNullLocalName(i);
             }
-            if (NameEquals(ref frame.Name, name.Value, name, countQuota: true))
+            if (NameEquals(ref frame.Name, name.Value, name))
             {
                 return i;
             }

@@ -26,7 +26,6 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
     private Action? _release; // gives back the pooled copy of a stream's bytes
     private bool _rootSeen;
     private char[] _chars = new char[64];
-    private int _nameTableChars;
 
     private ReadState _state = ReadState.Initial;
     private bool _peeked;
@@ -76,6 +75,8 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         public string? ChunkRest; // what ReadValueChunk left of a text value, kept with the attribute as in-box
         public XmlDictionaryString? LocalNameString; // the name as a dictionary or session string, when the record gave one
         public int NamespaceBinding = NoBinding; // the binding of the attribute's prefix; NoBinding for none
+        public byte[]? LocalNameBytes; // the UTF-8 of the last local name read into this node, and its string
+        public string? LocalNameOfBytes;
     }
 
     // The payloads of the current element's attribute values, copied as read (over a sequence the window moves on).
@@ -189,7 +190,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
     public override string LocalName => _attributeIndex >= 0 ? Atomized(_attributes[_attributeIndex].LocalName)
         : _nameFrame < 0 ? "" : FrameLocalName(ref _frames[_nameFrame]);
 
-    public override string NamespaceURI => _attributeIndex >= 0 ? _attributes[_attributeIndex].Namespace
+    public override string NamespaceURI => _attributeIndex >= 0 ? AttributeNamespaceAtom(_attributes[_attributeIndex])
         : _nameFrame < 0 ? "" : BindingUri(_frames[_nameFrame].Binding);
 
     public override int AttributeCount => _nodeType == XmlNodeType.Element ? _attributeCount : 0;
@@ -425,7 +426,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
             if (!attribute.IsXmlns)
             {
                 attribute.NamespaceBinding = attribute.Prefix.Length == 0 ? NoBinding : FindBinding(attribute.Prefix);
-                attribute.Namespace = BindingUri(attribute.NamespaceBinding);
+                attribute.Namespace = BindingText(attribute.NamespaceBinding);
             }
         }
         if (_attributeCount > 1)
@@ -590,6 +591,10 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         }
     }
 
+    /// <summary>An attribute's namespace as handed out: the name table's atom (the constants for xml and xmlns).</summary>
+    private string AttributeNamespaceAtom(AttributeNode attribute) =>
+        attribute.IsXmlns ? XmlnsNamespace : attribute.NamespaceBinding == NoBinding ? attribute.Namespace : BindingUri(attribute.NamespaceBinding);
+
     private AttributeNode NextAttribute()
     {
         if (_attributeCount == _attributes.Length)
@@ -606,7 +611,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         attribute.Binding = -1;
         attribute.Prefix = AtomPrefix(window);
         attribute.LocalNameString = _c.NameString;
-        attribute.LocalName = AtomLocalName(window);
+        attribute.LocalName = AttributeLocalName(window, attribute);
         attribute.Namespace = "";
         attribute.ChunkRest = null;
         if (_c.ValueType == NbfxValueType.StartList)
@@ -741,50 +746,71 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         };
     }
 
+    /// <summary>The prefix of the current record: a shared letter string, or a plain string (see <see cref="Atomized"/>).</summary>
     private string AtomPrefix(ReadOnlySpan<byte> window)
     {
         if (_c.PrefixLetter >= 0)
         {
-            return NbfxReader.LetterPrefixes[_c.PrefixLetter]; // atomized when handed out
+            return NbfxReader.LetterPrefixes[_c.PrefixLetter];
         }
         if (_c.PrefixLength == 1 && window[_c.PrefixStart] - (uint)'a' < 26)
         {
             // A one-letter prefix written as a string (an xmlns:s declaration, for one) is the letter, as in-box.
             return NbfxReader.LetterPrefixes[window[_c.PrefixStart] - 'a'];
         }
-        return _c.PrefixLength == 0 ? "" : Atom(window.Slice(_c.PrefixStart, _c.PrefixLength), countQuota: true);
+        return _c.PrefixLength == 0 ? "" : NameString(window.Slice(_c.PrefixStart, _c.PrefixLength));
     }
 
-    private string AtomLocalName(ReadOnlySpan<byte> window) => _c.NameString is { } name
-        ? DictionaryAtom(name)
-        : Atom(window.Slice(_c.NameStart, _c.NameLength), countQuota: true);
-
-    /// <summary>The name-table string for UTF-8 <paramref name="utf8"/>; a name seen before costs no allocation.</summary>
-    private string Atom(ReadOnlySpan<byte> utf8, bool countQuota)
+    /// <summary>
+    /// The current attribute record's local name as a plain string (see <see cref="Atomized"/>). The attribute node
+    /// keeps the last name's bytes, so an element shape met again (the same attribute at the same place) reuses the
+    /// string rather than making one per element.
+    /// </summary>
+    private string AttributeLocalName(ReadOnlySpan<byte> window, AttributeNode attribute)
     {
-        if (utf8.IsEmpty)
+        if (_c.NameString is { } name)
         {
-            return "";
+            return name.Value;
         }
+        ReadOnlySpan<byte> utf8 = window.Slice(_c.NameStart, _c.NameLength);
+        if (attribute.LocalNameBytes is { } last && utf8.SequenceEqual(last) && attribute.LocalNameOfBytes is { } known)
+        {
+            return known;
+        }
+        string text = NameString(utf8);
+        if (utf8.Length <= 64)
+        {
+            attribute.LocalNameBytes = utf8.ToArray();
+            attribute.LocalNameOfBytes = text;
+        }
+        return text;
+    }
+
+    /// <summary>The name-table string for UTF-8 <paramref name="utf8"/>, added when new (counting against the quota).</summary>
+    private string Atom(ReadOnlySpan<byte> utf8)
+    {
+        ReadOnlySpan<char> chars = Decode(utf8);
+        return chars.IsEmpty ? "" : Names.Get(_chars, 0, chars.Length) ?? Names.Add(_chars, 0, chars.Length);
+    }
+
+    /// <summary>
+    /// UTF-8 <paramref name="utf8"/> as a string: the name table's atom when it has one (no allocation for a name
+    /// seen before), else a new string that is not added.
+    /// </summary>
+    private string NameString(ReadOnlySpan<byte> utf8)
+    {
+        ReadOnlySpan<char> chars = Decode(utf8);
+        return chars.IsEmpty ? "" : _nameTable?.Get(_chars, 0, chars.Length) ?? new string(chars);
+    }
+
+    /// <summary>Decodes <paramref name="utf8"/> (checked as UTF-8 by the cursor) into the reader's char buffer.</summary>
+    private ReadOnlySpan<char> Decode(ReadOnlySpan<byte> utf8)
+    {
         if (_chars.Length < utf8.Length)
         {
             _chars = new char[Math.Max(utf8.Length, _chars.Length * 2)];
         }
-        int length = Encoding.UTF8.GetChars(utf8, _chars);
-        string? atom = Names.Get(_chars, 0, length);
-        if (atom is not null)
-        {
-            return atom;
-        }
-        if (countQuota)
-        {
-            _nameTableChars += length;
-            if (_nameTableChars > _quotas.MaxNameTableCharCount)
-            {
-                NbfxCursor.ThrowFormat("the names exceed the MaxNameTableCharCount quota ({0})", _quotas.MaxNameTableCharCount, _c.TokenOffset);
-            }
-        }
-        return Names.Add(_chars, 0, length);
+        return _chars.AsSpan(0, Encoding.UTF8.GetChars(utf8, _chars));
     }
 
     public override string? LookupNamespace(string prefix)
