@@ -50,7 +50,7 @@ internal sealed partial class NbfxXmlReader
         }
         if (name.Length == 1 && (uint)(name[0] - 'a') < 26 && ReferenceEquals(name, NbfxReader.LetterPrefixes[name[0] - 'a']))
         {
-            _ = Names; // the table holds the letters as its atoms from the start
+            _ = Names; // the letters are the table's atoms from its start
             return name;
         }
         return Names.Add(name);
@@ -65,7 +65,6 @@ internal sealed partial class NbfxXmlReader
         public XmlDictionaryString? Dictionary;
         public int Start, Length;
         public string? Atom;
-        public string? Text; // the name as a string not added to the name table (an attribute's namespace, compared)
     }
 
     private struct Frame
@@ -82,6 +81,7 @@ internal sealed partial class NbfxXmlReader
         public string Prefix;
         public NameHandle Name;
         public XmlDictionaryString? LastMatch;
+        public string? Text; // the namespace as a string not added to the name table (for attributes to compare)
     }
 
     /// <summary>Reads the input and its names in place when it is one array.</summary>
@@ -135,8 +135,8 @@ internal sealed partial class NbfxXmlReader
         {
             return "";
         }
-        ref NameHandle name = ref _bindings[binding].Name;
-        return name.Atom ?? name.Dictionary?.Value ?? (name.Text ??= NameString(_nameBytes.AsSpan(name.Start, name.Length)));
+        ref NamespaceBinding b = ref _bindings[binding];
+        return b.Name.Atom ?? b.Name.Dictionary?.Value ?? (b.Text ??= NameString(_nameBytes.AsSpan(b.Name.Start, b.Name.Length)));
     }
 
     private string MakeAtom(in NameHandle name) => name.Dictionary is { } dictionary

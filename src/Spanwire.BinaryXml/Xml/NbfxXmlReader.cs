@@ -75,12 +75,10 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         public string? ChunkRest; // what ReadValueChunk left of a text value, kept with the attribute as in-box
         public XmlDictionaryString? LocalNameString; // the name as a dictionary or session string, when the record gave one
         public int NamespaceBinding = NoBinding; // the binding of the attribute's prefix; NoBinding for none
-        public byte[]? LocalNameBytes; // the UTF-8 of the last local name read into this node, and its string
-        public string? LocalNameOfBytes;
     }
 
     // The payloads of the current element's attribute values, copied as read (over a sequence the window moves on).
-    private byte[] _attributePayloads = new byte[64];
+    private byte[] _attributePayloads = []; // made on the first attribute value
     private int _attributePayloadTop;
 
     private enum ArrayStep : byte { None, Text, End, Element }
@@ -708,7 +706,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         ReadOnlySpan<byte> payload = window.Slice(_c.ValueStart, _c.ValueLength);
         if (_attributePayloads.Length - _attributePayloadTop < payload.Length)
         {
-            Array.Resize(ref _attributePayloads, Math.Max(_attributePayloadTop + payload.Length, _attributePayloads.Length * 2));
+            Array.Resize(ref _attributePayloads, Math.Max(Math.Max(_attributePayloadTop + payload.Length, _attributePayloads.Length * 2), 64));
         }
         payload.CopyTo(_attributePayloads.AsSpan(_attributePayloadTop));
         attribute.ValueType = _c.ValueType;
@@ -762,9 +760,8 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
     }
 
     /// <summary>
-    /// The current attribute record's local name as a plain string (see <see cref="Atomized"/>). The attribute node
-    /// keeps the last name's bytes, so an element shape met again (the same attribute at the same place) reuses the
-    /// string rather than making one per element.
+    /// The current attribute record's local name as a plain string (see <see cref="Atomized"/>). An element shape met
+    /// again (the same attribute at the same place) reuses the node's last name rather than making a string per element.
     /// </summary>
     private string AttributeLocalName(ReadOnlySpan<byte> window, AttributeNode attribute)
     {
@@ -773,17 +770,8 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
             return name.Value;
         }
         ReadOnlySpan<byte> utf8 = window.Slice(_c.NameStart, _c.NameLength);
-        if (attribute.LocalNameBytes is { } last && utf8.SequenceEqual(last) && attribute.LocalNameOfBytes is { } known)
-        {
-            return known;
-        }
-        string text = NameString(utf8);
-        if (utf8.Length <= 64)
-        {
-            attribute.LocalNameBytes = utf8.ToArray();
-            attribute.LocalNameOfBytes = text;
-        }
-        return text;
+        string last = attribute.LocalName;
+        return last.Length == utf8.Length && Ascii.Equals(utf8, last) ? last : NameString(utf8);
     }
 
     /// <summary>The name-table string for UTF-8 <paramref name="utf8"/>, added when new (counting against the quota).</summary>

@@ -5,7 +5,7 @@ namespace Spanwire.BinaryXml.Xml;
 /// <summary>
 /// The drop-in reader's name table, which keeps MaxNameTableCharCount as the in-box reader's does: every string added
 /// that was not there counts its chars, whoever adds it, for the reader's life (SetInput included), and the table
-/// starts with xml, xmlns, their namespace URIs and the letter prefixes a..z counted (99 chars). The four constants
+/// starts with xml, xmlns, their namespace URIs and the letter prefixes a..z counted (99 chars). Those 30 constants
 /// are its atoms without being hashed into a table; other names go to a <see cref="NameTable"/> made on first use.
 /// </summary>
 internal sealed class ReaderNameTable : XmlNameTable
@@ -20,11 +20,7 @@ internal sealed class ReaderNameTable : XmlNameTable
     {
         (_xml, _xmlns, _xmlNamespace, _xmlnsNamespace) = (xml, xmlns, xmlNamespace, xmlnsNamespace);
         _maxCharCount = maxCharCount;
-        Count(xml.Length + xmlns.Length + xmlNamespace.Length + xmlnsNamespace.Length);
-        foreach (string letter in NbfxReader.LetterPrefixes)
-        {
-            Add(letter);
-        }
+        Count(xml.Length + xmlns.Length + xmlNamespace.Length + xmlnsNamespace.Length + NbfxReader.LetterPrefixes.Length);
     }
 
     private NameTable Names => _names ??= new NameTable();
@@ -83,7 +79,8 @@ internal sealed class ReaderNameTable : XmlNameTable
         len == 0 ? string.Empty : Constant(key.AsSpan(start, len)) ?? _names?.Get(key, start, len);
 
     private string? Constant(ReadOnlySpan<char> name) =>
-        name.Length == _xml.Length && name.SequenceEqual(_xml) ? _xml
+        name.Length == 1 && (uint)(name[0] - 'a') < 26 ? NbfxReader.LetterPrefixes[name[0] - 'a']
+        : name.Length == _xml.Length && name.SequenceEqual(_xml) ? _xml
         : name.Length == _xmlns.Length && name.SequenceEqual(_xmlns) ? _xmlns
         : name.Length == _xmlNamespace.Length && name.SequenceEqual(_xmlNamespace) ? _xmlNamespace
         : name.Length == _xmlnsNamespace.Length && name.SequenceEqual(_xmlnsNamespace) ? _xmlnsNamespace
