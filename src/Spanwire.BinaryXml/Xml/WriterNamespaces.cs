@@ -33,6 +33,7 @@ internal sealed class WriterNamespaces
 
     private Binding[] _bindings = [new Binding()]; // [0]: "" bound to "" at depth 0
     private int _count = 1;
+    private int _innermostDepth = -1; // the depth of the last binding made in scope; −1 for none: checked on every element, without a load through the array
     private Binding? _last;
     private int _depth;
     private ScopedAttribute[] _attributes = [];
@@ -50,6 +51,7 @@ internal sealed class WriterNamespaces
         }
 
         _count = 1;
+        _innermostDepth = -1;
         _depth = 0;
         _attributeCount = 0;
         XmlSpace = XmlSpace.None;
@@ -61,15 +63,9 @@ internal sealed class WriterNamespaces
 
     public void ExitScope()
     {
-        while (_count > 1 && _bindings[_count - 1].Depth == _depth)
+        if (_innermostDepth == _depth)
         {
-            if (_last == _bindings[_count - 1])
-            {
-                _last = null;
-            }
-
-            _bindings[_count - 1].DictionaryUri = null;
-            _count--;
+            PopBindings();
         }
 
         while (_attributeCount > 0 && _attributes[_attributeCount - 1].Depth == _depth)
@@ -80,6 +76,21 @@ internal sealed class WriterNamespaces
         }
 
         _depth--;
+    }
+
+    private void PopBindings()
+    {
+        while (_count > 1 && _bindings[_count - 1].Depth == _depth)
+        {
+            if (_last == _bindings[_count - 1])
+            {
+                _last = null;
+            }
+
+            _bindings[_count - 1].DictionaryUri = null;
+            _count--;
+        }
+        _innermostDepth = _count > 1 ? _bindings[_count - 1].Depth : -1;
     }
 
     public void AddLangAttribute(string lang)
@@ -107,6 +118,10 @@ internal sealed class WriterNamespaces
     /// <summary>Writes the declarations made at the current depth, in the order made.</summary>
     public void DeclareNamespaces(NbfxWriter writer)
     {
+        if (_innermostDepth != _depth)
+        {
+            return;
+        }
         int i = _count;
         while (i > 0 && _bindings[i - 1].Depth == _depth)
         {
@@ -221,6 +236,7 @@ internal sealed class WriterNamespaces
         b.Uri = uri;
         b.DictionaryUri = dictionaryUri;
         _count++;
+        _innermostDepth = _depth;
         _last = null;
     }
 
