@@ -116,12 +116,18 @@ internal sealed class WriterNamespaces
     }
 
     /// <summary>Writes the declarations made at the current depth, in the order made.</summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
     public void DeclareNamespaces(NbfxWriter writer)
     {
-        if (_innermostDepth != _depth)
+        // Most elements declare nothing: the check is inlined where a start tag ends, the writing is not.
+        if (_innermostDepth == _depth)
         {
-            return;
+            WriteDeclarations(writer);
         }
+    }
+
+    private void WriteDeclarations(NbfxWriter writer)
+    {
         int i = _count;
         while (i > 0 && _bindings[i - 1].Depth == _depth)
         {
