@@ -291,6 +291,7 @@ public class TypedReadTests
     [InlineData("Float 1.5", "91 00 00 C0 3F", int.MaxValue)]
     [InlineData("Double NaN", "93 00 00 00 00 00 00 F8 7F", int.MaxValue)]
     [InlineData("Decimal 1.5", "95 00 00 01 00 00 00 00 00 0F 00 00 00 00 00 00 00", int.MaxValue)]
+    [InlineData("Decimal 1.5 read as a string over a MaxStringContentLength of 2", "95 00 00 01 00 00 00 00 00 0F 00 00 00 00 00 00 00", 2)]
     [InlineData("DateTime UTC", "97 00 80 1E 7C 2E 4F DE 48", int.MaxValue)]
     [InlineData("DateTime one tick past the last", "97 00 40 37 F4 75 28 CA 2B", int.MaxValue)]
     [InlineData("TimeSpan of one tick", "AF 01 00 00 00 00 00 00 00", int.MaxValue)]

@@ -14,7 +14,7 @@ internal sealed partial class NbfxXmlReader
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private bool TryReadNodeInPlace()
     {
-        ReadOnlySpan<byte> w = new(_nameBytes, _inputOffset, _inputLength);
+        ReadOnlySpan<byte> w = Input;
         if (_c.TextEndsElement)
         {
             _c.TakePendingEnd();
@@ -63,21 +63,9 @@ internal sealed partial class NbfxXmlReader
             ? new NameHandle { Dictionary = nameString }
             : new NameHandle { Start = _inputOffset + nameStart, Length = nameLength };
         int binding = FindBinding(prefix);
-        if (_frameCount == 0)
-        {
-            if (_rootSeen)
-            {
-                throw new NbfxFormatException("There are multiple root elements.", _c.TokenOffset);
-            }
-            _rootSeen = true;
-        }
         _attributeCount = 0;
         _attributePayloadTop = 0;
-        PushFrame(prefix, name, binding, _bindingCount, _nameTop);
-        _nodeType = XmlNodeType.Element;
-        _depth = _frameCount - 1;
-        SetPrefix(prefix);
-        _nameFrame = _frameCount - 1;
+        EnterElement(prefix, name, binding, _bindingCount, _nameTop);
     }
 
     /// <summary>
@@ -113,7 +101,7 @@ internal sealed partial class NbfxXmlReader
         {
             return false;
         }
-        ReadOnlySpan<byte> w = new(_nameBytes, _inputOffset, _inputLength);
+        ReadOnlySpan<byte> w = Input;
         int p = _c.NextRecord;
         return (uint)p < (uint)w.Length && NbfxRecord.IsText(w[p]) && _c.TryContentTextInPlace(w, p, w[p]);
     }
@@ -125,7 +113,7 @@ internal sealed partial class NbfxXmlReader
     /// <summary>
     /// The text record with end element right after the current start tag, as a value, when the input is one array
     /// and the record is one the in-box reader converts directly for a typed element read: a fixed-size record (a
-    /// decimal or DateTime only when valid) or UTF-8 text of one length byte within the string quota. False, with
+    /// decimal or DateTime only when valid) or UTF-8 text of one length byte. False, with
     /// nothing read, otherwise: the general step then reads the record and refuses it if it is malformed.
     /// </summary>
     /// <param name="value">The value, its payload in the input.</param>
@@ -138,7 +126,7 @@ internal sealed partial class NbfxXmlReader
         {
             return false;
         }
-        ReadOnlySpan<byte> w = new(_nameBytes, _inputOffset, _inputLength);
+        ReadOnlySpan<byte> w = Input;
         int p = _c.NextRecord;
         if ((uint)p >= (uint)w.Length)
         {
@@ -159,9 +147,8 @@ internal sealed partial class NbfxXmlReader
             }
         }
         else if (record == NbfxRecord.Chars8Text + 1 && start < w.Length
-            && w[start] <= w.Length - (start + 1) && w[start] <= _quotas.MaxStringContentLength)
+            && w[start] <= w.Length - (start + 1))
         {
-            // Within the string quota by its byte count alone: no char count needed.
             type = NbfxValueType.Chars;
             length = w[start];
             start++;

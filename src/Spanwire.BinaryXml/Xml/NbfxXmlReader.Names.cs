@@ -30,7 +30,10 @@ internal sealed partial class NbfxXmlReader
     private int _inputOffset, _inputLength;
 
     /// <summary>The bytes the cursor reads: the whole input when it is one array, else the cursor's segment or scratch copy.</summary>
-    private ReadOnlySpan<byte> Window => _inputInPlace ? new ReadOnlySpan<byte>(_nameBytes, _inputOffset, _inputLength) : _c.Window.Span;
+    private ReadOnlySpan<byte> Window => _inputInPlace ? Input : _c.Window.Span;
+
+    /// <summary>The whole input, when it is one array (<see cref="_inputInPlace"/>).</summary>
+    private ReadOnlySpan<byte> Input => new(_nameBytes, _inputOffset, _inputLength);
 
     /// <summary>
     /// The name table, made on first use: a document read through IsStartElement and typed reads alone never needs it.

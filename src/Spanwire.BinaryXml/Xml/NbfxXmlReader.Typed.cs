@@ -20,12 +20,43 @@ internal sealed partial class NbfxXmlReader
     private bool OnElementWithAtomicText => _nodeType == XmlNodeType.Element && _attributeIndex < 0 && _arrayStep == ArrayStep.None
         && PeekAtomicText();
 
-    // One out-of-line copy for the twenty typed reads that ask: inlined, each would carry the whole text parse.
+    // Out of line: inlined, the typed reads would each carry the whole text parse.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private bool PeekAtomicText() =>
         PeekAfterStartTag() && _c.Token == NbfxTokenType.Text && _c.TextEndsElement && _c.ValueType != NbfxValueType.StartList;
 
-    private NbfxValue PeekedValue => _c.GetValue(Window);
+    /// <summary>
+    /// On an element whose one content record is a text that ends it, that text's value: straight from the input when
+    /// it is one array (<paramref name="end"/> is where the record ends), else from the record read ahead
+    /// (<paramref name="end"/> is −1). <see cref="EndAtomicElement"/> then moves past the element.
+    /// </summary>
+    private bool TryAtomicElementValue(out NbfxValue value, out int end)
+    {
+        if (TryPeekAtomicValueInPlace(out value, out end))
+        {
+            return true;
+        }
+        end = -1;
+        if (OnElementWithAtomicText)
+        {
+            value = _c.GetValue(Window);
+            return true;
+        }
+        return false;
+    }
+
+    /// <summary>Past the element whose text <see cref="TryAtomicElementValue"/> gave; the reader moves to the node after.</summary>
+    private void EndAtomicElement(int end)
+    {
+        if (end >= 0)
+        {
+            EndElementAfterTextInPlace(end);
+        }
+        else
+        {
+            SkipAtomicElement();
+        }
+    }
 
     /// <summary>The kind of the current text node's value, without building the value.</summary>
     private NbfxValueType CurrentValueType => _valueFromItem ? _arrayType : _c.ValueType;
@@ -200,16 +231,10 @@ internal sealed partial class NbfxXmlReader
 
     public override string ReadElementContentAsString()
     {
-        if (TryPeekAtomicValueInPlace(out NbfxValue atomic, out int end))
+        if (TryAtomicElementValue(out NbfxValue atomic, out int end))
         {
-            string text = atomic.ToText();
-            EndElementAfterTextInPlace(end);
-            return text;
-        }
-        if (OnElementWithAtomicText)
-        {
-            string value = WithinStringQuota(PeekedValue.ToText(), _quotas.MaxStringContentLength);
-            SkipAtomicElement();
+            string value = WithinStringQuota(atomic.ToText(), _quotas.MaxStringContentLength);
+            EndAtomicElement(end);
             return value;
         }
         return base.ReadElementContentAsString();
@@ -227,14 +252,9 @@ internal sealed partial class NbfxXmlReader
 
     public override int ReadElementContentAsInt()
     {
-        if (TryPeekAtomicValueInPlace(out NbfxValue atomic, out int end) && TryInt32(atomic, out int inPlace))
+        if (TryAtomicElementValue(out NbfxValue atomic, out int end) && TryInt32(atomic, out int value))
         {
-            EndElementAfterTextInPlace(end);
-            return inPlace;
-        }
-        if (OnElementWithAtomicText && TryInt32(PeekedValue, out int value))
-        {
-            SkipAtomicElement();
+            EndAtomicElement(end);
             return value;
         }
         return base.ReadElementContentAsInt();
@@ -252,14 +272,9 @@ internal sealed partial class NbfxXmlReader
 
     public override long ReadElementContentAsLong()
     {
-        if (TryPeekAtomicValueInPlace(out NbfxValue atomic, out int end) && TryInt64(atomic, out long inPlace))
+        if (TryAtomicElementValue(out NbfxValue atomic, out int end) && TryInt64(atomic, out long value))
         {
-            EndElementAfterTextInPlace(end);
-            return inPlace;
-        }
-        if (OnElementWithAtomicText && TryInt64(PeekedValue, out long value))
-        {
-            SkipAtomicElement();
+            EndAtomicElement(end);
             return value;
         }
         return base.ReadElementContentAsLong();
@@ -277,14 +292,9 @@ internal sealed partial class NbfxXmlReader
 
     public override double ReadElementContentAsDouble()
     {
-        if (TryPeekAtomicValueInPlace(out NbfxValue atomic, out int end) && TryDouble(atomic, out double inPlace))
+        if (TryAtomicElementValue(out NbfxValue atomic, out int end) && TryDouble(atomic, out double value))
         {
-            EndElementAfterTextInPlace(end);
-            return inPlace;
-        }
-        if (OnElementWithAtomicText && TryDouble(PeekedValue, out double value))
-        {
-            SkipAtomicElement();
+            EndAtomicElement(end);
             return value;
         }
         return base.ReadElementContentAsDouble();
@@ -302,14 +312,9 @@ internal sealed partial class NbfxXmlReader
 
     public override float ReadElementContentAsFloat()
     {
-        if (TryPeekAtomicValueInPlace(out NbfxValue atomic, out int end) && TrySingle(atomic, out float inPlace))
+        if (TryAtomicElementValue(out NbfxValue atomic, out int end) && TrySingle(atomic, out float value))
         {
-            EndElementAfterTextInPlace(end);
-            return inPlace;
-        }
-        if (OnElementWithAtomicText && TrySingle(PeekedValue, out float value))
-        {
-            SkipAtomicElement();
+            EndAtomicElement(end);
             return value;
         }
         return base.ReadElementContentAsFloat();
@@ -327,14 +332,9 @@ internal sealed partial class NbfxXmlReader
 
     public override decimal ReadElementContentAsDecimal()
     {
-        if (TryPeekAtomicValueInPlace(out NbfxValue atomic, out int end) && TryDecimal(atomic, out decimal inPlace))
+        if (TryAtomicElementValue(out NbfxValue atomic, out int end) && TryDecimal(atomic, out decimal value))
         {
-            EndElementAfterTextInPlace(end);
-            return inPlace;
-        }
-        if (OnElementWithAtomicText && TryDecimal(PeekedValue, out decimal value))
-        {
-            SkipAtomicElement();
+            EndAtomicElement(end);
             return value;
         }
         return base.ReadElementContentAsDecimal();
@@ -352,14 +352,9 @@ internal sealed partial class NbfxXmlReader
 
     public override bool ReadElementContentAsBoolean()
     {
-        if (TryPeekAtomicValueInPlace(out NbfxValue atomic, out int end) && TryBoolean(atomic, out bool inPlace))
+        if (TryAtomicElementValue(out NbfxValue atomic, out int end) && TryBoolean(atomic, out bool value))
         {
-            EndElementAfterTextInPlace(end);
-            return inPlace;
-        }
-        if (OnElementWithAtomicText && TryBoolean(PeekedValue, out bool value))
-        {
-            SkipAtomicElement();
+            EndAtomicElement(end);
             return value;
         }
         return base.ReadElementContentAsBoolean();
@@ -378,16 +373,10 @@ internal sealed partial class NbfxXmlReader
 
     public override DateTime ReadElementContentAsDateTime()
     {
-        if (TryPeekAtomicValueInPlace(out NbfxValue atomic, out int end) && atomic.Type == NbfxValueType.DateTime)
+        if (TryAtomicElementValue(out NbfxValue atomic, out int end) && atomic.Type == NbfxValueType.DateTime)
         {
-            DateTime inPlace = atomic.ToDateTime();
-            EndElementAfterTextInPlace(end);
-            return inPlace;
-        }
-        if (OnElementWithAtomicText && _c.ValueType == NbfxValueType.DateTime)
-        {
-            DateTime value = PeekedValue.ToDateTime();
-            SkipAtomicElement();
+            DateTime value = atomic.ToDateTime();
+            EndAtomicElement(end);
             return value;
         }
         return base.ReadElementContentAsDateTime();
@@ -406,16 +395,10 @@ internal sealed partial class NbfxXmlReader
 
     public override TimeSpan ReadElementContentAsTimeSpan()
     {
-        if (TryPeekAtomicValueInPlace(out NbfxValue atomic, out int end) && atomic.Type == NbfxValueType.TimeSpan)
+        if (TryAtomicElementValue(out NbfxValue atomic, out int end) && atomic.Type == NbfxValueType.TimeSpan)
         {
-            TimeSpan inPlace = atomic.ToTimeSpan();
-            EndElementAfterTextInPlace(end);
-            return inPlace;
-        }
-        if (OnElementWithAtomicText && _c.ValueType == NbfxValueType.TimeSpan)
-        {
-            TimeSpan value = PeekedValue.ToTimeSpan();
-            SkipAtomicElement();
+            TimeSpan value = atomic.ToTimeSpan();
+            EndAtomicElement(end);
             return value;
         }
         return base.ReadElementContentAsTimeSpan();
@@ -434,16 +417,10 @@ internal sealed partial class NbfxXmlReader
 
     public override Guid ReadElementContentAsGuid()
     {
-        if (TryPeekAtomicValueInPlace(out NbfxValue atomic, out int end) && atomic.Type == NbfxValueType.Guid)
+        if (TryAtomicElementValue(out NbfxValue atomic, out int end) && atomic.Type == NbfxValueType.Guid)
         {
-            Guid inPlace = atomic.ToGuid();
-            EndElementAfterTextInPlace(end);
-            return inPlace;
-        }
-        if (OnElementWithAtomicText && _c.ValueType == NbfxValueType.Guid)
-        {
-            Guid value = PeekedValue.ToGuid();
-            SkipAtomicElement();
+            Guid value = atomic.ToGuid();
+            EndAtomicElement(end);
             return value;
         }
         return base.ReadElementContentAsGuid();
@@ -462,16 +439,10 @@ internal sealed partial class NbfxXmlReader
 
     public override UniqueId ReadElementContentAsUniqueId()
     {
-        if (TryPeekAtomicValueInPlace(out NbfxValue atomic, out int end) && atomic.Type == NbfxValueType.UniqueId)
+        if (TryAtomicElementValue(out NbfxValue atomic, out int end) && atomic.Type == NbfxValueType.UniqueId)
         {
-            UniqueId inPlace = atomic.ToUniqueId();
-            EndElementAfterTextInPlace(end);
-            return inPlace;
-        }
-        if (OnElementWithAtomicText && _c.ValueType == NbfxValueType.UniqueId)
-        {
-            UniqueId value = PeekedValue.ToUniqueId();
-            SkipAtomicElement();
+            UniqueId value = atomic.ToUniqueId();
+            EndAtomicElement(end);
             return value;
         }
         return base.ReadElementContentAsUniqueId();

@@ -431,25 +431,11 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         {
             CheckDuplicateAttributes();
         }
-        if (_frameCount == 0)
-        {
-            if (_rootSeen)
-            {
-                throw new NbfxFormatException("There are multiple root elements.", _c.TokenOffset);
-            }
-
-            _rootSeen = true;
-        }
-
-        PushFrame(prefix, name, binding, bindingsBefore, nameTop);
+        EnterElement(prefix, name, binding, bindingsBefore, nameTop);
         if (_startTagLang is not null || _startTagSpace != XmlSpace.None)
         {
             PushXmlScope();
         }
-        _nodeType = XmlNodeType.Element;
-        _depth = _frameCount - 1;
-        SetPrefix(prefix);
-        _nameFrame = _frameCount - 1;
         if (isArray)
         {
             // The cursor is on the Array token: present its items as repeated elements.
@@ -470,6 +456,24 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         {
             AddNamespaceDeclaration(window);
         }
+    }
+
+    /// <summary>Opens the element's frame (one root only) and makes it the current node.</summary>
+    private void EnterElement(string prefix, in NameHandle name, int binding, int bindingsBefore, int nameTop)
+    {
+        if (_frameCount == 0)
+        {
+            if (_rootSeen)
+            {
+                throw new NbfxFormatException("There are multiple root elements.", _c.TokenOffset);
+            }
+            _rootSeen = true;
+        }
+        PushFrame(prefix, name, binding, bindingsBefore, nameTop);
+        _nodeType = XmlNodeType.Element;
+        _depth = _frameCount - 1;
+        SetPrefix(prefix);
+        _nameFrame = _frameCount - 1;
     }
 
     /// <summary>Rejects two attributes with the same local name and namespace, as the in-box reader does; linear for many attributes.</summary>
