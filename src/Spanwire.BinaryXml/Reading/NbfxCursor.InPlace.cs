@@ -18,13 +18,16 @@ internal partial struct NbfxCursor
 
     /// <summary>
     /// Takes the element record at <paramref name="p"/> when it names itself without a prefix string, its name is short
-    /// ASCII or a dictionary string, it is within the depth quota and a record follows it that is not an attribute
-    /// (input that ends after a start tag is refused there, as in-box, by the general step).
+    /// ASCII or a dictionary string, it is within the depth quota and a record follows it (input that ends after a
+    /// start tag is refused there, as in-box, by the general step). When the record after it is an attribute
+    /// (<c>attributesFollow</c>), the caller reads them with <see cref="TryAttributeInPlace"/>, or puts the element
+    /// back with <see cref="PutBackStartElementInPlace"/>.
     /// </summary>
     /// <returns>False, with nothing changed, for any other element.</returns>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public bool TryStartElementInPlace(ReadOnlySpan<byte> w, int p, byte record, out int prefixLetter, out int nameStart, out int nameLength, out XmlDictionaryString? nameString)
+    public bool TryStartElementInPlace(ReadOnlySpan<byte> w, int p, byte record, out int prefixLetter, out int nameStart, out int nameLength, out XmlDictionaryString? nameString, out bool attributesFollow)
     {
+        attributesFollow = false;
         int q = p + 1;
         nameString = null;
         nameStart = nameLength = 0;
@@ -65,10 +68,11 @@ internal partial struct NbfxCursor
             nameLength = n;
             q = nameStart + n;
         }
-        if ((uint)q >= (uint)w.Length || IsAttributeRecord(w[q]))
+        if ((uint)q >= (uint)w.Length)
         {
             return false;
         }
+        attributesFollow = IsAttributeRecord(w[q]);
         if (dictionary)
         {
             nameString = Lookup(n, p + 1);
@@ -77,6 +81,36 @@ internal partial struct NbfxCursor
         _depth++;
         _inStartTag = true;
         TokenOffset = p;
+        return true;
+    }
+
+    /// <summary>Undoes <see cref="TryStartElementInPlace"/> of the record at <paramref name="p"/>, for the general step to read it again.</summary>
+    public void PutBackStartElementInPlace(int p)
+    {
+        _pos = p;
+        _depth--;
+        _inStartTag = false;
+    }
+
+    /// <summary>
+    /// Takes the namespace declaration or attribute record at the position, in a start tag taken in place, when it is
+    /// whole and (for an attribute) its prefix is none or a letter and its value is not a list; by the general step's
+    /// own parse, so a malformed record throws what it would there.
+    /// </summary>
+    /// <returns>False otherwise, with the cursor to be restored by the caller (a list's start leaves it changed).</returns>
+    public bool TryAttributeInPlace(ReadOnlySpan<byte> w)
+    {
+        byte record = w[_pos];
+        if (record is NbfxRecord.Attribute or NbfxRecord.DictionaryAttribute)
+        {
+            return false;
+        }
+        int consumed = ParseAttribute(w, record, out _);
+        if (consumed == 0 || _list != ListPhase.None)
+        {
+            return false;
+        }
+        _pos += consumed;
         return true;
     }
 

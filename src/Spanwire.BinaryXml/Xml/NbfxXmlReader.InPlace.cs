@@ -47,11 +47,63 @@ internal sealed partial class NbfxXmlReader
             return true;
         }
         if (record is >= NbfxRecord.ShortElement and <= NbfxRecord.PrefixElementZ
-            && _c.TryStartElementInPlace(w, p, record, out int prefixLetter, out int nameStart, out int nameLength, out XmlDictionaryString? nameString))
+            && _c.TryStartElementInPlace(w, p, record, out int prefixLetter, out int nameStart, out int nameLength, out XmlDictionaryString? nameString, out bool attributesFollow))
         {
+            if (attributesFollow)
+            {
+                return StartTagWithAttributesInPlace(p, prefixLetter, nameStart, nameLength, nameString);
+            }
             StartElementInPlace(prefixLetter, nameStart, nameLength, nameString);
             return true;
         }
+        return false;
+    }
+
+    /// <summary>
+    /// The element node of a start tag whose element record was taken in place, with its attributes and namespace
+    /// declarations; false, with the element record put back and nothing else changed, when one of them is not for
+    /// the in-place step or no record follows the tag.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool StartTagWithAttributesInPlace(int p, int prefixLetter, int nameStart, int nameLength, XmlDictionaryString? nameString)
+    {
+        ReadOnlySpan<byte> w = Input;
+        NbfxCursor atAttributes = _c;
+        int bindingsBefore = _bindingCount;
+        int nameTop = _nameTop;
+        _attributeCount = 0;
+        _attributePayloadTop = 0;
+        int next;
+        do
+        {
+            if (!_c.TryAttributeInPlace(w))
+            {
+                return PutBackStartTag(atAttributes, p, bindingsBefore);
+            }
+            AddAttributeOrDeclaration(ref w);
+            next = _c.NextRecord;
+        }
+        while (next < w.Length && w[next] is >= NbfxRecord.ShortAttribute and <= NbfxRecord.PrefixAttributeZ);
+        if (next >= w.Length)
+        {
+            return PutBackStartTag(atAttributes, p, bindingsBefore);
+        }
+        string prefix = prefixLetter >= 0 ? NbfxReader.LetterPrefixes[prefixLetter] : "";
+        NameHandle name = nameString is not null
+            ? new NameHandle { Dictionary = nameString }
+            : new NameHandle { Start = _inputOffset + nameStart, Length = nameLength };
+        FinishStartTag(prefix, name, bindingsBefore, nameTop);
+        return true;
+    }
+
+    /// <summary>Undoes what <see cref="StartTagWithAttributesInPlace"/> read, for the general step to read the tag.</summary>
+    private bool PutBackStartTag(in NbfxCursor atAttributes, int p, int bindingsBefore)
+    {
+        _c = atAttributes;
+        _c.PutBackStartElementInPlace(p);
+        _attributeCount = 0;
+        _attributePayloadTop = 0;
+        _bindingCount = bindingsBefore;
         return false;
     }
 

@@ -416,7 +416,23 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         }
         _peeked = isArray || !_c.TryPeekRecord(ref window, out _);
         _peekedHas = _peeked && _c.Read(ref window);
+        FinishStartTag(prefix, name, bindingsBefore, nameTop);
+        if (isArray)
+        {
+            // The cursor is on the Array token: present its items as repeated elements.
+            _peeked = false;
+            _arrayType = _c.ArrayType;
+            _arrayLeft = _c.ArrayCount;
+            _arrayStep = ArrayStep.Text;
+        }
+    }
 
+    /// <summary>
+    /// Ends a start tag whose records are read: binds the element's and attributes' prefixes, refuses duplicate
+    /// attributes, and opens the element's frame.
+    /// </summary>
+    private void FinishStartTag(string prefix, in NameHandle name, int bindingsBefore, int nameTop)
+    {
         int binding = FindBinding(prefix);
         for (int i = 0; i < _attributeCount; i++)
         {
@@ -435,14 +451,6 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         if (_startTagLang is not null || _startTagSpace != XmlSpace.None)
         {
             PushXmlScope();
-        }
-        if (isArray)
-        {
-            // The cursor is on the Array token: present its items as repeated elements.
-            _peeked = false;
-            _arrayType = _c.ArrayType;
-            _arrayLeft = _c.ArrayCount;
-            _arrayStep = ArrayStep.Text;
         }
     }
 
