@@ -25,7 +25,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
     private Action? _onClose;
     private Action? _release; // gives back the pooled copy of a stream's bytes
     private bool _rootSeen;
-    private char[] _chars = new char[64];
+    private char[] _chars = []; // the working arrays: see NbfxXmlReader.WorkingArrays.cs
 
     private ReadState _state = ReadState.Initial;
     private bool _peeked;
@@ -42,10 +42,10 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
     private string? _textChunkRest; // what ReadValueChunk left of the current text record's value
     private string? _attributeValueOverride; // what ReadValueChunk left of an attribute's value once read as a string
 
-    private Frame[] _frames = new Frame[8];
+    private Frame[] _frames = [];
     private int _frameCount;
 
-    private AttributeNode[] _attributes = new AttributeNode[4];
+    private AttributeNode[] _attributes = [];
     private int _attributeCount;
     private int _attributeIndex = -1;
     private bool _onAttributeValue;
@@ -94,6 +94,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
     private void Initialize(ReadOnlySequence<byte> input, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas? quotas, XmlBinaryReaderSession? session, Action? release, Action? onClose)
     {
         _quotas = quotas ?? NbfxCursor.DefaultQuotas;
+        TakeWorkingArrays();
         _inputInPlace = false;
         // One array is read as a span (no segment to move to); anything else segment by segment.
         _c = UseInputInPlace(input)
@@ -828,6 +829,8 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         _state = ReadState.Closed;
         _nodeType = XmlNodeType.None;
         _nameFrame = -1;
+        _depth = _frameCount; // as in-box: a closed reader's depth is the number of elements it had open
+        GiveBackWorkingArrays();
         _c.Dispose();
         _release?.Invoke();
         _release = null;
