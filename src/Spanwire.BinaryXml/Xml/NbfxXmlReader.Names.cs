@@ -59,7 +59,7 @@ internal sealed partial class NbfxXmlReader
         return Names.Add(name);
     }
 
-    private NamespaceBinding[] _bindings = new NamespaceBinding[8];
+    private NamespaceBinding[] _bindings = [];
     private int _bindingCount;
 
     /// <summary>A name as its record gave it: a dictionary string, or UTF-8 bytes in <see cref="_nameBytes"/>; and its string once made.</summary>

@@ -1,19 +1,22 @@
 namespace Spanwire.BinaryXml.Xml;
 
 // Most readers are made for one message and closed. A closed reader hands its working arrays (the element frames, the
-// attribute nodes, the char buffer) to the next reader made on the same thread, so reading a message costs one
-// allocation of the reader itself rather than five. A reader owns its arrays from Initialize (made or SetInput) to Close.
+// attribute nodes, the namespace bindings, the char and array item buffers) to the next reader made on the same thread,
+// so reading a message costs one allocation of the reader itself rather than six. A reader owns its arrays from
+// Initialize (made or SetInput) to Close.
 internal sealed partial class NbfxXmlReader
 {
     private sealed class WorkingArrays
     {
         public Frame[] Frames = new Frame[8];
         public AttributeNode[] Attributes = new AttributeNode[4];
+        public NamespaceBinding[] Bindings = new NamespaceBinding[8];
         public char[] Chars = new char[64];
+        public byte[] Item = new byte[16];
     }
 
     // Arrays grown past these by one large document are left to the collector, not kept for every later reader.
-    private const int MaxKeptFrames = 64, MaxKeptAttributes = 64, MaxKeptChars = 4096;
+    private const int MaxKeptFrames = 64, MaxKeptAttributes = 64, MaxKeptBindings = 64, MaxKeptChars = 4096;
 
     [ThreadStatic]
     private static WorkingArrays? s_spareArrays;
@@ -32,7 +35,9 @@ internal sealed partial class NbfxXmlReader
         _arrays = arrays;
         _frames = arrays.Frames;
         _attributes = arrays.Attributes;
+        _bindings = arrays.Bindings;
         _chars = arrays.Chars;
+        _item = arrays.Item;
     }
 
     /// <summary>
@@ -50,16 +55,22 @@ internal sealed partial class NbfxXmlReader
         _attributeCount = 0;
         _attributeIndex = -1;
         _arrayStep = ArrayStep.None;
-        if (_frames.Length <= MaxKeptFrames && _attributes.Length <= MaxKeptAttributes && _chars.Length <= MaxKeptChars)
+        _bindingCount = 0; // LookupNamespace answers the two reserved prefixes itself
+        _bindingGeneration++;
+        if (_frames.Length <= MaxKeptFrames && _attributes.Length <= MaxKeptAttributes && _bindings.Length <= MaxKeptBindings
+            && _chars.Length <= MaxKeptChars)
         {
             arrays.Frames = _frames;
             arrays.Attributes = _attributes;
+            arrays.Bindings = _bindings;
             arrays.Chars = _chars;
             s_spareArrays = arrays;
         }
         _arrays = null;
         _frames = [];
         _attributes = [];
+        _bindings = [];
         _chars = [];
+        _item = [];
     }
 }

@@ -56,7 +56,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
     private ArrayStep _arrayStep;
     private int _arrayLeft;
     private NbfxValueType _arrayType;
-    private readonly byte[] _item = new byte[16];
+    private byte[] _item = [];
 
     private byte[]? _base64;
     private int _base64Offset;
@@ -816,6 +816,11 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
 
     public override string? LookupNamespace(string prefix)
     {
+        if (_bindingCount == 0)
+        {
+            // Closed: the bindings went with the working arrays; xml and xmlns stay bound, as in-box.
+            return prefix == Xml ? XmlNamespace : prefix == Xmlns ? XmlnsNamespace : prefix.Length == 0 ? "" : null;
+        }
         int binding = LookupBinding(prefix);
         return binding != NoBinding ? BindingUri(binding) : prefix.Length == 0 ? "" : null;
     }
