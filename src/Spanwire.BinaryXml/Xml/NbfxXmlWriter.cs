@@ -14,7 +14,7 @@ namespace Spanwire.BinaryXml.Xml;
 internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWriterInitializer, IXmlBinaryBufferWriterInitializer
 {
     private readonly NbfxWriter _writer;
-    private readonly WriterNamespaces _namespaces = new();
+    private WriterNamespaces _namespaces = null!; // the working set: see NbfxXmlWriter.WorkingSet.cs
     private Action? _flushOutput;
     private Func<Task>? _flushOutputAsync;
     private Action? _closeOutput;
@@ -22,7 +22,7 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWri
     private WriteState _writeState = WriteState.Start;
     private DocumentState _documentState;
     private int _depth;
-    private OpenElement[] _elements = new OpenElement[4];
+    private OpenElement[] _elements = [];
 
     // An xml: or xmlns attribute being written: its local name and value are kept (an xmlns one is not written).
     private string? _attributeLocalName;
@@ -31,7 +31,7 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWri
     private bool _isXmlnsAttribute;
 
     // base64 bytes carried between WriteBase64 calls so each record holds a multiple of three bytes.
-    private readonly byte[] _trail = new byte[3];
+    private byte[] _trail = [];
     private int _trailCount;
     private bool _inList;
 
@@ -51,6 +51,7 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWri
     public NbfxXmlWriter(NbfxWriter writer, Action? flushOutput, Action? closeOutput, Func<Task>? flushOutputAsync = null)
     {
         _writer = writer;
+        TakeWorkingSet();
         _flushOutputAsync = flushOutputAsync;
         _writer.Layered = true;
         _flushOutput = flushOutput;
@@ -103,6 +104,7 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWri
         _inList = false;
         _writeState = WriteState.Start;
         _documentState = DocumentState.None;
+        TakeWorkingSet();
         _namespaces.Clear();
         _depth = 0;
         _attributeLocalName = null;
@@ -661,6 +663,7 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWri
             _attributeValue = null;
             _attributeLocalName = null;
             ResetNode();
+            GiveBackWorkingSet();
             _closeOutput?.Invoke();
             _closeOutput = null;
             _flushOutput = null;
