@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Linq.Expressions;
 using System.Reflection;
+using System.Runtime;
 using BenchmarkDotNet.Attributes;
 
 namespace Spanwire.Benchmarks;
@@ -112,9 +113,13 @@ public static class SteadyRunner
             Action<long>[] loops = [.. methods.Select(m => Loop(instance, m))];
 
             // Tiered compilation moves methods called often enough to optimized code in the background, after a quiet
-            // spell: run everything for a while, then pause, twice, before calibrating and measuring.
-            for (int pass = 0; pass < 3; pass++)
+            // spell, in two steps with profiling between them: run everything for a while, then pause, at least three
+            // times and until a pass compiles nothing new (in a fresh process the first scenario needs more passes
+            // than the rest, and measured too early it reads up to twice its steady time).
+            long compiled = -1;
+            for (int pass = 0; pass < 3 || (JitInfo.GetCompiledMethodCount() != compiled && pass < 30); pass++)
             {
+                compiled = JitInfo.GetCompiledMethodCount();
                 foreach (Action<long> loop in loops)
                 {
                     WarmUp(loop);
