@@ -189,7 +189,7 @@ internal sealed partial class NbfxXmlReader
     }
 
     /// <summary>The in-box reader's UInt64 of a record: integers that are not negative and UInt64 as they are, anything else through its text.</summary>
-    private static ulong ToUInt64(NbfxValue v)
+    private static ulong ToUInt64(in NbfxValue v)
     {
         if (v.Type == NbfxValueType.UInt64)
         {
@@ -466,7 +466,7 @@ internal sealed partial class NbfxXmlReader
 
     // The in-box reader's direct conversions; any other kind is read through its text.
 
-    private static bool TryInt32(NbfxValue v, out int value)
+    private static bool TryInt32(in NbfxValue v, out int value)
     {
         switch (v.Type)
         {
@@ -482,7 +482,7 @@ internal sealed partial class NbfxXmlReader
         }
     }
 
-    private static bool TryInt64(NbfxValue v, out long value)
+    private static bool TryInt64(in NbfxValue v, out long value)
     {
         if (v.IsInteger || v.Type == NbfxValueType.UInt64 && BinaryPrimitives.ReadUInt64LittleEndian(v.Payload) <= long.MaxValue)
         {
@@ -493,7 +493,7 @@ internal sealed partial class NbfxXmlReader
         return false;
     }
 
-    private static bool TryDouble(NbfxValue v, out double value)
+    private static bool TryDouble(in NbfxValue v, out double value)
     {
         bool direct = v.Type is NbfxValueType.Double or NbfxValueType.Float or NbfxValueType.Zero or NbfxValueType.One
             or NbfxValueType.Int8 or NbfxValueType.Int16 or NbfxValueType.Int32;
@@ -501,7 +501,7 @@ internal sealed partial class NbfxXmlReader
         return direct;
     }
 
-    private static bool TrySingle(NbfxValue v, out float value)
+    private static bool TrySingle(in NbfxValue v, out float value)
     {
         switch (v.Type)
         {
@@ -518,14 +518,14 @@ internal sealed partial class NbfxXmlReader
         }
     }
 
-    private static bool TryDecimal(NbfxValue v, out decimal value)
+    private static bool TryDecimal(in NbfxValue v, out decimal value)
     {
         bool direct = v.Type is NbfxValueType.Decimal or NbfxValueType.UInt64 || v.IsInteger;
         value = direct ? v.ToDecimal() : 0;
         return direct;
     }
 
-    private static bool TryBoolean(NbfxValue v, out bool value)
+    private static bool TryBoolean(in NbfxValue v, out bool value)
     {
         switch (v.Type)
         {
