@@ -13,20 +13,22 @@ namespace Spanwire.BinaryXml.Reading;
 /// </summary>
 internal partial struct NbfxCursor
 {
-    private readonly ReadOnlySequence<byte> _sequence;
-    private readonly bool _isSequence;
-    private readonly long _length;
+    // Set once per input (Reset): not readonly, so that the drop-in reader starts its cursor over in place rather than
+    // making a new one and copying it into its field.
+    private ReadOnlySequence<byte> _sequence;
+    private bool _isSequence;
+    private long _length;
     private SequencePosition _next;
     private byte[]? _scratch;
     private long _windowOffset;
     private int _pos;
 
-    private readonly IXmlDictionary? _dictionary;
-    private readonly XmlBinaryReaderSession? _session;
-    private readonly int _maxDepth;
-    private readonly int _maxStringContentLength;
-    private readonly int _maxArrayLength;
-    private readonly int _maxNameLength;
+    private IXmlDictionary? _dictionary;
+    private XmlBinaryReaderSession? _session;
+    private int _maxDepth;
+    private int _maxStringContentLength;
+    private int _maxArrayLength;
+    private int _maxNameLength;
 
     private int _depth;
     private bool _inStartTag;
@@ -76,8 +78,22 @@ internal partial struct NbfxCursor
     /// applies them where the in-box reader does (content read as a string, base64 read whole, arrays made, names
     /// added to its name table), not to every record it passes. Every length is still checked against the input.
     /// </param>
-    public NbfxCursor(long length, IXmlDictionary? dictionary, XmlBinaryReaderSession? session, XmlDictionaryReaderQuotas? quotas, bool applyContentQuotas = true)
+    public NbfxCursor(long length, IXmlDictionary? dictionary, XmlBinaryReaderSession? session, XmlDictionaryReaderQuotas? quotas, bool applyContentQuotas = true) =>
+        Reset(length, dictionary, session, quotas, applyContentQuotas);
+
+    /// <inheritdoc cref="Reset(ReadOnlySequence{byte}, IXmlDictionary?, XmlBinaryReaderSession?, XmlDictionaryReaderQuotas?, bool)"/>
+    public NbfxCursor(ReadOnlySequence<byte> sequence, IXmlDictionary? dictionary, XmlBinaryReaderSession? session, XmlDictionaryReaderQuotas? quotas, bool applyContentQuotas = true) =>
+        Reset(sequence, dictionary, session, quotas, applyContentQuotas);
+
+    /// <summary>Starts over, in place, as a new cursor over input of <paramref name="length"/> bytes held in one span.</summary>
+    /// <param name="length">The input's length in bytes.</param>
+    /// <param name="dictionary">The static dictionary, for even dictionary ids.</param>
+    /// <param name="session">The session's strings, for odd dictionary ids.</param>
+    /// <param name="quotas">The limits; null for the in-box defaults.</param>
+    /// <param name="applyContentQuotas">As for the constructor.</param>
+    public void Reset(long length, IXmlDictionary? dictionary, XmlBinaryReaderSession? session, XmlDictionaryReaderQuotas? quotas, bool applyContentQuotas = true)
     {
+        this = default;
         _length = length;
         _dictionary = dictionary;
         _session = session;
@@ -89,9 +105,15 @@ internal partial struct NbfxCursor
         PrefixLetter = -1;
     }
 
-    public NbfxCursor(ReadOnlySequence<byte> sequence, IXmlDictionary? dictionary, XmlBinaryReaderSession? session, XmlDictionaryReaderQuotas? quotas, bool applyContentQuotas = true)
-        : this(sequence.Length, dictionary, session, quotas, applyContentQuotas)
+    /// <summary>Starts over, in place, as a new cursor over <paramref name="sequence"/>.</summary>
+    /// <param name="sequence">The input, read segment by segment.</param>
+    /// <param name="dictionary">The static dictionary, for even dictionary ids.</param>
+    /// <param name="session">The session's strings, for odd dictionary ids.</param>
+    /// <param name="quotas">The limits; null for the in-box defaults.</param>
+    /// <param name="applyContentQuotas">As for the constructor.</param>
+    public void Reset(ReadOnlySequence<byte> sequence, IXmlDictionary? dictionary, XmlBinaryReaderSession? session, XmlDictionaryReaderQuotas? quotas, bool applyContentQuotas = true)
     {
+        Reset(sequence.Length, dictionary, session, quotas, applyContentQuotas);
         _sequence = sequence;
         _isSequence = true;
         _next = sequence.Start;

@@ -97,9 +97,14 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         TakeWorkingArrays();
         _inputInPlace = false;
         // One array is read as a span (no segment to move to); anything else segment by segment.
-        _c = UseInputInPlace(input)
-            ? new NbfxCursor(input.Length, dictionary, session, _quotas, applyContentQuotas: false)
-            : new NbfxCursor(input, dictionary, session, _quotas, applyContentQuotas: false);
+        if (UseInputInPlace(input))
+        {
+            _c.Reset(input.Length, dictionary, session, _quotas, applyContentQuotas: false);
+        }
+        else
+        {
+            _c.Reset(input, dictionary, session, _quotas, applyContentQuotas: false);
+        }
         _release = release;
         _onClose = onClose;
         _bindings[0] = new NamespaceBinding { Prefix = Xml, Name = new NameHandle { Atom = XmlNamespace } };
@@ -222,7 +227,8 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
 
     public override bool Read()
     {
-        if (_state == ReadState.Interactive && _inputInPlace && !_peeked)
+        // Initial or Interactive: the first node of one array is read in place too.
+        if ((uint)_state <= (uint)ReadState.Interactive && _inputInPlace && !_peeked)
         {
             ClearNodeState();
             if (_exitScope)
