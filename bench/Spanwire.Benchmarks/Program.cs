@@ -99,7 +99,7 @@ public static class Program
             }
 
             method = string.Create(CultureInfo.InvariantCulture,
-                $"steady loop: each scenario's methods in turn in one process, {settings.Rounds} rounds of {settings.Slice.TotalMilliseconds:0} ms slices after {settings.WarmupRounds} warm-up rounds (and a pause for tiered compilation), in a shuffled order per round; the median time and the median of the per-round ratios");
+                $"steady loop: each scenario's methods in turn in one process, {settings.Rounds} rounds of {settings.Slice.TotalMilliseconds:0} ms slices after warm-up passes until tiered compilation is quiet and {settings.WarmupRounds} warm-up rounds, in a shuffled order per round; the median time and the median of the per-round ratios");
         }
         else
         {
