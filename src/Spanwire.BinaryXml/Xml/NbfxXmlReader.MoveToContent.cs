@@ -10,6 +10,17 @@ internal sealed partial class NbfxXmlReader
 {
     public override XmlNodeType MoveToContent()
     {
+        // On an element or end element already, as nearly every call from a serializer is.
+        XmlNodeType type = _nodeType;
+        if (_attributeIndex < 0 && type is XmlNodeType.Element or XmlNodeType.EndElement)
+        {
+            return type;
+        }
+        return MoveToContentFromHere();
+    }
+
+    private XmlNodeType MoveToContentFromHere()
+    {
         do
         {
             if (_attributeIndex >= 0)
