@@ -84,12 +84,16 @@ internal partial struct NbfxCursor
         return true;
     }
 
-    /// <summary>Undoes <see cref="TryStartElementInPlace"/> of the record at <paramref name="p"/>, for the general step to read it again.</summary>
+    /// <summary>
+    /// Undoes <see cref="TryStartElementInPlace"/> of the record at <paramref name="p"/> and any attributes taken after
+    /// it, for the general step to read them again. What else they set is token fields, which that step sets anew.
+    /// </summary>
     public void PutBackStartElementInPlace(int p)
     {
         _pos = p;
         _depth--;
         _inStartTag = false;
+        _list = ListPhase.None; // an attribute's list value starts one
     }
 
     /// <summary>
@@ -97,7 +101,7 @@ internal partial struct NbfxCursor
     /// whole and (for an attribute) its prefix is none or a letter and its value is not a list; by the general step's
     /// own parse, so a malformed record throws what it would there.
     /// </summary>
-    /// <returns>False otherwise, with the cursor to be restored by the caller (a list's start leaves it changed).</returns>
+    /// <returns>False otherwise; the caller then puts the start tag back (<see cref="PutBackStartElementInPlace"/>).</returns>
     public bool TryAttributeInPlace(ReadOnlySpan<byte> w)
     {
         byte record = w[_pos];

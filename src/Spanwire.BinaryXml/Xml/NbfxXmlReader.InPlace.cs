@@ -68,7 +68,6 @@ internal sealed partial class NbfxXmlReader
     private bool StartTagWithAttributesInPlace(int p, int prefixLetter, int nameStart, int nameLength, XmlDictionaryString? nameString)
     {
         ReadOnlySpan<byte> w = Input;
-        NbfxCursor atAttributes = _c;
         int bindingsBefore = _bindingCount;
         int nameTop = _nameTop;
         _attributeCount = 0;
@@ -78,7 +77,7 @@ internal sealed partial class NbfxXmlReader
         {
             if (!_c.TryAttributeInPlace(w))
             {
-                return PutBackStartTag(atAttributes, p, bindingsBefore);
+                return PutBackStartTag(p, bindingsBefore);
             }
             AddAttributeOrDeclaration(ref w);
             next = _c.NextRecord;
@@ -86,7 +85,7 @@ internal sealed partial class NbfxXmlReader
         while (next < w.Length && w[next] is >= NbfxRecord.ShortAttribute and <= NbfxRecord.PrefixAttributeZ);
         if (next >= w.Length)
         {
-            return PutBackStartTag(atAttributes, p, bindingsBefore);
+            return PutBackStartTag(p, bindingsBefore);
         }
         string prefix = prefixLetter >= 0 ? NbfxReader.LetterPrefixes[prefixLetter] : "";
         NameHandle name = nameString is not null
@@ -97,9 +96,8 @@ internal sealed partial class NbfxXmlReader
     }
 
     /// <summary>Undoes what <see cref="StartTagWithAttributesInPlace"/> read, for the general step to read the tag.</summary>
-    private bool PutBackStartTag(in NbfxCursor atAttributes, int p, int bindingsBefore)
+    private bool PutBackStartTag(int p, int bindingsBefore)
     {
-        _c = atAttributes;
         _c.PutBackStartElementInPlace(p);
         _attributeCount = 0;
         _attributePayloadTop = 0;
