@@ -33,6 +33,55 @@ internal static class ReaderHarness
         return nodes;
     }
 
+    /// <summary>
+    /// Reads the document <paramref name="hex"/> with the in-box reader (the control) and with the drop-in from one
+    /// array and from 1-byte segments, and expects the same nodes and the same refusal. The dictionary holds
+    /// "urn:d" (id 0) and "n" (id 2).
+    /// </summary>
+    public static void ReadsAsInBox(string why, string hex)
+    {
+        byte[] bytes = Convert.FromHexString(hex.Replace(" ", ""));
+        var dictionary = new XmlDictionary();
+        dictionary.Add("urn:d");
+        dictionary.Add("n");
+        (List<string> Nodes, string? Error) expected = NodesUntilRefused(() => XmlDictionaryReader.CreateBinaryReader(bytes, 0, bytes.Length, dictionary, XmlDictionaryReaderQuotas.Max));
+        (List<string> Nodes, string? Error) whole = NodesUntilRefused(() => Nbfx.CreateReader(bytes, dictionary, XmlDictionaryReaderQuotas.Max));
+        (List<string> Nodes, string? Error) split = NodesUntilRefused(() => Nbfx.CreateReader(Split(bytes, 1), dictionary, XmlDictionaryReaderQuotas.Max));
+        Expect.SameLines(expected.Nodes, whole.Nodes, $"{why} ({hex}), one array");
+        Expect.Equal(expected.Error, whole.Error, $"{why} ({hex}), one array");
+        Expect.SameLines(expected.Nodes, split.Nodes, $"{why} ({hex}), 1-byte segments");
+        Expect.Equal(expected.Error, split.Error, $"{why} ({hex}), 1-byte segments");
+    }
+
+    /// <summary>
+    /// Each node with its attributes until the end or the exception, and whether the input was refused (an
+    /// XmlException: the drop-in's is NbfxFormatException, which derives from it and gives the byte offset).
+    /// </summary>
+    public static (List<string> Nodes, string? Error) NodesUntilRefused(Func<XmlReader> open)
+    {
+        var nodes = new List<string>();
+        try
+        {
+            using XmlReader reader = open();
+            while (reader.Read())
+            {
+                nodes.Add($"{reader.NodeType}|{reader.Depth}|{reader.Prefix}|{reader.LocalName}|{reader.NamespaceURI}|{reader.Value}|{reader.IsEmptyElement}|{reader.AttributeCount}");
+                for (int i = 0; i < reader.AttributeCount; i++)
+                {
+                    reader.MoveToAttribute(i);
+                    nodes.Add($"  @{reader.Depth}|{reader.Prefix}|{reader.LocalName}|{reader.NamespaceURI}|{reader.Value}");
+                }
+                reader.MoveToElement();
+            }
+            nodes.Add($"end {reader.NodeType} {reader.ReadState}");
+            return (nodes, null);
+        }
+        catch (XmlException)
+        {
+            return (nodes, "refused");
+        }
+    }
+
     /// <summary>The nodes, or the type of the exception the reader threw.</summary>
     public static (List<string>? Nodes, Type? Error) TryNodes(Func<XmlReader> open)
     {

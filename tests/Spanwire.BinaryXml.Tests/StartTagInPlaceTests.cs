@@ -35,45 +35,6 @@ public class StartTagInPlaceTests
     [MemberData(nameof(Documents))]
     public void Reads_as_the_in_box_reader_from_one_array_and_from_segments(string why, string hex)
     {
-        byte[] bytes = Convert.FromHexString(hex.Replace(" ", ""));
-        var dictionary = new XmlDictionary();
-        dictionary.Add("urn:d");
-        dictionary.Add("n");
-        (List<string> Nodes, string? Error) expected = ReadAll(() => XmlDictionaryReader.CreateBinaryReader(bytes, 0, bytes.Length, dictionary, XmlDictionaryReaderQuotas.Max));
-        (List<string> Nodes, string? Error) whole = ReadAll(() => Nbfx.CreateReader(bytes, dictionary, XmlDictionaryReaderQuotas.Max));
-        (List<string> Nodes, string? Error) split = ReadAll(() => Nbfx.CreateReader(ReaderHarness.Split(bytes, 1), dictionary, XmlDictionaryReaderQuotas.Max));
-        Expect.SameLines(expected.Nodes, whole.Nodes, $"{why} ({hex}), one array");
-        Expect.Equal(expected.Error, whole.Error, $"{why} ({hex}), one array");
-        Expect.SameLines(expected.Nodes, split.Nodes, $"{why} ({hex}), 1-byte segments");
-        Expect.Equal(expected.Error, split.Error, $"{why} ({hex}), 1-byte segments");
-    }
-
-    /// <summary>
-    /// Each node with its attributes until the end or the exception, and whether the input was refused (an
-    /// XmlException: the drop-in's is NbfxFormatException, which derives from it and gives the byte offset).
-    /// </summary>
-    private static (List<string> Nodes, string? Error) ReadAll(Func<XmlReader> open)
-    {
-        var nodes = new List<string>();
-        try
-        {
-            using XmlReader reader = open();
-            while (reader.Read())
-            {
-                nodes.Add($"{reader.NodeType}|{reader.Depth}|{reader.Prefix}|{reader.LocalName}|{reader.NamespaceURI}|{reader.Value}|{reader.IsEmptyElement}|{reader.AttributeCount}");
-                for (int i = 0; i < reader.AttributeCount; i++)
-                {
-                    reader.MoveToAttribute(i);
-                    nodes.Add($"  @{reader.Depth}|{reader.Prefix}|{reader.LocalName}|{reader.NamespaceURI}|{reader.Value}");
-                }
-                reader.MoveToElement();
-            }
-            nodes.Add($"end {reader.NodeType} {reader.ReadState}");
-            return (nodes, null);
-        }
-        catch (XmlException)
-        {
-            return (nodes, "refused");
-        }
+        ReaderHarness.ReadsAsInBox(why, hex);
     }
 }

@@ -365,11 +365,19 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         {
             _atomic = _c.TextEndsElement;
         }
-        if (_depth == 0 && !IsWhitespace(Value))
+        if (_depth == 0 && IsCheckedOutsideRoot(_c.Record) && !IsWhitespace(Value))
         {
             throw new NbfxFormatException("text outside the root element", _c.TokenOffset);
         }
     }
+
+    /// <summary>
+    /// As in-box: outside the root element, text given as characters or bytes must be whitespace; a typed value
+    /// (a number, a date, a dictionary string, a list) there is a text node of its own, refused by nothing.
+    /// </summary>
+    private static bool IsCheckedOutsideRoot(byte record) =>
+        record is >= NbfxRecord.Chars8Text and <= NbfxRecord.Bytes32Text + 1
+            or >= NbfxRecord.UnicodeChars8Text and <= NbfxRecord.UnicodeChars32Text + 1;
 
     /// <summary>
     /// Reads a list's items up to its EndList and joins them with spaces, as the in-box reader shows a list. Over a
