@@ -80,7 +80,8 @@ public class DamagedInputTests
     }
 
     private static readonly string[] s_checksMadeOnPurpose =
-        ["not valid UTF-8", "a decimal with an invalid scale or flags", "a DateTime out of range", "runs past the end of the input"];
+        ["not valid UTF-8", "a decimal with an invalid scale or flags", "a DateTime out of range", "runs past the end of the input",
+            "a text record with end element outside any element", "an element has an empty name"];
 
     /// <summary>How many Reads succeeded, with every value asked for, and the exception that ended the reading, if any.</summary>
     private static Outcome ReadValues(Func<XmlReader> open)
