@@ -23,6 +23,9 @@ public class OutsideRootTests
         { "Bytes before the root: refused", "9E 01 00 40 01 61 01" },
         { "One with end element before the root: refused", "83 40 01 61 01" },
         { "Chars \"a\" with end element after the root: refused", "40 01 61 01 99 01 61" },
+        { "a list of Int8 before the root: a text node", "A4 88 05 A6 40 01 61 01" },
+        { "an empty list ending an element before the root: refused", "A4 A7 04 49 74 65 6D 01" },
+        { "a list ending an element after the root: refused", "40 01 61 01 A4 88 05 A7" },
     };
 
     [Theory]

@@ -361,6 +361,10 @@ internal partial struct NbfxCursor
         {
             ThrowFormat("a list in an attribute cannot end its element", at);
         }
+        if (withEnd && _depth == 0)
+        {
+            ThrowFormat("a text record with end element outside any element", at);
+        }
         int end = ParseTextPayload(w, p, record, out needed);
         if (end < 0)
         {
