@@ -82,6 +82,19 @@ internal static class ReaderHarness
         }
     }
 
+    /// <summary>What a member answers, as text: its value, "null", or the name of the exception it throws.</summary>
+    public static string Answer(Func<object?> ask)
+    {
+        try
+        {
+            return ask()?.ToString() ?? "null";
+        }
+        catch (Exception e)
+        {
+            return e.GetType().Name;
+        }
+    }
+
     /// <summary>The nodes, or the type of the exception the reader threw.</summary>
     public static (List<string>? Nodes, Type? Error) TryNodes(Func<XmlReader> open)
     {

@@ -18,9 +18,6 @@ internal sealed partial class NbfxXmlReader
     // Arrays grown past these by one large document are left to the collector, not kept for every later reader.
     private const int MaxKeptFrames = 64, MaxKeptAttributes = 64, MaxKeptBindings = 64, MaxKeptChars = 4096;
 
-    [ThreadStatic]
-    private static WorkingArrays? s_spareArrays;
-
     private WorkingArrays? _arrays;
 
     /// <summary>Takes the thread's spare arrays, or new ones, unless the reader holds its own.</summary>
@@ -30,8 +27,7 @@ internal sealed partial class NbfxXmlReader
         {
             return;
         }
-        WorkingArrays arrays = s_spareArrays ?? new WorkingArrays();
-        s_spareArrays = null;
+        WorkingArrays arrays = ThreadSpare<WorkingArrays>.Take();
         _arrays = arrays;
         _frames = arrays.Frames;
         _attributes = arrays.Attributes;
@@ -64,7 +60,7 @@ internal sealed partial class NbfxXmlReader
             arrays.Attributes = _attributes;
             arrays.Bindings = _bindings;
             arrays.Chars = _chars;
-            s_spareArrays = arrays;
+            ThreadSpare<WorkingArrays>.Give(arrays);
         }
         _arrays = null;
         _frames = [];

@@ -15,9 +15,6 @@ internal sealed partial class NbfxXmlWriter
     // Grown past this by one deep document, the element array is left to the collector.
     private const int MaxKeptElements = 64;
 
-    [ThreadStatic]
-    private static WorkingSet? s_spareSet;
-
     // What a closed writer reads (XmlLang, XmlSpace: every member that would change it throws once closed).
     private static readonly WriterNamespaces s_closedNamespaces = new();
 
@@ -30,8 +27,7 @@ internal sealed partial class NbfxXmlWriter
         {
             return;
         }
-        WorkingSet set = s_spareSet ?? new WorkingSet();
-        s_spareSet = null;
+        WorkingSet set = ThreadSpare<WorkingSet>.Take();
         _set = set;
         _namespaces = set.Namespaces;
         _elements = set.Elements;
@@ -50,7 +46,7 @@ internal sealed partial class NbfxXmlWriter
         if (_elements.Length <= MaxKeptElements)
         {
             set.Elements = _elements;
-            s_spareSet = set;
+            ThreadSpare<WorkingSet>.Give(set);
         }
         _set = null;
         _namespaces = s_closedNamespaces;

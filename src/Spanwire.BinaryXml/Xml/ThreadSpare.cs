@@ -1,0 +1,23 @@
+namespace Spanwire.BinaryXml.Xml;
+
+/// <summary>
+/// One spare instance per thread: what a closed reader or writer leaves for the next one made on that thread, since
+/// most are made for one message and closed.
+/// </summary>
+internal static class ThreadSpare<T>
+    where T : class, new()
+{
+    [ThreadStatic]
+    private static T? s_spare;
+
+    /// <summary>The thread's spare, which is now the caller's, or a new one.</summary>
+    public static T Take()
+    {
+        T? spare = s_spare;
+        s_spare = null;
+        return spare ?? new T();
+    }
+
+    /// <summary>Leaves <paramref name="item"/> for the next <see cref="Take"/> on this thread.</summary>
+    public static void Give(T item) => s_spare = item;
+}
