@@ -64,9 +64,15 @@ public class BrokerStopTests
             Exception? publishError = await publishing.WaitAsync(TimeSpan.FromSeconds(10));
             await stopping;
             // A node shutting down closes its connections with 320 connection-forced, and that reason is kept even though
-            // the socket goes at once.
+            // the socket goes at once. While the client is still publishing, the node closes its socket with our frames
+            // unread, so its kernel may answer with a reset that drops the close frame still queued to send: then the
+            // only thing to report is the lost socket, as a connection closed with code 0 and the socket error inside.
             var closed = Assert.IsType<AmqpConnectionClosedException>(reason);
-            Expect.Equal(AmqpReplyCode.ConnectionForced, closed.ReplyCode, closed.Message);
+            if (closed.ReplyCode != AmqpReplyCode.ConnectionForced)
+            {
+                Expect.Equal((ushort)0, closed.ReplyCode, closed.Message);
+                Assert.True(closed.InnerException is IOException or System.Net.Sockets.SocketException, closed.ToString());
+            }
             Assert.True(publishError is AmqpClosedException, publishError?.ToString());
             Assert.False(connection.IsOpen);
             await Assert.ThrowsAnyAsync<AmqpClosedException>(() => channel.QueuePurgeAsync(queue.Name, Timeout.Token));
