@@ -1,3 +1,4 @@
+using System.Buffers.Binary;
 using System.Runtime.CompilerServices;
 using System.Xml;
 using Spanwire.BinaryXml.Reading;
@@ -209,6 +210,80 @@ internal sealed partial class NbfxXmlReader
         }
         value = new NbfxValue(type, w.Slice(start, length), null, 0, start);
         end = start + length;
+        return true;
+    }
+
+    /// <summary>
+    /// The Int32 of the current start tag's text when it is one of the integer records an Int32 holds, with end
+    /// element, straight from one array: the commonest typed read, without making its value first.
+    /// </summary>
+    /// <param name="value">The integer.</param>
+    /// <param name="end">Where the record ends: <see cref="EndElementAfterTextInPlace"/> moves past it.</param>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool TryPeekInt32InPlace(out int value, out int end)
+    {
+        value = 0;
+        end = 0;
+        if (!OnStartTagInPlace)
+        {
+            return false;
+        }
+        ReadOnlySpan<byte> w = Input;
+        int p = _c.NextRecord;
+        if ((uint)p >= (uint)w.Length)
+        {
+            return false;
+        }
+        ReadOnlySpan<byte> payload = w[(p + 1)..];
+        switch (w[p])
+        {
+            case NbfxRecord.ZeroText + 1:
+                end = p + 1;
+                return true;
+            case NbfxRecord.OneText + 1:
+                value = 1;
+                end = p + 1;
+                return true;
+            case NbfxRecord.Int8Text + 1 when payload.Length >= 1:
+                value = (sbyte)payload[0];
+                end = p + 2;
+                return true;
+            case NbfxRecord.Int16Text + 1 when payload.Length >= 2:
+                value = BinaryPrimitives.ReadInt16LittleEndian(payload);
+                end = p + 3;
+                return true;
+            case NbfxRecord.Int32Text + 1 when payload.Length >= 4:
+                value = BinaryPrimitives.ReadInt32LittleEndian(payload);
+                end = p + 5;
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    /// <summary>The DateTime of the current start tag's text when it is a valid DateTime record with end element, straight from one array.</summary>
+    /// <param name="value">The date and time.</param>
+    /// <param name="end">Where the record ends: <see cref="EndElementAfterTextInPlace"/> moves past it.</param>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool TryPeekDateTimeInPlace(out DateTime value, out int end)
+    {
+        value = default;
+        end = 0;
+        if (!OnStartTagInPlace)
+        {
+            return false;
+        }
+        ReadOnlySpan<byte> w = Input;
+        int p = _c.NextRecord;
+        if ((uint)p >= (uint)w.Length || w[p] != NbfxRecord.DateTimeText + 1 || w.Length - (p + 1) < 8)
+        {
+            return false;
+        }
+        if (!NbfxPrimitives.TryDateTimeFromBinary(BinaryPrimitives.ReadInt64LittleEndian(w[(p + 1)..]), out value))
+        {
+            return false; // the general step refuses it
+        }
+        end = p + 9;
         return true;
     }
 

@@ -252,6 +252,11 @@ internal sealed partial class NbfxXmlReader
 
     public override int ReadElementContentAsInt()
     {
+        if (TryPeekInt32InPlace(out int direct, out int directEnd))
+        {
+            EndElementAfterTextInPlace(directEnd);
+            return direct;
+        }
         if (TryAtomicElementValue(out NbfxValue atomic, out int end) && TryInt32(atomic, out int value))
         {
             EndAtomicElement(end);
@@ -373,6 +378,11 @@ internal sealed partial class NbfxXmlReader
 
     public override DateTime ReadElementContentAsDateTime()
     {
+        if (TryPeekDateTimeInPlace(out DateTime direct, out int directEnd))
+        {
+            EndElementAfterTextInPlace(directEnd);
+            return direct;
+        }
         if (TryAtomicElementValue(out NbfxValue atomic, out int end) && atomic.Type == NbfxValueType.DateTime)
         {
             DateTime value = atomic.ToDateTime();
