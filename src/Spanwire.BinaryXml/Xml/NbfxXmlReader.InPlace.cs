@@ -161,6 +161,23 @@ internal sealed partial class NbfxXmlReader
     private bool OnStartTagInPlace => _inputInPlace && !_peeked && _nodeType == XmlNodeType.Element && _attributeIndex < 0
         && _arrayStep == ArrayStep.None && _c.AtPlainRecord;
 
+    /// <summary>On such a start tag, the input and where the record after the tag starts, when the input holds one.</summary>
+    /// <param name="input">The whole input.</param>
+    /// <param name="at">The record's offset in <paramref name="input"/>.</param>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool TryRecordAfterStartTag(out ReadOnlySpan<byte> input, out int at)
+    {
+        input = default;
+        at = 0;
+        if (!OnStartTagInPlace)
+        {
+            return false;
+        }
+        input = Input;
+        at = _c.NextRecord;
+        return (uint)at < (uint)input.Length;
+    }
+
     /// <summary>
     /// The text record with end element right after the current start tag, as a value, when the input is one array
     /// and the record is one the in-box reader converts directly for a typed element read: a fixed-size record (a
@@ -173,13 +190,7 @@ internal sealed partial class NbfxXmlReader
     {
         value = default;
         end = 0;
-        if (!OnStartTagInPlace)
-        {
-            return false;
-        }
-        ReadOnlySpan<byte> w = Input;
-        int p = _c.NextRecord;
-        if ((uint)p >= (uint)w.Length)
+        if (!TryRecordAfterStartTag(out ReadOnlySpan<byte> w, out int p))
         {
             return false;
         }
@@ -224,13 +235,7 @@ internal sealed partial class NbfxXmlReader
     {
         value = 0;
         end = 0;
-        if (!OnStartTagInPlace)
-        {
-            return false;
-        }
-        ReadOnlySpan<byte> w = Input;
-        int p = _c.NextRecord;
-        if ((uint)p >= (uint)w.Length)
+        if (!TryRecordAfterStartTag(out ReadOnlySpan<byte> w, out int p))
         {
             return false;
         }
@@ -269,13 +274,7 @@ internal sealed partial class NbfxXmlReader
     {
         value = default;
         end = 0;
-        if (!OnStartTagInPlace)
-        {
-            return false;
-        }
-        ReadOnlySpan<byte> w = Input;
-        int p = _c.NextRecord;
-        if ((uint)p >= (uint)w.Length || w[p] != NbfxRecord.DateTimeText + 1 || w.Length - (p + 1) < 8)
+        if (!TryRecordAfterStartTag(out ReadOnlySpan<byte> w, out int p) || w[p] != NbfxRecord.DateTimeText + 1 || w.Length - (p + 1) < 8)
         {
             return false;
         }
