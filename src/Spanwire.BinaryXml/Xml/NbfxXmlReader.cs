@@ -748,6 +748,10 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
     private void AddNamespaceDeclaration(ReadOnlySpan<byte> window)
     {
         string prefix = AtomPrefix(window);
+        if (prefix.Length is 3 or 5)
+        {
+            CheckReservedPrefixBinding(prefix, window);
+        }
         AttributeNode attribute = NextAttribute();
         attribute.IsXmlns = true;
         attribute.LocalNameString = null;
@@ -770,6 +774,28 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
             Name = _c.ValueString is { } dictionaryUri ? new NameHandle { Dictionary = dictionaryUri } : KeepName(window, _c.ValueStart, _c.ValueLength),
         };
     }
+
+    /// <summary>As in-box: the prefixes xml and xmlns may be declared only with their own namespaces.</summary>
+    private void CheckReservedPrefixBinding(string prefix, ReadOnlySpan<byte> window)
+    {
+        string? reserved = prefix == Xml ? XmlNamespace : prefix == Xmlns ? XmlnsNamespace : null;
+        if (reserved is null)
+        {
+            return;
+        }
+        bool bound = _c.ValueString is { } dictionaryUri
+            ? dictionaryUri.Value == reserved
+            : Ascii.Equals(window.Slice(_c.ValueStart, _c.ValueLength), reserved);
+        if (!bound)
+        {
+            ThrowReservedPrefix(prefix, reserved, _c.TokenOffset);
+        }
+    }
+
+    [DoesNotReturn]
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void ThrowReservedPrefix(string prefix, string ns, long offset) =>
+        throw new NbfxFormatException($"the prefix '{prefix}' can only be bound to the namespace '{ns}'", offset);
 
     /// <summary>The prefix of the current record: a shared letter string, or a plain string (see <see cref="Atomized"/>).</summary>
     private string AtomPrefix(ReadOnlySpan<byte> window)
