@@ -29,6 +29,11 @@ public class StartTagInPlaceTests
         { "a dictionary declaration of a, and an attribute with prefix letter a and a dictionary name", "40 01 61 0B 01 61 00 0C 02 86 01" },
         { "a dictionary attribute name id that is not in the dictionary", "40 01 61 06 64 80 01" },
         { "an attribute record after the first text: refused", "40 01 61 99 01 78 04 01 62 80 01" },
+        { "xmlns:xml=\"lang\": refused, the prefix xml is the XML namespace's only", "40 01 61 09 03 78 6D 6C 04 6C 61 6E 67 01" },
+        { "xmlns:xml bound to the XML namespace itself", "40 01 61 09 03 78 6D 6C 24 687474703A2F2F7777772E77332E6F72672F584D4C2F313939382F6E616D657370616365 01" },
+        { "xmlns:xmlns=\"u\": refused", "40 01 61 09 05 78 6D 6C 6E 73 01 75 01" },
+        { "xmlns:xmlns bound to the xmlns namespace itself: read", "40 01 61 09 05 78 6D 6C 6E 73 1D 687474703A2F2F7777772E77332E6F72672F323030302F786D6C6E732F 01" },
+        { "xmlns:xml=\"lang\" after an attribute: put back, refused by the general step", "40 01 61 04 01 62 80 09 03 78 6D 6C 04 6C 61 6E 67 05 01 70 01 63 82 01" },
     };
 
     [Theory]
@@ -36,5 +41,36 @@ public class StartTagInPlaceTests
     public void Reads_as_the_in_box_reader_from_one_array_and_from_segments(string why, string hex)
     {
         ReaderHarness.ReadsAsInBox(why, hex);
+    }
+
+    /// <summary>
+    /// An element with an empty name, which the in-box reader hands out, is refused on purpose (the README's list of
+    /// differences), whether the name is inline or an empty dictionary string, from one array or from segments: the
+    /// nodes before it are the in-box reader's.
+    /// </summary>
+    [Theory]
+    [InlineData("ShortElement with an empty name", "40 01 72 40 00 01 01")]
+    [InlineData("ShortDictionaryElement naming the empty dictionary string", "40 01 72 42 04 01 01")]
+    [InlineData("PrefixDictionaryElement a naming the empty dictionary string, after a declaration of a", "40 01 72 09 01 61 01 75 44 04 01 01")]
+    public void An_element_with_an_empty_name_is_refused_where_in_box_hands_it_out(string why, string hex)
+    {
+        byte[] bytes = Convert.FromHexString(hex.Replace(" ", ""));
+        var dictionary = new XmlDictionary();
+        dictionary.Add("urn:d");
+        dictionary.Add("n");
+        dictionary.Add("");
+        (List<string> Nodes, string? Error) inBox = ReaderHarness.NodesUntilRefused(() => XmlDictionaryReader.CreateBinaryReader(bytes, 0, bytes.Length, dictionary, XmlDictionaryReaderQuotas.Max));
+        int at = inBox.Nodes.FindIndex(node => node.StartsWith("Element|1|", StringComparison.Ordinal) && node.Split('|')[3].Length == 0);
+        Assert.True(at > 0 && inBox.Error is null, $"{why}: in-box hands out the element: {string.Join(" / ", inBox.Nodes)}");
+        foreach ((string how, Func<XmlReader> open) in new (string, Func<XmlReader>)[]
+        {
+            ("one array", () => Nbfx.CreateReader(bytes, dictionary, XmlDictionaryReaderQuotas.Max)),
+            ("1-byte segments", () => Nbfx.CreateReader(ReaderHarness.Split(bytes, 1), dictionary, XmlDictionaryReaderQuotas.Max)),
+        })
+        {
+            (List<string> Nodes, string? Error) ours = ReaderHarness.NodesUntilRefused(open);
+            Expect.Equal("refused", ours.Error, $"{why} ({hex}), {how}");
+            Expect.SameLines(inBox.Nodes[..at], ours.Nodes, $"{why} ({hex}), {how}: the nodes before it, then refused on the element");
+        }
     }
 }

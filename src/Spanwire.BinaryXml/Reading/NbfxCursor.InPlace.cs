@@ -76,6 +76,11 @@ internal partial struct NbfxCursor
         if (dictionary)
         {
             nameString = Lookup(n, p + 1);
+            if (nameString.Value.Length == 0)
+            {
+                nameString = null;
+                return false; // the general step refuses an element with an empty name
+            }
         }
         _pos = q;
         _depth++;

@@ -213,7 +213,15 @@ internal partial struct NbfxCursor
         if (form is NameForm.ShortDictionary or NameForm.PrefixedDictionary or NameForm.LetterDictionary)
         {
             NameLength = 0;
-            return TryDictionary(w, ref q, out NameString, ref needed);
+            if (!TryDictionary(w, ref q, out NameString, ref needed))
+            {
+                return false;
+            }
+            if (NameString!.Value.Length == 0 && record >= NbfxRecord.ShortElement)
+            {
+                ThrowEmptyName(record, _windowOffset + p); // an empty dictionary string names no element either
+            }
+            return true;
         }
         if (!TryName(w, ref q, out int start, out int length, checkQuota: true, ref needed))
         {
