@@ -88,11 +88,7 @@ internal sealed partial class NbfxXmlReader
         {
             return PutBackStartTag(p, bindingsBefore);
         }
-        string prefix = prefixLetter >= 0 ? NbfxReader.LetterPrefixes[prefixLetter] : "";
-        NameHandle name = nameString is not null
-            ? new NameHandle { Dictionary = nameString }
-            : new NameHandle { Start = _inputOffset + nameStart, Length = nameLength };
-        FinishStartTag(prefix, name, bindingsBefore, nameTop);
+        FinishStartTag(LetterPrefix(prefixLetter), InPlaceName(nameStart, nameLength, nameString), bindingsBefore, nameTop);
         return true;
     }
 
@@ -109,15 +105,20 @@ internal sealed partial class NbfxXmlReader
     /// <summary>The element node of a start tag with no attributes, its name where the record has it.</summary>
     private void StartElementInPlace(int prefixLetter, int nameStart, int nameLength, XmlDictionaryString? nameString)
     {
-        string prefix = prefixLetter >= 0 ? NbfxReader.LetterPrefixes[prefixLetter] : "";
-        NameHandle name = nameString is not null
-            ? new NameHandle { Dictionary = nameString }
-            : new NameHandle { Start = _inputOffset + nameStart, Length = nameLength };
+        string prefix = LetterPrefix(prefixLetter);
         int binding = FindBinding(prefix);
         _attributeCount = 0;
         _attributePayloadTop = 0;
-        EnterElement(prefix, name, binding, _bindingCount, _nameTop);
+        EnterElement(prefix, InPlaceName(nameStart, nameLength, nameString), binding, _bindingCount, _nameTop);
     }
+
+    /// <summary>The prefix of an element record taken in place: a letter's shared string, or none.</summary>
+    private static string LetterPrefix(int prefixLetter) => prefixLetter >= 0 ? NbfxReader.LetterPrefixes[prefixLetter] : "";
+
+    /// <summary>The name of an element record taken in place: its dictionary string, or where its bytes are in the input.</summary>
+    private NameHandle InPlaceName(int nameStart, int nameLength, XmlDictionaryString? nameString) => nameString is not null
+        ? new NameHandle { Dictionary = nameString }
+        : new NameHandle { Start = _inputOffset + nameStart, Length = nameLength };
 
     /// <summary>
     /// On an element, reads its next record ahead once (the in-place step does not): typed reads of an element look

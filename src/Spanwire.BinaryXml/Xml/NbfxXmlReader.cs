@@ -856,10 +856,15 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
 
     public override string? LookupNamespace(string prefix)
     {
-        if (_bindingCount == 0)
+        // xml and xmlns are bound for good (a declaration may only repeat their namespaces), open or closed: a closed
+        // reader's bindings went with its working arrays.
+        if (prefix == Xml)
         {
-            // Closed: the bindings went with the working arrays; xml and xmlns stay bound, as in-box.
-            return prefix == Xml ? XmlNamespace : prefix == Xmlns ? XmlnsNamespace : prefix.Length == 0 ? "" : null;
+            return XmlNamespace;
+        }
+        if (prefix == Xmlns)
+        {
+            return XmlnsNamespace;
         }
         int binding = LookupBinding(prefix);
         return binding != NoBinding ? BindingUri(binding) : prefix.Length == 0 ? "" : null;
