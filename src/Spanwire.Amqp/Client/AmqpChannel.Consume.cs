@@ -51,7 +51,7 @@ public sealed partial class AmqpChannel
         ArgumentNullException.ThrowIfNull(consumerTag);
         var consumer = new AmqpConsumer(this, queue, _connection.AllowSynchronousContinuations)
         {
-            Registration = (autoAck, exclusive, arguments),
+            Registration = (autoAck, exclusive, arguments.Copy()), // recovery registers it again after the caller's buffer is reused
         };
         await CallAsync(AmqpMethods.BasicConsumeOk, (o, ch) => WriteConsume(o, ch, queue, consumerTag, autoAck, exclusive, arguments), (in AmqpMethodReader reply) =>
         {
@@ -140,13 +140,16 @@ public sealed partial class AmqpChannel
     /// <returns>A completed task: the frame is queued for the socket.</returns>
     public ValueTask AckAsync(ulong deliveryTag, bool multiple = false, CancellationToken cancellationToken = default)
     {
-        if (IsFromLostLink(deliveryTag))
+        if (!TryBeginSettle(deliveryTag, out FrameOutput.Scope scope))
         {
             return default;
         }
 
-        using FrameOutput.Scope scope = BeginFrames();
-        AmqpFrameWriter.WriteBasicAck(scope.Writer, Number, ToWireTag(deliveryTag), multiple);
+        using (scope)
+        {
+            AmqpFrameWriter.WriteBasicAck(scope.Writer, Number, ToWireTag(deliveryTag), multiple);
+        }
+
         CountAcked(deliveryTag, multiple);
         return default;
     }
@@ -159,17 +162,20 @@ public sealed partial class AmqpChannel
     /// <returns>A completed task: the frame is queued for the socket.</returns>
     public ValueTask NackAsync(ulong deliveryTag, bool multiple = false, bool requeue = true, CancellationToken cancellationToken = default)
     {
-        if (IsFromLostLink(deliveryTag))
+        if (!TryBeginSettle(deliveryTag, out FrameOutput.Scope scope))
         {
             return default;
         }
 
-        using FrameOutput.Scope scope = BeginFrames();
-        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(scope.Writer, Number, AmqpMethods.BasicNack);
-        frame.Arguments.WriteLongLong(ToWireTag(deliveryTag));
-        frame.Arguments.WriteBit(multiple);
-        frame.Arguments.WriteBit(requeue);
-        frame.Complete();
+        using (scope)
+        {
+            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(scope.Writer, Number, AmqpMethods.BasicNack);
+            frame.Arguments.WriteLongLong(ToWireTag(deliveryTag));
+            frame.Arguments.WriteBit(multiple);
+            frame.Arguments.WriteBit(requeue);
+            frame.Complete();
+        }
+
         return default;
     }
 
@@ -180,17 +186,57 @@ public sealed partial class AmqpChannel
     /// <returns>A completed task: the frame is queued for the socket.</returns>
     public ValueTask RejectAsync(ulong deliveryTag, bool requeue = true, CancellationToken cancellationToken = default)
     {
-        if (IsFromLostLink(deliveryTag))
+        if (!TryBeginSettle(deliveryTag, out FrameOutput.Scope scope))
         {
             return default;
         }
 
-        using FrameOutput.Scope scope = BeginFrames();
-        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(scope.Writer, Number, AmqpMethods.BasicReject);
-        frame.Arguments.WriteLongLong(ToWireTag(deliveryTag));
-        frame.Arguments.WriteBit(requeue);
-        frame.Complete();
+        using (scope)
+        {
+            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(scope.Writer, Number, AmqpMethods.BasicReject);
+            frame.Arguments.WriteLongLong(ToWireTag(deliveryTag));
+            frame.Arguments.WriteBit(requeue);
+            frame.Complete();
+        }
+
         return default;
+    }
+
+    /// <summary>
+    /// Takes the output of the link the channel is open on, for an ack, nack or reject of <paramref name="deliveryTag"/>;
+    /// false when there is nothing to settle because the delivery came on a link that is gone (the broker has put it
+    /// back in its queue). Throws only when the channel is closed for good.
+    /// </summary>
+    private bool TryBeginSettle(ulong deliveryTag, out FrameOutput.Scope scope)
+    {
+        scope = default;
+        if (Volatile.Read(ref _closeReason) is { } closed)
+        {
+            StoredFailure.Throw(closed);
+        }
+
+        if (IsFromLostLink(deliveryTag) || Volatile.Read(ref _settleOutput) is not { } output)
+        {
+            return false; // before the channel is open on the new link every delivery it has is from a lost one
+        }
+
+        if (output.TryBegin(out scope))
+        {
+            return true;
+        }
+
+        // That link has just failed: with recovery its deliveries are settled by the broker requeueing them.
+        if (Volatile.Read(ref _closeReason) is { } closedMeanwhile)
+        {
+            StoredFailure.Throw(closedMeanwhile);
+        }
+
+        if (!_connection.RecoversAutomatically)
+        {
+            StoredFailure.Throw(Volatile.Read(ref _suspended) ?? new AmqpConnectionClosedException(0, "the connection was lost"));
+        }
+
+        return false;
     }
 
     private void CountAcked(ulong deliveryTag, bool multiple)

@@ -9,8 +9,10 @@ public sealed partial class AmqpChannel
     // an earlier one (AMQP users rely on per-channel order).
     private readonly Queue<ParkedPublish> _parked = new();
     private readonly Lock _parkedLock = new();
+    private readonly CancellationTokenSource _drainStop = new();
     private int _parkedCount;
     private bool _draining;
+    private Task _drain = Task.CompletedTask; // the drain under way, owned by the channel and awaited when it closes
 
     private ValueTask Park(string exchange, string routingKey, in BasicProperties properties, AmqpPublishTemplate? template,
         ReadOnlyMemory<byte> body, bool mandatory, bool wait, CancellationToken cancellationToken)
@@ -28,7 +30,7 @@ public sealed partial class AmqpChannel
         parked.WatchCancellation(cancellationToken);
         if (startDrain)
         {
-            _ = DrainParkedAsync();
+            _drain = DrainParkedAsync();
         }
 
         return new ValueTask(parked.Completion.Task);
@@ -40,7 +42,7 @@ public sealed partial class AmqpChannel
         {
             try
             {
-                await Output.WaitForRoomAsync(FrameOutput.HighWater / 2, CancellationToken.None).ConfigureAwait(false);
+                await Output.WaitForRoomAsync(FrameOutput.HighWater / 2, _drainStop.Token).ConfigureAwait(false);
                 ThrowIfClosed();
             }
             catch (Exception ex)
@@ -69,6 +71,13 @@ public sealed partial class AmqpChannel
                 }
             }
         }
+    }
+
+    /// <summary>Stops the drain (the channel has ended) and waits for it to finish.</summary>
+    private async Task StopDrainAsync()
+    {
+        _drainStop.Cancel();
+        await _drain.ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
     }
 
     private void FailParked(Exception reason)
@@ -143,24 +152,23 @@ public sealed partial class AmqpChannel
             if (confirmed.IsCompletedSuccessfully)
             {
                 Completion.TrySetResult();
+                return;
             }
-            else
-            {
-                _ = CompleteWhenConfirmedAsync(confirmed);
-            }
-        }
 
-        private async Task CompleteWhenConfirmedAsync(ValueTask confirmed)
-        {
-            try
+            // The confirm completes this publish's task when it comes: a callback, not a task of its own.
+            System.Runtime.CompilerServices.ConfiguredValueTaskAwaitable.ConfiguredValueTaskAwaiter awaiter = confirmed.ConfigureAwait(false).GetAwaiter();
+            awaiter.UnsafeOnCompleted(() =>
             {
-                await confirmed.ConfigureAwait(false);
-                Completion.TrySetResult();
-            }
-            catch (Exception ex)
-            {
-                Completion.TrySetException(ex);
-            }
+                try
+                {
+                    awaiter.GetResult();
+                    Completion.TrySetResult();
+                }
+                catch (Exception ex)
+                {
+                    Completion.TrySetException(ex);
+                }
+            });
         }
     }
 }

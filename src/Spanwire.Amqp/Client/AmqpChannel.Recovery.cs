@@ -23,16 +23,19 @@ public sealed partial class AmqpChannel
     }
 
     /// <summary>
-    /// The connection lost its link: calls waiting for a reply, publishes waiting for room and publishes waiting for
-    /// confirms fault with <paramref name="reason"/>; consumers stay, to be registered again by <see cref="RecoverAsync"/>.
+    /// The connection lost its link (or a recovery attempt lost its new one): calls waiting for a reply, publishes
+    /// waiting for room and publishes waiting for confirms fault with <paramref name="reason"/>; consumers stay, to be
+    /// registered again by <see cref="RecoverAsync"/>. The first reason is the one later callers see.
     /// </summary>
     internal void Suspend(Exception reason)
     {
-        if (Volatile.Read(ref _closeReason) is not null || Interlocked.CompareExchange(ref _suspended, reason, null) is not null)
+        if (Volatile.Read(ref _closeReason) is not null)
         {
             return;
         }
 
+        Interlocked.CompareExchange(ref _suspended, reason, null);
+        Volatile.Write(ref _settleOutput, null);
         _rpc.Fail(reason);
         FailParked(reason);
         _confirms?.Fail(new AmqpConnectionClosedException(0,

@@ -16,6 +16,11 @@ public sealed partial class AmqpChannel : IAsyncDisposable
     private Exception? _closeReason;
     private Exception? _suspended; // while the connection recovers
 
+    // The output of the link the channel is open on, set when the broker's channel.open-ok arrives (on the read loop,
+    // before any delivery on that link) and cleared when that link is lost. Acks, nacks and rejects go there: the
+    // deliveries of a link can be settled as soon as they arrive, even while recovery still restores the channel.
+    private FrameOutput? _settleOutput;
+
     internal AmqpChannel(AmqpConnection connection, ushort number)
     {
         _connection = connection;
@@ -57,6 +62,7 @@ public sealed partial class AmqpChannel : IAsyncDisposable
         {
             // Nothing to say to a broker we are not connected to: the channel is simply not restored.
             Shutdown(new AmqpChannelClosedException(Number, AmqpReplyCode.Success, "closed by the application"));
+            await StopDrainAsync().ConfigureAwait(false);
             return;
         }
 
@@ -71,6 +77,7 @@ public sealed partial class AmqpChannel : IAsyncDisposable
         }
 
         Shutdown(new AmqpChannelClosedException(Number, AmqpReplyCode.Success, "closed by the application"));
+        await StopDrainAsync().ConfigureAwait(false);
     }
 
     /// <summary>Closes the channel.</summary>
@@ -89,15 +96,23 @@ public sealed partial class AmqpChannel : IAsyncDisposable
         }
 
         Shutdown(new AmqpChannelClosedException(Number, AmqpReplyCode.Success, "closed by the application"));
+        await StopDrainAsync().ConfigureAwait(false);
     }
 
-    internal Task OpenAsync(CancellationToken cancellationToken) =>
-        CallRawAsync(AmqpMethods.ChannelOpenOk, static (o, ch) =>
+    internal Task OpenAsync(CancellationToken cancellationToken)
+    {
+        FrameOutput output = Output;
+        return _rpc.CallAsync(output, Number, static (o, ch) =>
         {
             AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.ChannelOpen);
             frame.Arguments.WriteShortString(""u8);
             frame.Complete();
-        }, null, cancellationToken);
+        }, AmqpMethods.ChannelOpenOk, null, (in AmqpMethodReader _) =>
+        {
+            Volatile.Write(ref _settleOutput, output);
+            return null;
+        }, cancellationToken);
+    }
 
     /// <summary>Ends the channel: every pending call, confirm and consumer faults or ends with <paramref name="reason"/>.</summary>
     internal void Shutdown(Exception reason)
@@ -107,8 +122,10 @@ public sealed partial class AmqpChannel : IAsyncDisposable
             return;
         }
 
+        Volatile.Write(ref _settleOutput, null);
         _rpc.Fail(reason);
         FailParked(reason);
+        _drainStop.Cancel(); // after the parked publishes have their reason: the drain's own ending finds none left
         _confirms?.Fail(reason);
         AbandonIncomingContent();
         foreach (AmqpConsumer consumer in TakeAllConsumers())

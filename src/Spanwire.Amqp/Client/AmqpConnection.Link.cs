@@ -15,6 +15,7 @@ public sealed partial class AmqpConnection
     private sealed class Link(AmqpConnectionOptions options, AmqpEndpoint endpoint)
     {
         private int _ended;
+        private int _released;
 
         public AmqpEndpoint Endpoint { get; } = endpoint;
 
@@ -43,12 +44,11 @@ public sealed partial class AmqpConnection
 
         public long LastReceiveTicks = Environment.TickCount64;
 
-        /// <summary>Set once the connection uses the link (after the handshake, and after recovery on a new one):
-        /// only the failure of an established link starts a recovery.</summary>
-        public volatile bool Established;
-
         /// <summary>True for the first caller only: the first failure of a link decides why it ended.</summary>
         public bool TryEnd() => Interlocked.Exchange(ref _ended, 1) == 0;
+
+        /// <summary>True for the first caller only: the buffers go back to the pool once.</summary>
+        public bool TryRelease() => Interlocked.Exchange(ref _released, 1) == 0;
 
         public bool HasEnded => Volatile.Read(ref _ended) != 0;
     }

@@ -344,15 +344,14 @@ public sealed partial class AmqpConnection
         var thread = new Thread(() =>
         {
             Exception error = link.Output.Run(stream);
+            link.WriterEnded.TrySetResult(); // the loop no longer touches the batches: they may go back to the pool
             if (!link.HasEnded)
             {
                 // A write fails on a socket the broker has just closed, often before the reader has seen the
                 // connection.close that says why: give the reader a moment to read what has already arrived.
                 link.ReaderStopped.Wait(s_writerFailureGrace);
-                _ = FailAsync(link, error);
+                FailAsync(link, error).GetAwaiter().GetResult(); // this thread has nothing else to do
             }
-
-            link.WriterEnded.TrySetResult();
         })
         {
             IsBackground = true,
@@ -519,21 +518,10 @@ public sealed partial class AmqpConnection
             // Best effort: the link is going away regardless.
         }
 
-        if (!link.Established || !ReferenceEquals(link, Volatile.Read(ref _link)))
+        if (EndLink(link, reason))
         {
-            // A link still being set up (by ConnectAsync or a recovery attempt, which see the failure themselves) or
-            // one already replaced.
-            await EndLinkAsync(link, reason).ConfigureAwait(false);
-            return;
-        }
-
-        if (_options.AutomaticRecovery && !_closing && ShouldRecover(reason))
-        {
-            await LoseAsync(link, reason).ConfigureAwait(false);
-        }
-        else
-        {
-            await TerminateAsync(link, reason).ConfigureAwait(false);
+            OnLinkEnded(link, reason);
+            await ReleaseLinkAsync(link).ConfigureAwait(false);
         }
     }
 
@@ -553,14 +541,14 @@ public sealed partial class AmqpConnection
     };
 
     /// <summary>
-    /// Stops a link for good: its loops end, its pending connection-level requests and writers fail with
-    /// <paramref name="reason"/>, and its buffers go back to the pool once its writer has stopped.
+    /// Stops a link for good: its loops end and its pending connection-level requests and writers fail with
+    /// <paramref name="reason"/>. True for the first caller only: the first failure of a link decides why it ended.
     /// </summary>
-    private static async Task EndLinkAsync(Link link, Exception reason)
+    private static bool EndLink(Link link, Exception reason)
     {
         if (!link.TryEnd())
         {
-            return;
+            return false;
         }
 
         link.Stop.Cancel();
@@ -569,47 +557,51 @@ public sealed partial class AmqpConnection
 
         // Disposing the socket also ends a connect or read blocked on it.
         link.Socket.Dispose();
+        return true;
+    }
+
+    /// <summary>Gives an ended link's buffers back to the pool once its writer has stopped.</summary>
+    private static async Task ReleaseLinkAsync(Link link)
+    {
         try
         {
             await link.WriterEnded.Task.WaitAsync(TimeSpan.FromSeconds(5)).ConfigureAwait(false);
-            link.Output.Release();
-            link.Tls?.Dispose();
+            if (link.TryRelease())
+            {
+                link.Output.Release();
+                link.Tls?.Dispose();
+            }
         }
-        catch (Exception)
+        catch (TimeoutException)
         {
-            // The writer loop already reported its own failure.
+            // A writer blocked in a send on a dead peer: its buffers stay with it.
         }
     }
 
     /// <summary>Closes the connection for good with <paramref name="reason"/>: every channel, consumer and pending call ends.</summary>
-    private async Task TerminateAsync(Link? link, Exception reason)
+    private void Terminate(Link? link, Exception reason)
     {
-        if (Interlocked.CompareExchange(ref _closeReason, reason, null) is not null)
+        lock (_stateLock)
         {
-            if (link is not null)
+            if (!Transition(ConnectionState.Closed, reason))
             {
-                await EndLinkAsync(link, reason).ConfigureAwait(false);
+                return;
             }
-
-            return;
         }
 
         _recoveryStop.Cancel();
-        AmqpChannel?[] channels;
-        lock (_channelsLock)
+        foreach (AmqpChannel channel in AllChannels())
         {
-            channels = [.. _channels];
+            channel.Shutdown(reason);
         }
 
-        foreach (AmqpChannel? channel in channels)
+        if (link is not null)
         {
-            channel?.Shutdown(reason);
+            EndLink(link, reason);
         }
 
-        Task ending = link is null ? Task.CompletedTask : EndLinkAsync(link, reason);
         _closed.TrySetResult(reason);
         Raise(() => Closed?.Invoke(this, reason));
-        await ending.ConfigureAwait(false);
     }
 
     private static void Raise(Action raise)

@@ -4,9 +4,29 @@ public sealed partial class AmqpConnection
 {
     private readonly IReadOnlyList<AmqpEndpoint> _endpoints;
     private readonly CancellationTokenSource _recoveryStop = new();
-    private Exception? _lost;
-    private volatile bool _closing;
+    private readonly Lock _stateLock = new();
+    private Status _status = new(ConnectionState.Connecting, null);
+    private Task _recovery = Task.CompletedTask;
     private int _endpointIndex;
+
+    /// <summary>The connection's lifecycle. Every change goes through <see cref="Transition"/>.</summary>
+    internal enum ConnectionState
+    {
+        /// <summary>ConnectAsync is still shaking hands; nobody else holds the connection yet.</summary>
+        Connecting,
+
+        /// <summary>The current link is up and in use.</summary>
+        Open,
+
+        /// <summary>The link was lost; the recovery task is bringing up a new one.</summary>
+        Recovering,
+
+        /// <summary>The application is closing the connection.</summary>
+        Closing,
+
+        /// <summary>Ended for good; <see cref="Status.Reason"/> says why.</summary>
+        Closed,
+    }
 
     /// <summary>
     /// Raised when the link to the broker is lost and recovery begins (<see cref="AmqpConnectionOptions.AutomaticRecovery"/>);
@@ -30,37 +50,127 @@ public sealed partial class AmqpConnection
     /// <summary>Topology this connection declared, redeclared by recovery.</summary>
     internal TopologyRecorder Topology { get; } = new();
 
-    /// <summary>
-    /// The established link is lost: channels are suspended (pending calls and unconfirmed publishes fault with
-    /// <paramref name="reason"/>), the link ends, and recovery starts on a new one.
-    /// </summary>
-    private async Task LoseAsync(Link link, Exception reason)
+    /// <summary>The lifecycle state, read without a lock.</summary>
+    internal ConnectionState State => Volatile.Read(ref _status).State;
+
+    /// <summary>Whether the current link has ended (for tests that cut a link and wait for the client to see it).</summary>
+    internal bool LinkEnded => Volatile.Read(ref _link).HasEnded;
+
+    /// <summary>Called at each step of a recovery attempt, for tests that fail the new link exactly there.</summary>
+    internal Func<RecoveryStep, ValueTask>? RecoveryStepReached { get; set; }
+
+    /// <summary>The points of a recovery attempt a test can stop at.</summary>
+    internal enum RecoveryStep
     {
-        var lost = new AmqpConnectionClosedException(reason is AmqpClosedException closed ? closed.ReplyCode : (ushort)0,
-            $"the connection is recovering after it was lost ({reason.Message})", innerException: reason);
-        if (Interlocked.CompareExchange(ref _lost, lost, null) is not null)
-        {
-            return;
-        }
+        /// <summary>The new link is open and current; nothing is restored yet.</summary>
+        LinkOpened,
 
-        foreach (AmqpChannel channel in OpenChannels())
-        {
-            channel.Suspend(lost);
-        }
+        /// <summary>Exchanges, queues and bindings are declared again.</summary>
+        TopologyRecovered,
 
-        await EndLinkAsync(link, reason).ConfigureAwait(false);
-        Raise(() => ConnectionLost?.Invoke(this, reason));
-        _ = Task.Run(RecoverAsync);
+        /// <summary>Channels are reopened with their QoS, confirm mode and consumers.</summary>
+        ChannelsRecovered,
+
+        /// <summary>The connection is open again; RecoverySucceeded is not yet raised.</summary>
+        Resumed,
     }
 
-    private async Task RecoverAsync()
+    /// <summary>
+    /// The one way the state changes: to <paramref name="to"/>, from the states that may lead there (false otherwise),
+    /// with <paramref name="reason"/> (why the connection is not open). Call under <see cref="_stateLock"/>.
+    /// </summary>
+    private bool Transition(ConnectionState to, Exception? reason)
     {
+        ConnectionState from = _status.State;
+        bool allowed = (from, to) switch
+        {
+            (ConnectionState.Connecting, ConnectionState.Open) => true,
+            (ConnectionState.Open, ConnectionState.Recovering) => true,
+            (ConnectionState.Recovering, ConnectionState.Open) => true,
+            (ConnectionState.Open or ConnectionState.Recovering, ConnectionState.Closing) => true,
+            (not ConnectionState.Closed, ConnectionState.Closed) => true,
+            _ => false,
+        };
+        if (allowed)
+        {
+            Volatile.Write(ref _status, new Status(to, reason));
+        }
+
+        return allowed;
+    }
+
+    /// <summary>
+    /// A link has ended (its first failure ended it). What follows depends on the state: an open connection whose
+    /// current link it was recovers (or closes, when recovery is off or the broker blamed the client); a recovering one
+    /// fails the attempt's pending calls so that the attempt fails now and the next one starts; otherwise whoever set
+    /// the state (ConnectAsync, a recovery attempt, CloseAsync) sees the failure itself.
+    /// </summary>
+    private void OnLinkEnded(Link link, Exception reason)
+    {
+        bool terminate = false;
+        bool failCalls = false;
+        lock (_stateLock)
+        {
+            if (!ReferenceEquals(link, _link))
+            {
+                return;
+            }
+
+            switch (_status.State)
+            {
+                case ConnectionState.Open when _options.AutomaticRecovery && ShouldRecover(reason):
+                    var lost = new AmqpConnectionClosedException(reason is AmqpClosedException closed ? closed.ReplyCode : (ushort)0,
+                        $"the connection is recovering after it was lost ({reason.Message})", innerException: reason);
+                    Transition(ConnectionState.Recovering, lost);
+
+                    // Before the link's buffers go back to the pool and before recovery can reopen anything: from here
+                    // every call on a channel fails with the loss, and nothing is written to the lost link.
+                    foreach (AmqpChannel channel in AllChannels())
+                    {
+                        channel.Suspend(lost);
+                    }
+
+                    _recovery = RecoverAsync(_recovery, reason); // yields at once: nothing of it runs under the lock
+                    break;
+                case ConnectionState.Open:
+                    terminate = true;
+                    break;
+                case ConnectionState.Recovering:
+                    failCalls = true;
+                    break;
+            }
+        }
+
+        if (terminate)
+        {
+            Terminate(link, reason);
+        }
+        else if (failCalls)
+        {
+            foreach (AmqpChannel channel in AllChannels())
+            {
+                channel.Suspend(reason);
+            }
+        }
+    }
+
+    /// <summary>
+    /// The recovery task: owned by the connection (<see cref="_recovery"/>), cancelled and awaited by CloseAsync. It
+    /// reports the loss, then tries one endpoint after another until a new link is open with topology, channels
+    /// and consumers restored. A failure of the new link at any step fails that attempt, and the next one follows.
+    /// </summary>
+    private async Task RecoverAsync(Task previous, Exception reason)
+    {
+        await Task.CompletedTask.ConfigureAwait(ConfigureAwaitOptions.ForceYielding);
+        await previous.ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing); // a recovery that succeeded just before this loss
+        Raise(() => ConnectionLost?.Invoke(this, reason));
+        CancellationToken stop = _recoveryStop.Token;
         TimeSpan delay = _options.RecoveryInterval;
-        for (int attempt = 1; ; attempt++)
+        for (int attempt = 1; State == ConnectionState.Recovering; attempt++)
         {
             try
             {
-                await Task.Delay(delay, _recoveryStop.Token).ConfigureAwait(false);
+                await Task.Delay(delay, stop).ConfigureAwait(false);
             }
             catch (OperationCanceledException)
             {
@@ -73,43 +183,72 @@ public sealed partial class AmqpConnection
             Raise(() => RecoveryStarted?.Invoke(this, new AmqpRecoveryEventArgs(attempt, link.Endpoint, null)));
             try
             {
-                await OpenLinkAsync(link, _recoveryStop.Token).ConfigureAwait(false);
-                Volatile.Write(ref _link, link);
-                using var timeout = CancellationTokenSource.CreateLinkedTokenSource(_recoveryStop.Token);
+                await OpenLinkAsync(link, stop).ConfigureAwait(false);
+                lock (_stateLock)
+                {
+                    if (_status.State != ConnectionState.Recovering)
+                    {
+                        throw new OperationCanceledException("the connection was closed while it recovered");
+                    }
+
+                    Volatile.Write(ref _link, link); // failures of this link now reach OnLinkEnded
+                }
+
+                ThrowIfEnded(link);
+                await StepReachedAsync(RecoveryStep.LinkOpened).ConfigureAwait(false);
+                using var timeout = CancellationTokenSource.CreateLinkedTokenSource(stop);
                 timeout.CancelAfter(_options.ConnectTimeout);
                 if (_options.TopologyRecovery)
                 {
                     await Topology.RecoverAsync(this, timeout.Token).ConfigureAwait(false);
                 }
 
+                await StepReachedAsync(RecoveryStep.TopologyRecovered).ConfigureAwait(false);
+
                 // All at once: a channel whose consumer waits for its queue (a quorum queue electing a new leader)
                 // does not hold up the others.
                 await Task.WhenAll(OpenChannels().Select(c => c.RecoverAsync(timeout.Token))).ConfigureAwait(false);
-
-                link.Established = true;
-                if (link.HasEnded || _closing)
+                await StepReachedAsync(RecoveryStep.ChannelsRecovered).ConfigureAwait(false);
+                lock (_stateLock)
                 {
-                    throw new AmqpConnectionClosedException(0, "the new link was lost while recovering");
+                    // Checked under the lock OnLinkEnded takes after ending a link: either the link ended before this
+                    // check (this attempt fails), or its end finds the connection open and starts a new recovery.
+                    ThrowIfEnded(link);
+                    if (!Transition(ConnectionState.Open, null))
+                    {
+                        throw new OperationCanceledException("the connection was closed while it recovered");
+                    }
                 }
 
-                Volatile.Write(ref _lost, null);
                 AmqpTelemetry.Recoveries.Add(1);
+                await StepReachedAsync(RecoveryStep.Resumed).ConfigureAwait(false);
                 Raise(() => RecoverySucceeded?.Invoke(this, new AmqpRecoveryEventArgs(attempt, link.Endpoint, null)));
                 return;
             }
             catch (Exception ex)
             {
-                await EndLinkAsync(link, ex).ConfigureAwait(false);
-                if (_closing || Volatile.Read(ref _closeReason) is not null)
+                EndLink(link, ex);
+                await ReleaseLinkAsync(link).ConfigureAwait(false);
+                if (State != ConnectionState.Recovering)
                 {
                     return;
                 }
 
                 Raise(() => RecoveryFailed?.Invoke(this, new AmqpRecoveryEventArgs(attempt, link.Endpoint, ex)));
-                delay = TimeSpan.FromTicks(Math.Min(delay.Ticks * 2, Math.Max(_options.RecoveryInterval.Ticks, _options.MaxRecoveryInterval.Ticks)));
+                delay = TimeSpan.FromTicks(Math.Min(Math.Max(delay.Ticks, 1) * 2, Math.Max(_options.RecoveryInterval.Ticks, _options.MaxRecoveryInterval.Ticks)));
             }
         }
     }
+
+    private static void ThrowIfEnded(Link link)
+    {
+        if (link.HasEnded)
+        {
+            throw new AmqpConnectionClosedException(0, "the new link was lost while recovering");
+        }
+    }
+
+    private ValueTask StepReachedAsync(RecoveryStep step) => RecoveryStepReached is { } hook ? hook(step) : default;
 
     /// <summary>Opens a channel for recovery's own use while the connection is not yet open again.</summary>
     internal Task<AmqpChannel> OpenRecoveryChannelAsync(CancellationToken cancellationToken) => OpenChannelCoreAsync(forRecovery: true, cancellationToken);
@@ -123,6 +262,15 @@ public sealed partial class AmqpConnection
         }
     }
 
+    /// <summary>Every channel, recovery's own included.</summary>
+    private AmqpChannel[] AllChannels()
+    {
+        lock (_channelsLock)
+        {
+            return [.. _channels.OfType<AmqpChannel>()];
+        }
+    }
+
     /// <summary>Renames a server-named queue in every consumer after recovery declared it again under a new name.</summary>
     internal void RenameQueueInConsumers(string before, string after)
     {
@@ -131,4 +279,7 @@ public sealed partial class AmqpConnection
             channel.RenameQueueInConsumers(before, after);
         }
     }
+
+    /// <summary>The state and, when not open, why: one object, so the two are always read together.</summary>
+    private sealed record Status(ConnectionState State, Exception? Reason);
 }

@@ -25,7 +25,6 @@ public sealed partial class AmqpConnection : IAsyncDisposable
     private readonly Lock _channelsLock = new();
     private readonly TaskCompletionSource<Exception> _closed = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private AmqpChannel?[] _channels = [];
-    private Exception? _closeReason;
     private Link _link;
     private ushort _nextChannel = 1;
 
@@ -70,14 +69,17 @@ public sealed partial class AmqpConnection : IAsyncDisposable
     /// <summary>Whether confirms and deliveries may resume awaiting code on the reader thread; see <see cref="AmqpConnectionOptions.AllowSynchronousContinuations"/>.</summary>
     internal bool AllowSynchronousContinuations => _options.AllowSynchronousContinuations;
 
+    /// <summary>Whether a lost link is followed by recovery (<see cref="AmqpConnectionOptions.AutomaticRecovery"/>).</summary>
+    internal bool RecoversAutomatically => _options.AutomaticRecovery;
+
     /// <summary>Whether the broker has blocked publishing and not yet unblocked it.</summary>
     public bool IsBlocked { get; private set; }
 
     /// <summary>Whether the connection is open: false once closed, and while it recovers from a lost link.</summary>
-    public bool IsOpen => Volatile.Read(ref _closeReason) is null && Volatile.Read(ref _lost) is null;
+    public bool IsOpen => State == ConnectionState.Open;
 
-    /// <summary>Why the connection ended, or null while it is open.</summary>
-    public Exception? CloseReason => Volatile.Read(ref _closeReason);
+    /// <summary>Why the connection ended, or null until it has.</summary>
+    public Exception? CloseReason => Volatile.Read(ref _status) is { State: ConnectionState.Closed } closed ? closed.Reason : null;
 
     /// <summary>Completes with the reason once the connection has ended.</summary>
     public Task<Exception> Completion => _closed.Task;
@@ -113,9 +115,7 @@ public sealed partial class AmqpConnection : IAsyncDisposable
             try
             {
                 await connection.OpenLinkAsync(link, cancellationToken).ConfigureAwait(false);
-                connection._link = link;
-                connection._endpointIndex = i;
-                link.Established = true;
+                connection.Open(link, i);
                 return connection;
             }
             catch (Exception) when (i + 1 < endpoints.Count && !cancellationToken.IsCancellationRequested)
@@ -124,9 +124,26 @@ public sealed partial class AmqpConnection : IAsyncDisposable
             }
             catch (Exception)
             {
-                await connection.TerminateAsync(null, new AmqpConnectionClosedException(0, "the connection could not be opened")).ConfigureAwait(false);
+                connection.Terminate(null, new AmqpConnectionClosedException(0, "the connection could not be opened"));
                 throw;
             }
+        }
+    }
+
+    /// <summary>Makes the handshaken <paramref name="link"/> the connection's, unless it has already failed.</summary>
+    private void Open(Link link, int endpointIndex)
+    {
+        lock (_stateLock)
+        {
+            // Checked under the lock OnLinkEnded takes: a link that fails after this finds the connection open.
+            if (link.HasEnded)
+            {
+                throw new AmqpConnectionClosedException(0, $"the connection to {link.Endpoint} was lost right after the handshake");
+            }
+
+            Volatile.Write(ref _link, link);
+            _endpointIndex = endpointIndex;
+            Transition(ConnectionState.Open, null);
         }
     }
 
@@ -146,7 +163,8 @@ public sealed partial class AmqpConnection : IAsyncDisposable
             Exception reason = ex is OperationCanceledException && !cancellationToken.IsCancellationRequested
                 ? new TimeoutException($"Connecting to {link.Endpoint} did not complete within {_options.ConnectTimeout.TotalSeconds:0.#} s.", ex)
                 : ex;
-            await EndLinkAsync(link, reason).ConfigureAwait(false);
+            EndLink(link, reason);
+            await ReleaseLinkAsync(link).ConfigureAwait(false);
             if (reason == ex)
             {
                 throw;
@@ -217,16 +235,24 @@ public sealed partial class AmqpConnection : IAsyncDisposable
     /// <returns>A task that completes when the channel or connection is closed.</returns>
     public async Task CloseAsync(ushort replyCode = AmqpReplyCode.Success, string replyText = "Goodbye", CancellationToken cancellationToken = default)
     {
-        if (Volatile.Read(ref _closeReason) is not null)
+        ConnectionState before;
+        lock (_stateLock)
+        {
+            before = _status.State;
+            Transition(ConnectionState.Closing, new AmqpConnectionClosedException(replyCode, "the connection is closing"));
+        }
+
+        if (before is not (ConnectionState.Open or ConnectionState.Recovering))
         {
             await Completion.ConfigureAwait(false);
             return;
         }
 
-        _closing = true; // from here a lost link ends the connection instead of recovering it
+        // From here a lost link ends the connection instead of recovering it; a recovery under way stops.
         _recoveryStop.Cancel();
+        await _recovery.ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
         Link link = Volatile.Read(ref _link);
-        if (Volatile.Read(ref _lost) is null && !link.HasEnded)
+        if (before == ConnectionState.Open && !link.HasEnded)
         {
             try
             {
@@ -241,7 +267,8 @@ public sealed partial class AmqpConnection : IAsyncDisposable
             }
         }
 
-        await TerminateAsync(Volatile.Read(ref _link), new AmqpConnectionClosedException(replyCode, "closed by the application")).ConfigureAwait(false);
+        Terminate(link, new AmqpConnectionClosedException(replyCode, "closed by the application"));
+        await ReleaseLinkAsync(link).ConfigureAwait(false);
     }
 
     /// <summary>Closes the connection.</summary>
@@ -287,7 +314,7 @@ public sealed partial class AmqpConnection : IAsyncDisposable
 
     private void ThrowIfClosed()
     {
-        if ((Volatile.Read(ref _closeReason) ?? Volatile.Read(ref _lost)) is { } reason)
+        if (Volatile.Read(ref _status) is { State: not ConnectionState.Open, Reason: { } reason })
         {
             StoredFailure.Throw(reason);
         }

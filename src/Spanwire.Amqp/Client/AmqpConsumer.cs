@@ -110,31 +110,34 @@ public sealed class AmqpConsumer
         TagUtf8 = Encoding.UTF8.GetBytes(tag);
     }
 
-    internal void StartHandler(Func<AmqpDelivery, CancellationToken, ValueTask> handler) =>
-        _handlerLoop = Task.Run(async () =>
+    internal void StartHandler(Func<AmqpDelivery, CancellationToken, ValueTask> handler) => _handlerLoop = RunHandlerAsync(handler);
+
+    // Owned by the consumer: Completion is this task once a handler runs.
+    private async Task RunHandlerAsync(Func<AmqpDelivery, CancellationToken, ValueTask> handler)
+    {
+        await Task.CompletedTask.ConfigureAwait(ConfigureAwaitOptions.ForceYielding); // never on the caller's thread
+        try
         {
+            await foreach (AmqpDelivery delivery in ReadAllAsync().ConfigureAwait(false))
+            {
+                System.Diagnostics.Activity.Current = delivery.Activity ?? System.Diagnostics.Activity.Current; // spans the handler starts are its children
+                await handler(delivery, CancellationToken.None).ConfigureAwait(false);
+            }
+        }
+        catch (Exception) when (Channel.IsOpen)
+        {
+            // A failing handler ends its consumer, not the channel.
             try
             {
-                await foreach (AmqpDelivery delivery in ReadAllAsync().ConfigureAwait(false))
-                {
-                    System.Diagnostics.Activity.Current = delivery.Activity ?? System.Diagnostics.Activity.Current; // spans the handler starts are its children
-                    await handler(delivery, CancellationToken.None).ConfigureAwait(false);
-                }
+                await CancelAsync(CancellationToken.None).ConfigureAwait(false);
             }
-            catch (Exception) when (Channel.IsOpen)
+            catch (Exception ex) when (ex is AmqpClosedException or OperationCanceledException)
             {
-                // A failing handler ends its consumer, not the channel.
-                try
-                {
-                    await CancelAsync(CancellationToken.None).ConfigureAwait(false);
-                }
-                catch (Exception ex) when (ex is AmqpClosedException or OperationCanceledException)
-                {
-                }
-
-                throw;
             }
-        }, CancellationToken.None);
+
+            throw;
+        }
+    }
 
     internal void Enqueue(AmqpDelivery delivery)
     {

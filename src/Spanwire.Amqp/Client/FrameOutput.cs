@@ -23,6 +23,7 @@ internal sealed class FrameOutput
     private Exception? _failure;
     private bool _inFlight;
     private long _lastWriteTicks = Environment.TickCount64;
+    private long _pendingBytes; // the pending batch's size as of the last scope or swap, readable after Release
     private Thread? _deferringThread; // while set, frames that thread writes wake the loop only at EndDeferral
     private bool _wakeDeferred;
 
@@ -36,7 +37,7 @@ internal sealed class FrameOutput
     public long LastWriteTicks => Volatile.Read(ref _lastWriteTicks);
 
     /// <summary>Whether the pending batch is past <see cref="HighWater"/>; read without the lock, so approximate.</summary>
-    public bool IsCongested => _pending.WrittenCount > HighWater;
+    public bool IsCongested => Volatile.Read(ref _pendingBytes) > HighWater;
 
     /// <summary>Takes the lock; write whole frames into <see cref="Scope.Writer"/>, then dispose the scope.</summary>
     public Scope Begin()
@@ -49,6 +50,21 @@ internal sealed class FrameOutput
         }
 
         return new Scope(this);
+    }
+
+    /// <summary>Takes the lock as <see cref="Begin"/> does, or returns false once the output has failed.</summary>
+    public bool TryBegin(out Scope scope)
+    {
+        _lock.Enter();
+        if (_failure is not null)
+        {
+            _lock.Exit();
+            scope = default;
+            return false;
+        }
+
+        scope = new Scope(this);
+        return true;
     }
 
     /// <summary>Waits until the pending batch is at or below <paramref name="threshold"/> bytes (0 with nothing in flight: all written).</summary>
@@ -119,6 +135,7 @@ internal sealed class FrameOutput
                         _pending = _sending;
                         _sending = batch;
                         _inFlight = true;
+                        Volatile.Write(ref _pendingBytes, 0);
                     }
 
                     foreach (ReadOnlyMemory<byte> segment in batch.WrittenSequence)
@@ -203,6 +220,7 @@ internal sealed class FrameOutput
         public void Dispose()
         {
             FrameOutput owner = _owner;
+            Volatile.Write(ref owner._pendingBytes, owner._pending.WrittenCount);
             owner._lock.Exit();
             if (owner._deferringThread is { } deferring && ReferenceEquals(deferring, Thread.CurrentThread))
             {

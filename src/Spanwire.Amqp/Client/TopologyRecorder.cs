@@ -19,7 +19,7 @@ internal sealed class TopologyRecorder
         lock (_lock)
         {
             _exchanges.RemoveAll(e => e.Name == name);
-            _exchanges.Add((name, record));
+            _exchanges.Add((name, record with { Arguments = record.Arguments.Copy() })); // the caller may reuse its buffer
         }
     }
 
@@ -37,7 +37,7 @@ internal sealed class TopologyRecorder
         lock (_lock)
         {
             _queues.RemoveAll(q => q.Name == name);
-            _queues.Add((name, record));
+            _queues.Add((name, record with { Arguments = record.Arguments.Copy() }));
         }
     }
 
@@ -56,7 +56,7 @@ internal sealed class TopologyRecorder
         {
             if (!_bindings.Exists(b => b.SameAs(binding)))
             {
-                _bindings.Add(binding);
+                _bindings.Add(binding with { Arguments = binding.Arguments.Copy() });
             }
         }
     }

@@ -54,6 +54,9 @@ public readonly struct FieldTable
         }
     }
 
+    /// <summary>A copy that owns its bytes: for keeping a table past the call that was given it.</summary>
+    internal FieldTable Copy() => _encoded.IsEmpty ? default : new FieldTable(_encoded.ToArray());
+
     /// <inheritdoc/>
     public override string ToString() => Reader.ToString();
 }
