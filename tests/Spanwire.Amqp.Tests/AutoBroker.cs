@@ -264,13 +264,13 @@ public sealed class AutoBroker : IAsyncDisposable
                 {
                     if (broker.BeforeAnswer is { } before)
                     {
-                        await before(this, received);
+                        await before(this, received).WaitAsync(cancellationToken); // a hook that never ends stops with the broker
                     }
 
                     await AnswerAsync(received);
                     if (broker.AfterAnswer is { } after)
                     {
-                        await after(this, received);
+                        await after(this, received).WaitAsync(cancellationToken);
                     }
                 }
             }

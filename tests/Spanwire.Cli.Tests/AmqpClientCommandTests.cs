@@ -28,7 +28,8 @@ public sealed class AmqpClientCommandTests
         string queue = await DeclareQueueAsync();
         var published = CliRunner.Run(Encoding.UTF8.GetBytes("first\nsecond line\r\nthird"), "amqp", "publish", BrokerUri, "--routing-key", queue);
         Assert.Equal(0, published.ExitCode);
-        Assert.Equal(["spanwire amqp publish: 3 messages published and confirmed"], published.ErrorLines);
+        Assert.Equal(["spanwire amqp publish: 3 messages published and confirmed by the broker; routing was not checked (--mandatory has unroutable messages returned)"],
+            published.ErrorLines);
 
         var consumed = CliRunner.Run("amqp", "consume", BrokerUri, "--queue", queue, "--count", "3");
         Assert.Equal(0, consumed.ExitCode);
@@ -78,6 +79,7 @@ public sealed class AmqpClientCommandTests
 
         var routed = CliRunner.Run(Encoding.UTF8.GetBytes("a\nb"), "amqp", "publish", BrokerUri, "--exchange", name, "--routing-key", "orders.eu", "--mandatory");
         Expect.Equal(0, routed.ExitCode, routed.StdErr);
+        Assert.Equal(["spanwire amqp publish: 2 messages published, routed and confirmed"], routed.ErrorLines);
         var unroutable = CliRunner.Run(Encoding.UTF8.GetBytes("c\nd\ne"), "amqp", "publish", BrokerUri, "--exchange", name, "--routing-key", "invoices.eu", "--mandatory");
         Expect.Equal(1, unroutable.ExitCode, unroutable.StdErr);
         string summary = Assert.Single(unroutable.ErrorLines);

@@ -366,6 +366,7 @@ public sealed partial class AmqpChannel
                 var returned = new AmqpReturnedMessage(_incomingReturn.Code, _incomingReturn.Text, _incomingReturn.Exchange,
                     _incomingReturn.RoutingKey, _incomingProperties, body.ToArray());
                 body.Dispose();
+                MatchReturnToPublish(returned);
                 RaiseReturned(returned);
                 break;
         }

@@ -1,3 +1,4 @@
+using System.Threading.RateLimiting;
 using Spanwire.Amqp.Protocol;
 
 namespace Spanwire.Amqp.Client;
@@ -15,9 +16,9 @@ public sealed partial class AmqpChannel
     private Task _drain = Task.CompletedTask; // the drain under way, owned by the channel and awaited when it closes
 
     private ValueTask Park(string exchange, string routingKey, in BasicProperties properties, AmqpPublishTemplate? template,
-        ReadOnlyMemory<byte> body, bool mandatory, bool wait, CancellationToken cancellationToken)
+        ReadOnlyMemory<byte> body, bool mandatory, bool wait, RateLimitLease? lease, CancellationToken cancellationToken)
     {
-        var parked = new ParkedPublish(exchange, routingKey, properties, template, body, mandatory, wait);
+        var parked = new ParkedPublish(exchange, routingKey, properties, template, body, mandatory, wait, lease);
         bool startDrain;
         lock (_parkedLock)
         {
@@ -88,6 +89,7 @@ public sealed partial class AmqpChannel
             {
                 if (parked.TryClaim())
                 {
+                    parked.ReleaseLease();
                     parked.Completion.TrySetException(StoredFailure.Copy(reason));
                 }
             }
@@ -99,7 +101,7 @@ public sealed partial class AmqpChannel
 
     /// <summary>One publish waiting for room, with everything needed to write it later.</summary>
     private sealed class ParkedPublish(string exchange, string routingKey, BasicProperties properties, AmqpPublishTemplate? template,
-        ReadOnlyMemory<byte> body, bool mandatory, bool wait)
+        ReadOnlyMemory<byte> body, bool mandatory, bool wait, RateLimitLease? lease)
     {
         private const int Waiting = 0;
         private const int Claimed = 1;
@@ -118,6 +120,7 @@ public sealed partial class AmqpChannel
                     var parked = (ParkedPublish)state!;
                     if (parked.TryClaim())
                     {
+                        parked.ReleaseLease();
                         parked.Completion.TrySetCanceled(token);
                     }
                 }, this);
@@ -135,13 +138,26 @@ public sealed partial class AmqpChannel
             return true;
         }
 
+        /// <summary>Gives back the limiter's lease of a publish that will not be sent.</summary>
+        public void ReleaseLease() => lease?.Dispose();
+
         public void Send(AmqpChannel channel)
         {
             ValueTask confirmed;
             try
             {
                 channel.ThrowIfClosed();
-                confirmed = channel.PublishNow(exchange, routingKey, properties, template, body, mandatory, wait);
+            }
+            catch (Exception ex)
+            {
+                ReleaseLease();
+                Completion.TrySetException(ex);
+                return;
+            }
+
+            try
+            {
+                confirmed = channel.PublishNow(exchange, routingKey, properties, template, body, mandatory, wait, lease); // the tracker owns the lease now
             }
             catch (Exception ex)
             {

@@ -1,11 +1,37 @@
 using System.Buffers;
+using System.Buffers.Binary;
+using System.Threading.RateLimiting;
 using Spanwire.Amqp.Protocol;
 
 namespace Spanwire.Amqp.Client;
 
 public sealed partial class AmqpChannel
 {
+    /// <summary>
+    /// The header an awaited mandatory publish carries its sequence number in, so that a return can be matched to its
+    /// publish (the name RabbitMQ.Client uses for the same purpose).
+    /// </summary>
+    public const string PublishSequenceNumberHeader = "x-dotnet-pub-seq-no";
+
     private ConfirmTracker? _confirms;
+    private RateLimiter? _confirmLimiter;
+    private byte[] _headerScratch = []; // the properties' headers with the sequence number added; under the output lock
+
+    /// <summary>
+    /// Raised for each basic.ack the broker sends in confirm mode, on the connection's read loop (keep it short): for
+    /// code that tracks confirms by sequence number itself (<see cref="NextPublishSequenceNumber"/>).
+    /// </summary>
+    public event EventHandler<AmqpConfirm>? Acked;
+
+    /// <summary>Raised for each basic.nack the broker sends in confirm mode, on the connection's read loop.</summary>
+    public event EventHandler<AmqpConfirm>? Nacked;
+
+    /// <summary>
+    /// The sequence number the next publish on this channel gets in confirm mode (1 after confirms are turned on, and
+    /// again after each recovery, as the broker counts); 0 when confirms are off. Read it under the same lock as the
+    /// publish when several threads publish on the channel.
+    /// </summary>
+    public ulong NextPublishSequenceNumber => _confirms?.NextSequenceNumber ?? 0;
 
     /// <summary>
     /// Raised for a mandatory publish the broker could not route (basic.return). Runs on the connection's read loop:
@@ -13,7 +39,7 @@ public sealed partial class AmqpChannel
     /// </summary>
     public event EventHandler<AmqpReturnedMessage>? Returned;
 
-    /// <summary>Whether publisher confirms are on (<see cref="EnableConfirmsAsync"/>).</summary>
+    /// <summary>Whether publisher confirms are on (<see cref="EnableConfirmsAsync(CancellationToken)"/>).</summary>
     public bool ConfirmsEnabled => _confirms is not null;
 
     /// <summary>Publishes sent in confirm mode and not yet acked or nacked.</summary>
@@ -24,13 +50,36 @@ public sealed partial class AmqpChannel
     /// <returns>A task that completes when confirm mode is on.</returns>
     /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
     /// <exception cref="TimeoutException">No reply within <see cref="AmqpConnectionOptions.ContinuationTimeout"/>.</exception>
-    public async Task EnableConfirmsAsync(CancellationToken cancellationToken = default)
+    public Task EnableConfirmsAsync(CancellationToken cancellationToken = default) => EnableConfirmsAsync(null, cancellationToken);
+
+    /// <summary>
+    /// Puts the channel in confirm mode (confirm.select), with a bound on publishes awaiting their confirm: each
+    /// publish takes a lease of <paramref name="outstandingLimit"/> before it is sent (waiting, cancellably, while
+    /// none is free) and gives it back when the broker acks or nacks it, or the channel fails.
+    /// </summary>
+    /// <param name="outstandingLimit">
+    /// The limiter, typically a <see cref="ConcurrencyLimiter"/> with the number of publishes that may await confirms
+    /// at once; null for no bound. The channel does not dispose it.
+    /// </param>
+    /// <param name="cancellationToken">Cancels waiting for the broker's reply (the request may still take effect).</param>
+    /// <returns>A task that completes when confirm mode is on.</returns>
+    /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
+    /// <exception cref="TimeoutException">No reply within <see cref="AmqpConnectionOptions.ContinuationTimeout"/>.</exception>
+    /// <example>
+    /// <code>
+    /// // At most 256 publishes in flight; the 257th waits for a confirm.
+    /// await channel.EnableConfirmsAsync(new ConcurrencyLimiter(new ConcurrencyLimiterOptions { PermitLimit = 256, QueueLimit = int.MaxValue }));
+    /// </code>
+    /// </example>
+    public async Task EnableConfirmsAsync(RateLimiter? outstandingLimit, CancellationToken cancellationToken = default)
     {
         if (_confirms is not null)
         {
+            _confirmLimiter = outstandingLimit;
             return;
         }
 
+        _confirmLimiter = outstandingLimit;
         var tracker = new ConfirmTracker(_connection.AllowSynchronousContinuations);
         await CallAsync(AmqpMethods.ConfirmSelectOk, static (o, ch) => WriteConfirmSelect(o, ch), (in AmqpMethodReader _) =>
         {
@@ -187,15 +236,56 @@ public sealed partial class AmqpChannel
             return PublishTracedAsync(exchange, routingKey, template?.Properties ?? properties, body, mandatory, wait, cancellationToken);
         }
 
-        return PublishOrPark(exchange, routingKey, properties, template, body, mandatory, wait, cancellationToken);
+        if (_confirmLimiter is not null && _confirms is not null)
+        {
+            return PublishLimitedAsync(exchange, routingKey, properties, template, body, mandatory, wait, cancellationToken);
+        }
+
+        return PublishOrPark(exchange, routingKey, properties, template, body, mandatory, wait, null, cancellationToken);
+    }
+
+    // With a bound on publishes awaiting confirms: a lease first, handed to the tracker with the publish's number.
+    private async ValueTask PublishLimitedAsync(string exchange, string routingKey, BasicProperties properties, AmqpPublishTemplate? template,
+        ReadOnlyMemory<byte> body, bool mandatory, bool wait, CancellationToken cancellationToken)
+    {
+        RateLimitLease lease = await AcquireConfirmLeaseAsync(cancellationToken).ConfigureAwait(false);
+        await PublishOrPark(exchange, routingKey, properties, template, body, mandatory, wait, lease, cancellationToken).ConfigureAwait(false);
+    }
+
+    private async ValueTask<RateLimitLease> AcquireConfirmLeaseAsync(CancellationToken cancellationToken)
+    {
+        RateLimiter limiter = _confirmLimiter!;
+        RateLimitLease lease = limiter.AttemptAcquire(1);
+        if (!lease.IsAcquired)
+        {
+            lease.Dispose();
+            lease = await limiter.AcquireAsync(1, cancellationToken).ConfigureAwait(false);
+            if (!lease.IsAcquired)
+            {
+                lease.Dispose();
+                throw new InvalidOperationException("The limiter on publishes awaiting confirms refused a lease (its queue is full).");
+            }
+        }
+
+        return lease;
     }
 
     // Straight out, unless publishes already wait on this channel or the connection is congested: then in line.
     private ValueTask PublishOrPark(string exchange, string routingKey, in BasicProperties properties, AmqpPublishTemplate? template,
-        ReadOnlyMemory<byte> body, bool mandatory, bool wait, CancellationToken cancellationToken) =>
-        Volatile.Read(ref _parkedCount) != 0 || Output.IsCongested
-            ? Park(exchange, routingKey, properties, template, body, mandatory, wait, cancellationToken)
-            : PublishNow(exchange, routingKey, properties, template, body, mandatory, wait);
+        ReadOnlyMemory<byte> body, bool mandatory, bool wait, RateLimitLease? lease, CancellationToken cancellationToken)
+    {
+        try
+        {
+            return Volatile.Read(ref _parkedCount) != 0 || Output.IsCongested
+                ? Park(exchange, routingKey, properties, template, body, mandatory, wait, lease, cancellationToken)
+                : PublishNow(exchange, routingKey, properties, template, body, mandatory, wait, lease);
+        }
+        catch
+        {
+            lease?.Dispose(); // the publish did not get as far as the tracker
+            throw;
+        }
+    }
 
     // Only with a listener: the span's trace context goes into the headers, so the properties are encoded per message.
     private async ValueTask PublishTracedAsync(string exchange, string routingKey, BasicProperties properties, ReadOnlyMemory<byte> body,
@@ -204,7 +294,10 @@ public sealed partial class AmqpChannel
         using System.Diagnostics.Activity? activity = AmqpTelemetry.StartPublish(exchange, routingKey, body.Length, ref properties);
         try
         {
-            await PublishOrPark(exchange, routingKey, properties, null, body, mandatory, wait, cancellationToken).ConfigureAwait(false);
+            RateLimitLease? lease = _confirmLimiter is not null && _confirms is not null
+                ? await AcquireConfirmLeaseAsync(cancellationToken).ConfigureAwait(false)
+                : null;
+            await PublishOrPark(exchange, routingKey, properties, null, body, mandatory, wait, lease, cancellationToken).ConfigureAwait(false);
         }
         catch (Exception ex)
         {
@@ -214,15 +307,30 @@ public sealed partial class AmqpChannel
     }
 
     private ValueTask PublishNow(string exchange, string routingKey, in BasicProperties properties, AmqpPublishTemplate? template,
-        ReadOnlyMemory<byte> body, bool mandatory, bool wait)
+        ReadOnlyMemory<byte> body, bool mandatory, bool wait, RateLimitLease? lease)
     {
         ValueTask confirmed = default;
         using FrameOutput.Scope scope = BeginFrames();
         ConfirmTracker? confirms = _confirms;
-        ulong seq = confirms is null ? 0 : confirms.Add(wait, out confirmed);
+        ulong seq = 0;
+        if (confirms is not null)
+        {
+            seq = confirms.Add(wait, lease, out confirmed);
+        }
+        else
+        {
+            lease?.Dispose();
+        }
+
         try
         {
-            if (template is not null)
+            if (wait && seq != 0 && (template?.Mandatory ?? mandatory))
+            {
+                // Awaited and mandatory: the number goes in a header, so a return finds its publish.
+                BasicProperties stamped = WithSequenceNumber(template?.Properties ?? properties, seq);
+                AmqpFrameWriter.WriteBasicPublish(scope.Writer, Number, exchange, routingKey, mandatory: true, false, stamped, body.Span, _connection.FrameMax);
+            }
+            else if (template is not null)
             {
                 AmqpFrameWriter.WriteBasicPublish(scope.Writer, Number, template, body.Span, _connection.FrameMax);
             }
@@ -243,6 +351,39 @@ public sealed partial class AmqpChannel
 
         AmqpTelemetry.Published.Add(1);
         return confirmed;
+    }
+
+    /// <summary>The properties with <see cref="PublishSequenceNumberHeader"/> added to their headers, in a buffer of the channel's.</summary>
+    private BasicProperties WithSequenceNumber(BasicProperties properties, ulong seq)
+    {
+        ReadOnlySpan<byte> name = "x-dotnet-pub-seq-no"u8;
+        ReadOnlySpan<byte> existing = properties.Headers is { } headers ? headers.Span[4..] : default;
+        int length = 4 + existing.Length + 1 + name.Length + 1 + 8;
+        if (_headerScratch.Length < length)
+        {
+            _headerScratch = new byte[Math.Max(length, 256)];
+        }
+
+        Span<byte> table = _headerScratch.AsSpan(0, length);
+        BinaryPrimitives.WriteInt32BigEndian(table, length - 4);
+        existing.CopyTo(table[4..]);
+        Span<byte> field = table[(4 + existing.Length)..];
+        field[0] = (byte)name.Length;
+        name.CopyTo(field[1..]);
+        field[1 + name.Length] = (byte)'l';
+        BinaryPrimitives.WriteInt64BigEndian(field[(2 + name.Length)..], (long)seq);
+        properties.Headers = FieldTable.FromTrusted(_headerScratch.AsMemory(0, length));
+        return properties;
+    }
+
+    /// <summary>A returned message that carries the sequence number of an awaited publish faults that publish.</summary>
+    private void MatchReturnToPublish(AmqpReturnedMessage returned)
+    {
+        if (_confirms is { } confirms && returned.Properties.Headers is { } headers
+            && headers.Reader.TryGetValue(PublishSequenceNumberHeader, out FieldValue value) && value.TryGetInteger(out long seq) && seq > 0)
+        {
+            confirms.Return((ulong)seq, returned);
+        }
     }
 
     private void RaiseReturned(AmqpReturnedMessage message)

@@ -220,7 +220,10 @@ public sealed partial class AmqpChannel : IAsyncDisposable
                 throw new AmqpProtocolException(AmqpReplyCode.CommandInvalid, method.Offset, $"{m.Name} on channel {Number}, which is not in confirm mode");
             }
 
-            _confirms.Resolve(method.GetLongLong(0), method.GetBit(1), m == AmqpMethods.BasicAck);
+            ulong tag = method.GetLongLong(0);
+            bool multiple = method.GetBit(1);
+            _confirms.Resolve(tag, multiple, m == AmqpMethods.BasicAck);
+            RaiseConfirm(m == AmqpMethods.BasicAck ? Acked : Nacked, new AmqpConfirm(tag, multiple));
         }
         else if (m == AmqpMethods.BasicGetOk)
         {
@@ -254,6 +257,18 @@ public sealed partial class AmqpChannel : IAsyncDisposable
         else
         {
             throw new AmqpProtocolException(AmqpReplyCode.CommandInvalid, method.Offset, $"unexpected {m.Name} on channel {Number}");
+        }
+    }
+
+    private void RaiseConfirm(EventHandler<AmqpConfirm>? handler, AmqpConfirm confirm)
+    {
+        try
+        {
+            handler?.Invoke(this, confirm);
+        }
+        catch (Exception)
+        {
+            // A throwing handler must not take the connection's read loop down with it.
         }
     }
 

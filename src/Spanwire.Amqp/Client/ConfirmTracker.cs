@@ -1,3 +1,4 @@
+using System.Threading.RateLimiting;
 using System.Threading.Tasks.Sources;
 
 namespace Spanwire.Amqp.Client;
@@ -5,13 +6,16 @@ namespace Spanwire.Amqp.Client;
 /// <summary>
 /// Publisher confirms for one channel. Sequence numbers are handed out in publish order; the broker's acks and nacks
 /// (single or multiple) resolve them. Outstanding publishes live in a ring that grows by doubling, and per-publish
-/// waiters are pooled, so a warmed-up channel tracks confirms without allocating.
+/// waiters are pooled, so a warmed-up channel tracks confirms without allocating. A publish may hold a lease of the
+/// channel's limiter on publishes awaiting confirms, given back when its confirm comes; a mandatory publish the broker
+/// returns faults its waiter with the return.
 /// </summary>
 internal sealed class ConfirmTracker
 {
     private const byte Pending = 0;
     private const byte Acked = 1;
     private const byte Nacked = 2;
+    private const byte Returned = 3; // its waiter already faulted with the return; the ack that follows settles it
 
     private readonly Lock _lock = new();
     private readonly bool _asynchronousContinuations;
@@ -20,8 +24,10 @@ internal sealed class ConfirmTracker
 
     // Only the read loop resolves confirms, so one reused list carries the waiters to complete outside the lock.
     private readonly List<(Waiter Waiter, bool Ack)> _completions = [];
+    private readonly List<RateLimitLease> _freedLeases = [];
     private byte[] _state = new byte[1024];
     private Waiter?[] _waiters = new Waiter?[1024];
+    private RateLimitLease?[]? _leases; // made with the first lease: channels without a limiter carry none
     private ulong _low = 1;   // lowest unresolved sequence number
     private ulong _next = 1;  // next to hand out
     private long _nackedSinceWait;
@@ -42,8 +48,23 @@ internal sealed class ConfirmTracker
         }
     }
 
+    /// <summary>The sequence number the next publish will get.</summary>
+    public ulong NextSequenceNumber
+    {
+        get
+        {
+            lock (_lock)
+            {
+                return _next;
+            }
+        }
+    }
+
     /// <summary>Hands out the next sequence number; call in publish order, under the output lock.</summary>
-    public ulong Add(bool wait, out ValueTask confirmed)
+    /// <param name="wait">Whether the caller awaits this publish's confirm (<paramref name="confirmed"/>).</param>
+    /// <param name="lease">A lease of the channel's limiter, held until the confirm comes; the tracker disposes it.</param>
+    /// <param name="confirmed">Completes with the confirm when <paramref name="wait"/>.</param>
+    public ulong Add(bool wait, RateLimitLease? lease, out ValueTask confirmed)
     {
         lock (_lock)
         {
@@ -72,6 +93,11 @@ internal sealed class ConfirmTracker
             }
 
             _waiters[index] = waiter;
+            if (lease is not null || _leases is not null)
+            {
+                (_leases ??= new RateLimitLease?[_state.Length])[index] = lease;
+            }
+
             return seq;
         }
     }
@@ -84,7 +110,13 @@ internal sealed class ConfirmTracker
             if (seq == _next - 1)
             {
                 _next--;
-                _waiters[(int)(seq & (ulong)(_state.Length - 1))] = null;
+                int index = (int)(seq & (ulong)(_state.Length - 1));
+                _waiters[index] = null;
+                if (_leases is not null)
+                {
+                    _leases[index]?.Dispose();
+                    _leases[index] = null;
+                }
             }
         }
     }
@@ -108,8 +140,15 @@ internal sealed class ConfirmTracker
             for (ulong seq = from; seq <= tag; seq++)
             {
                 int index = (int)(seq & (ulong)mask);
-                if (seq < _low || _state[index] != Pending)
+                if (seq < _low || _state[index] is not (Pending or Returned))
                 {
+                    continue;
+                }
+
+                FreeLease(index);
+                if (_state[index] == Returned)
+                {
+                    _state[index] = Acked; // its waiter has its outcome already
                     continue;
                 }
 
@@ -125,7 +164,7 @@ internal sealed class ConfirmTracker
                 }
             }
 
-            while (_low < _next && _state[(int)(_low & (ulong)mask)] != Pending)
+            while (_low < _next && _state[(int)(_low & (ulong)mask)] is not (Pending or Returned))
             {
                 _low++;
             }
@@ -157,6 +196,7 @@ internal sealed class ConfirmTracker
         }
 
         completions.Clear();
+        DisposeFreedLeases();
 
         if (batches is not null)
         {
@@ -172,6 +212,29 @@ internal sealed class ConfirmTracker
                 }
             }
         }
+    }
+
+    /// <summary>
+    /// Applies basic.return for the awaited mandatory publish <paramref name="seq"/> (read from the header it was sent
+    /// with): its waiter faults with the return now; the broker's ack, which follows, settles it.
+    /// </summary>
+    public void Return(ulong seq, AmqpReturnedMessage message)
+    {
+        Waiter? waiter;
+        lock (_lock)
+        {
+            int index = (int)(seq & (ulong)(_state.Length - 1));
+            if (seq < _low || seq >= _next || _state[index] != Pending || _waiters[index] is null)
+            {
+                return;
+            }
+
+            waiter = _waiters[index];
+            _waiters[index] = null;
+            _state[index] = Returned;
+        }
+
+        waiter!.Finish(new AmqpPublishReturnedException(seq, message));
     }
 
     /// <summary>Completes once every publish handed out so far is resolved; faults if any was nacked since the last wait.</summary>
@@ -221,7 +284,13 @@ internal sealed class ConfirmTracker
 
             batches = [.. _batchWaiters.Select(b => b.Done)];
             _batchWaiters.Clear();
+            for (int i = 0; _leases is not null && i < _leases.Length; i++)
+            {
+                FreeLease(i);
+            }
         }
+
+        DisposeFreedLeases();
 
         foreach (Waiter waiter in waiters)
         {
@@ -231,6 +300,41 @@ internal sealed class ConfirmTracker
         foreach (TaskCompletionSource done in batches)
         {
             done.TrySetException(reason);
+        }
+    }
+
+    // Under the lock: the lease is disposed once the lock is released, since disposing may run a waiting publisher.
+    private void FreeLease(int index)
+    {
+        if (_leases?[index] is { } lease)
+        {
+            _leases[index] = null;
+            _freedLeases.Add(lease);
+        }
+    }
+
+    private void DisposeFreedLeases()
+    {
+        if (Volatile.Read(ref _leases) is null)
+        {
+            return;
+        }
+
+        RateLimitLease[] freed;
+        lock (_lock)
+        {
+            if (_freedLeases.Count == 0)
+            {
+                return;
+            }
+
+            freed = [.. _freedLeases];
+            _freedLeases.Clear();
+        }
+
+        foreach (RateLimitLease lease in freed)
+        {
+            lease.Dispose();
         }
     }
 
@@ -246,14 +350,21 @@ internal sealed class ConfirmTracker
         int oldSize = _state.Length;
         var state = new byte[oldSize * 2];
         var waiters = new Waiter?[oldSize * 2];
+        RateLimitLease?[]? leases = _leases is null ? null : new RateLimitLease?[oldSize * 2];
         for (ulong seq = _low; seq < _next; seq++)
         {
-            state[(int)(seq & (ulong)(state.Length - 1))] = _state[(int)(seq & (ulong)(oldSize - 1))];
-            waiters[(int)(seq & (ulong)(state.Length - 1))] = _waiters[(int)(seq & (ulong)(oldSize - 1))];
+            int to = (int)(seq & (ulong)(state.Length - 1)), from = (int)(seq & (ulong)(oldSize - 1));
+            state[to] = _state[from];
+            waiters[to] = _waiters[from];
+            if (leases is not null)
+            {
+                leases[to] = _leases![from];
+            }
         }
 
         _state = state;
         _waiters = waiters;
+        _leases = leases;
     }
 
     private void Return(Waiter waiter)

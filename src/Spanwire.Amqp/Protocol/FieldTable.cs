@@ -54,6 +54,9 @@ public readonly struct FieldTable
         }
     }
 
+    /// <summary>Wraps bytes the library encoded itself, without checking them again.</summary>
+    internal static FieldTable FromTrusted(ReadOnlyMemory<byte> encoded) => new(encoded);
+
     /// <summary>A copy that owns its bytes: for keeping a table past the call that was given it.</summary>
     internal FieldTable Copy() => _encoded.IsEmpty ? default : new FieldTable(_encoded.ToArray());
 

@@ -21,8 +21,10 @@ internal sealed class AmqpPublishCommand : ICommand
         Connects to the broker at URI (amqp://user:pass@host:port/vhost) and publishes the input, from FILE or
         standard input for '-' or no FILE: each line is one message (the line end is not sent), or with --whole
         the entire input is one message. Publisher confirms are on; the command exits 0 only when the broker has
-        confirmed every message. With --mandatory the broker returns messages no queue takes; any returned
-        message makes the exit code 1. Progress goes to stderr on long runs, and a summary line at the end.
+        confirmed every message. A confirm says the broker took the message, not that a queue did: without
+        --mandatory a message no queue takes is dropped and still confirmed, and the summary says routing was
+        not checked. With --mandatory the broker returns such messages; any returned message makes the exit
+        code 1. Progress goes to stderr on long runs, and a summary line at the end.
 
         options:
           --exchange X        the exchange (default "", the default exchange, which routes to the queue named K)
@@ -110,7 +112,10 @@ internal sealed class AmqpPublishCommand : ICommand
                 return ExitCodes.Mismatch;
             }
 
-            Console.Error.WriteLine($"spanwire amqp publish: {count} message{(count == 1 ? "" : "s")} published and confirmed");
+            string messages = $"{count} message{(count == 1 ? "" : "s")}";
+            Console.Error.WriteLine(mandatory
+                ? $"spanwire amqp publish: {messages} published, routed and confirmed"
+                : $"spanwire amqp publish: {messages} published and confirmed by the broker; routing was not checked (--mandatory has unroutable messages returned)");
             return ExitCodes.Success;
         });
     }
