@@ -9,7 +9,7 @@ namespace Spanwire.Amqp.IntegrationTests;
 /// Automatic recovery: a lost connection reconnects, declares its topology again, reopens its channels with their QoS
 /// and confirm mode and registers its consumers again, so user code goes on with the same objects.
 /// </summary>
-public class RecoveryTests(PrivateNode node) : IClassFixture<PrivateNode>
+public partial class RecoveryTests(PrivateNode node) : IClassFixture<PrivateNode>
 {
     [Fact]
     public async Task Fake_broker_drops_the_socket_client_reconnects_reopens_its_channel_events_in_order_then_publishes_on_it()

@@ -33,6 +33,9 @@ public sealed class AutoBroker : IAsyncDisposable
     /// <summary>Every method received, in order, by connection number (1 for the first connection).</summary>
     public ConcurrentQueue<Received> Methods { get; } = new();
 
+    /// <summary>The PLAIN logins of every connection, as "user:password", in order.</summary>
+    public ConcurrentQueue<string> Logins { get; } = new();
+
     /// <summary>Runs before a method is answered (to hold the answer back until the test says).</summary>
     public Func<Session, Received, Task>? BeforeAnswer { get; set; }
 
@@ -211,7 +214,9 @@ public sealed class AutoBroker : IAsyncDisposable
                 a.WriteLongString("PLAIN AMQPLAIN"u8);
                 a.WriteLongString("en_US"u8);
             });
-            await ReceiveFrameAsync(cancellationToken); // start-ok
+            byte[] startOk = await ReceiveFrameAsync(cancellationToken);
+            string[] plain = Encoding.UTF8.GetString(AmqpMethodReader.Parse(startOk.AsSpan(7, startOk.Length - 8)).GetLongString(2)).Split('\0');
+            broker.Logins.Enqueue($"{plain[1]}:{plain[2]}");
             await SendMethodAsync(0, AmqpMethods.ConnectionTune, 8, (ref AmqpMethodWriter a) =>
             {
                 a.WriteShort(2047);
@@ -365,6 +370,10 @@ public sealed class AutoBroker : IAsyncDisposable
                 string tag = Argument(received, 0);
                 Consumers.TryRemove(tag, out _);
                 await SendMethodAsync(ch, AmqpMethods.BasicCancelOk, 256, (ref AmqpMethodWriter a) => a.WriteShortString(tag));
+            }
+            else if (m == AmqpMethods.ConnectionUpdateSecret)
+            {
+                await SendMethodAsync(0, AmqpMethods.ConnectionUpdateSecretOk, 0, (ref AmqpMethodWriter a) => { });
             }
             else if (m == AmqpMethods.ConnectionClose)
             {

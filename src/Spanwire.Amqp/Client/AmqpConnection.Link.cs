@@ -40,6 +40,9 @@ public sealed partial class AmqpConnection
 
         public SslStream? Tls;
 
+        /// <summary>The credentials this link logs in with, asked for before it connects.</summary>
+        public AmqpCredentials? Credentials;
+
         public Task HeartbeatLoop = Task.CompletedTask;
 
         public long LastReceiveTicks = Environment.TickCount64;

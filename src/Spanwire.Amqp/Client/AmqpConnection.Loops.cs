@@ -231,7 +231,7 @@ public sealed partial class AmqpConnection
 
         if (state == HandshakeState.Tune && m == AmqpMethods.ConnectionSecure)
         {
-            byte[] response = _options.AuthMechanism == AmqpAuthMechanism.External ? [] : PlainResponse();
+            byte[] response = _options.AuthMechanism == AmqpAuthMechanism.External ? [] : PlainResponse(link);
             WriteMethod(link, AmqpMethods.ConnectionSecureOk, 4 + response.Length, (ref AmqpMethodWriter a) => a.WriteLongString(response));
             return state;
         }
@@ -291,7 +291,8 @@ public sealed partial class AmqpConnection
 
     private static uint Negotiate(uint client, uint server) => client == 0 ? server : server == 0 ? client : Math.Min(client, server);
 
-    private byte[] PlainResponse() => Encoding.UTF8.GetBytes($"\0{_options.UserName}\0{_options.Password}");
+    private static byte[] PlainResponse(Link link) =>
+        link.Credentials is { } credentials ? Encoding.UTF8.GetBytes($"\0{credentials.UserName}\0{credentials.Password}") : [];
 
     private void WriteStartOk(Link link)
     {
@@ -318,7 +319,7 @@ public sealed partial class AmqpConnection
 
         var table = FieldTable.FromDictionary(properties);
         bool external = _options.AuthMechanism == AmqpAuthMechanism.External;
-        byte[] response = external ? [] : PlainResponse(); // EXTERNAL: the broker takes the identity from the client certificate
+        byte[] response = external ? [] : PlainResponse(link); // EXTERNAL: the broker takes the identity from the client certificate
         WriteMethod(link, AmqpMethods.ConnectionStartOk, table.EncodedLength + 4 + response.Length, (ref AmqpMethodWriter a) =>
         {
             a.WriteTable(table);

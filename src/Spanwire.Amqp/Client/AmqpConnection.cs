@@ -26,6 +26,7 @@ public sealed partial class AmqpConnection : IAsyncDisposable
     private readonly TaskCompletionSource<Exception> _closed = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private AmqpChannel?[] _channels = [];
     private Link _link;
+    private string? _updatedSecret; // the secret UpdateSecretAsync gave the broker, for later logins
     private ushort _nextChannel = 1;
 
     private AmqpConnection(AmqpConnectionOptions options, IReadOnlyList<AmqpEndpoint> endpoints, Link link)
@@ -154,6 +155,16 @@ public sealed partial class AmqpConnection : IAsyncDisposable
         timeout.CancelAfter(_options.ConnectTimeout);
         try
         {
+            try
+            {
+                link.Credentials = await GetCredentialsAsync(timeout.Token).ConfigureAwait(false);
+            }
+            catch (Exception)
+            {
+                link.WriterEnded.TrySetResult(); // no writer was started: nothing to wait for when the link is released
+                throw;
+            }
+
             // The reader thread connects and shakes hands; a timeout or cancellation here disposes the socket under it.
             await StartReader(link).WaitAsync(timeout.Token).ConfigureAwait(false);
             link.HeartbeatLoop = RunHeartbeatsAsync(link);
@@ -172,6 +183,23 @@ public sealed partial class AmqpConnection : IAsyncDisposable
 
             throw reason; // made just above for this caller alone
         }
+    }
+
+    /// <summary>The credentials for the next login: the provider's, else the secret kept by UpdateSecretAsync, else the options'.</summary>
+    private async ValueTask<AmqpCredentials?> GetCredentialsAsync(CancellationToken cancellationToken)
+    {
+        if (_options.AuthMechanism == AmqpAuthMechanism.External)
+        {
+            return null;
+        }
+
+        if (_options.CredentialsProvider is { } provider)
+        {
+            return await provider.GetCredentialsAsync(cancellationToken).ConfigureAwait(false)
+                ?? throw new InvalidOperationException("The credentials provider returned no credentials.");
+        }
+
+        return new AmqpCredentials(_options.UserName, Volatile.Read(ref _updatedSecret) ?? _options.Password);
     }
 
     /// <summary>Opens a channel on the lowest free number.</summary>
@@ -206,7 +234,11 @@ public sealed partial class AmqpConnection : IAsyncDisposable
         return channel;
     }
 
-    /// <summary>Replaces the secret (for example an expiring OAuth token) on a live connection (connection.update-secret).</summary>
+    /// <summary>
+    /// Replaces the secret (for example an expiring OAuth token) on a live connection (connection.update-secret). Once
+    /// the broker accepts it, the connection keeps it: later logins (recovery) use it in place of
+    /// <see cref="AmqpConnectionOptions.Password"/>, unless a <see cref="AmqpConnectionOptions.CredentialsProvider"/> supplies them.
+    /// </summary>
     /// <param name="newSecret">The new secret, for example a fresh OAuth token.</param>
     /// <param name="reason">Why, for the broker's log.</param>
     /// <param name="cancellationToken">Cancels waiting for the broker's reply (the request may still take effect).</param>
@@ -216,15 +248,21 @@ public sealed partial class AmqpConnection : IAsyncDisposable
         ArgumentNullException.ThrowIfNull(newSecret);
         ArgumentNullException.ThrowIfNull(reason);
         ThrowIfClosed();
+        return UpdateSecretCoreAsync(newSecret, reason, cancellationToken);
+    }
+
+    private async Task UpdateSecretCoreAsync(string newSecret, string reason, CancellationToken cancellationToken)
+    {
         Link link = Volatile.Read(ref _link);
-        return link.Rpc.CallAsync(link.Output, 0, (o, ch) =>
+        await link.Rpc.CallAsync(link.Output, 0, (o, ch) =>
         {
             AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.ConnectionUpdateSecret,
                 AmqpMethods.ConnectionUpdateSecret.GetMaxArgumentsSize(4 + Encoding.UTF8.GetByteCount(newSecret)));
             frame.Arguments.WriteLongString(newSecret);
             frame.Arguments.WriteShortString(reason);
             frame.Complete();
-        }, AmqpMethods.ConnectionUpdateSecretOk, null, null, cancellationToken);
+        }, AmqpMethods.ConnectionUpdateSecretOk, null, null, cancellationToken).ConfigureAwait(false);
+        Volatile.Write(ref _updatedSecret, newSecret);
     }
 
     /// <summary>Closes the connection gracefully: connection.close, then close-ok from the broker (waited for at most 5 s,

@@ -42,6 +42,13 @@ public sealed class AmqpConnectionOptions
     /// <summary>The password for PLAIN authentication. Default "guest".</summary>
     public string Password { get; set; } = "guest";
 
+    /// <summary>
+    /// Asked for the user name and password before every login (connect and each recovery attempt); when set, it
+    /// replaces <see cref="UserName"/> and <see cref="Password"/>. A provider that throws fails that attempt (recovery
+    /// tries again after the recovery interval). Not used with <see cref="AmqpAuthMechanism.External"/>.
+    /// </summary>
+    public IAmqpCredentialsProvider? CredentialsProvider { get; set; }
+
     /// <summary>The virtual host. Default "/".</summary>
     public string VirtualHost { get; set; } = "/";
 
