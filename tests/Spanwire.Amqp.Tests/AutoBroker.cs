@@ -33,6 +33,9 @@ public sealed class AutoBroker : IAsyncDisposable
     /// <summary>Every method received, in order, by connection number (1 for the first connection).</summary>
     public ConcurrentQueue<Received> Methods { get; } = new();
 
+    /// <summary>The client properties of every connection's start-ok, in order.</summary>
+    public ConcurrentQueue<IReadOnlyDictionary<string, object?>> ClientProperties { get; } = new();
+
     /// <summary>The PLAIN logins of every connection, as "user:password", in order.</summary>
     public ConcurrentQueue<string> Logins { get; } = new();
 
@@ -215,7 +218,9 @@ public sealed class AutoBroker : IAsyncDisposable
                 a.WriteLongString("en_US"u8);
             });
             byte[] startOk = await ReceiveFrameAsync(cancellationToken);
-            string[] plain = Encoding.UTF8.GetString(AmqpMethodReader.Parse(startOk.AsSpan(7, startOk.Length - 8)).GetLongString(2)).Split('\0');
+            var startOkMethod = AmqpMethodReader.Parse(startOk.AsSpan(7, startOk.Length - 8));
+            broker.ClientProperties.Enqueue(FieldTableConversion.ToDictionary(startOkMethod.GetTable(0)));
+            string[] plain = Encoding.UTF8.GetString(startOkMethod.GetLongString(2)).Split('\0');
             broker.Logins.Enqueue($"{plain[1]}:{plain[2]}");
             await SendMethodAsync(0, AmqpMethods.ConnectionTune, 8, (ref AmqpMethodWriter a) =>
             {
@@ -297,6 +302,11 @@ public sealed class AutoBroker : IAsyncDisposable
         {
             AmqpMethod m = received.Method;
             ushort ch = received.Channel;
+            if (NoWait(received))
+            {
+                return; // as the broker: a no-wait request gets no reply
+            }
+
             if (m == AmqpMethods.ChannelOpen)
             {
                 await SendMethodAsync(ch, AmqpMethods.ChannelOpenOk, 4, (ref AmqpMethodWriter a) => a.WriteLongString(""u8));
@@ -380,6 +390,20 @@ public sealed class AutoBroker : IAsyncDisposable
                 await SendMethodAsync(0, AmqpMethods.ConnectionCloseOk, 0, (ref AmqpMethodWriter a) => { });
                 socket.Shutdown(SocketShutdown.Both);
             }
+        }
+
+        private static bool NoWait(Received received)
+        {
+            var method = AmqpMethodReader.Parse(received.Payload);
+            for (int i = 0; i < method.Method.Arguments.Length; i++)
+            {
+                if (method.Method.Arguments[i].Name == "no-wait")
+                {
+                    return method.GetBit(i);
+                }
+            }
+
+            return false;
         }
 
         private static string Argument(Received received, int index) => AmqpMethodReader.Parse(received.Payload).GetString(index);

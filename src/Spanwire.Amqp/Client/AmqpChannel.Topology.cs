@@ -16,16 +16,17 @@ public sealed partial class AmqpChannel
     /// <param name="internal">Whether only other exchanges may route to it.</param>
     /// <param name="arguments">Optional exchange arguments as an encoded table (alternate-exchange, ...); empty for none.</param>
     /// <param name="passive">Only check that it exists: a missing one closes the channel with 404.</param>
+    /// <param name="noWait">Send the request without waiting for the broker to answer it (its nowait bit): an error still closes the channel, later.</param>
     /// <param name="cancellationToken">Cancels waiting for the broker's reply (the request may still take effect).</param>
     /// <returns>A task that completes when the broker has confirmed it.</returns>
     /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
     /// <exception cref="TimeoutException">No reply within <see cref="AmqpConnectionOptions.ContinuationTimeout"/>.</exception>
     public async Task ExchangeDeclareAsync(string exchange, string type, bool durable = false, bool autoDelete = false, bool @internal = false,
-        FieldTable arguments = default, bool passive = false, CancellationToken cancellationToken = default)
+        FieldTable arguments = default, bool passive = false, bool noWait = false, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(exchange);
         ArgumentNullException.ThrowIfNull(type);
-        await CallAsync(AmqpMethods.ExchangeDeclareOk, (o, ch) =>
+        await CallOrSendAsync(noWait, AmqpMethods.ExchangeDeclareOk, (o, ch) =>
         {
             AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.ExchangeDeclare, AmqpMethods.ExchangeDeclare.GetMaxArgumentsSize(arguments.EncodedLength));
             frame.Arguments.WriteShort(0);
@@ -35,7 +36,7 @@ public sealed partial class AmqpChannel
             frame.Arguments.WriteBit(durable);
             frame.Arguments.WriteBit(autoDelete);
             frame.Arguments.WriteBit(@internal);
-            frame.Arguments.WriteBit(false);
+            frame.Arguments.WriteBit(noWait);
             frame.Arguments.WriteTable(arguments);
             frame.Complete();
         }, null, cancellationToken).ConfigureAwait(false);
@@ -48,20 +49,21 @@ public sealed partial class AmqpChannel
     /// <summary>Deletes an exchange (exchange.delete).</summary>
     /// <param name="exchange">The exchange's name; "" is the default exchange.</param>
     /// <param name="ifUnused">Delete it only if nothing uses it (no consumers for a queue, no bindings for an exchange).</param>
+    /// <param name="noWait">Send the request without waiting for the broker to answer it (its nowait bit): an error still closes the channel, later.</param>
     /// <param name="cancellationToken">Cancels waiting for the broker's reply (the request may still take effect).</param>
     /// <returns>A task that completes when the broker has confirmed it.</returns>
     /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
     /// <exception cref="TimeoutException">No reply within <see cref="AmqpConnectionOptions.ContinuationTimeout"/>.</exception>
-    public async Task ExchangeDeleteAsync(string exchange, bool ifUnused = false, CancellationToken cancellationToken = default)
+    public async Task ExchangeDeleteAsync(string exchange, bool ifUnused = false, bool noWait = false, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(exchange);
-        await CallAsync(AmqpMethods.ExchangeDeleteOk, (o, ch) =>
+        await CallOrSendAsync(noWait, AmqpMethods.ExchangeDeleteOk, (o, ch) =>
         {
             AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.ExchangeDelete);
             frame.Arguments.WriteShort(0);
             frame.Arguments.WriteShortString(exchange);
             frame.Arguments.WriteBit(ifUnused);
-            frame.Arguments.WriteBit(false);
+            frame.Arguments.WriteBit(noWait);
             frame.Complete();
         }, null, cancellationToken).ConfigureAwait(false);
         Recorder?.ForgetExchange(exchange);
@@ -72,14 +74,15 @@ public sealed partial class AmqpChannel
     /// <param name="source">The exchange the messages come from.</param>
     /// <param name="routingKey">The routing key.</param>
     /// <param name="arguments">Optional binding arguments as an encoded table (for a headers exchange, the headers to match); empty for none.</param>
+    /// <param name="noWait">Send the request without waiting for the broker to answer it (its nowait bit): an error still closes the channel, later.</param>
     /// <param name="cancellationToken">Cancels waiting for the broker's reply (the request may still take effect).</param>
     /// <returns>A task that completes when the broker has confirmed it.</returns>
     /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
     /// <exception cref="TimeoutException">No reply within <see cref="AmqpConnectionOptions.ContinuationTimeout"/>.</exception>
     public async Task ExchangeBindAsync(string destination, string source, string routingKey, FieldTable arguments = default,
-        CancellationToken cancellationToken = default)
+        bool noWait = false, CancellationToken cancellationToken = default)
     {
-        await ExchangeBinding(AmqpMethods.ExchangeBind, AmqpMethods.ExchangeBindOk, destination, source, routingKey, arguments, cancellationToken)
+        await ExchangeBinding(AmqpMethods.ExchangeBind, AmqpMethods.ExchangeBindOk, destination, source, routingKey, arguments, noWait, cancellationToken)
             .ConfigureAwait(false);
         Recorder?.RecordBinding(new TopologyRecorder.BindingRecord(ToExchange: true, destination, source, routingKey, arguments));
     }
@@ -89,14 +92,15 @@ public sealed partial class AmqpChannel
     /// <param name="source">The exchange the messages come from.</param>
     /// <param name="routingKey">The routing key.</param>
     /// <param name="arguments">Optional binding arguments as an encoded table (for a headers exchange, the headers to match); empty for none.</param>
+    /// <param name="noWait">Send the request without waiting for the broker to answer it (its nowait bit): an error still closes the channel, later.</param>
     /// <param name="cancellationToken">Cancels waiting for the broker's reply (the request may still take effect).</param>
     /// <returns>A task that completes when the broker has confirmed it.</returns>
     /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
     /// <exception cref="TimeoutException">No reply within <see cref="AmqpConnectionOptions.ContinuationTimeout"/>.</exception>
     public async Task ExchangeUnbindAsync(string destination, string source, string routingKey, FieldTable arguments = default,
-        CancellationToken cancellationToken = default)
+        bool noWait = false, CancellationToken cancellationToken = default)
     {
-        await ExchangeBinding(AmqpMethods.ExchangeUnbind, AmqpMethods.ExchangeUnbindOk, destination, source, routingKey, arguments, cancellationToken)
+        await ExchangeBinding(AmqpMethods.ExchangeUnbind, AmqpMethods.ExchangeUnbindOk, destination, source, routingKey, arguments, noWait, cancellationToken)
             .ConfigureAwait(false);
         Recorder?.ForgetBinding(new TopologyRecorder.BindingRecord(ToExchange: true, destination, source, routingKey, arguments));
     }
@@ -108,15 +112,21 @@ public sealed partial class AmqpChannel
     /// <param name="autoDelete">Whether it is deleted when its last consumer (a queue) or binding (an exchange) goes.</param>
     /// <param name="arguments">Optional arguments as an encoded table (x-queue-type, x-message-ttl, ...); empty for none.</param>
     /// <param name="passive">Only check that it exists: a missing one closes the channel with 404.</param>
+    /// <param name="noWait">Send the request without waiting for the broker to answer it (its nowait bit): an error still closes the channel, later.</param>
     /// <param name="cancellationToken">Cancels waiting for the broker's reply (the request may still take effect).</param>
     /// <returns>The queue's name (the broker's choice when it was empty) and its message and consumer counts.</returns>
     /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
     /// <exception cref="TimeoutException">No reply within <see cref="AmqpConnectionOptions.ContinuationTimeout"/>.</exception>
     public async Task<AmqpQueueInfo> QueueDeclareAsync(string queue = "", bool durable = false, bool exclusive = false, bool autoDelete = false,
-        FieldTable arguments = default, bool passive = false, CancellationToken cancellationToken = default)
+        FieldTable arguments = default, bool passive = false, bool noWait = false, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(queue);
-        object? result = await CallAsync(AmqpMethods.QueueDeclareOk, (o, ch) =>
+        if (noWait && queue.Length == 0)
+        {
+            throw new ArgumentException("A server-named queue (an empty name) cannot be declared with noWait: the broker's reply is what names it.", nameof(queue));
+        }
+
+        object? result = await CallOrSendAsync(noWait, AmqpMethods.QueueDeclareOk, (o, ch) =>
         {
             AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.QueueDeclare, AmqpMethods.QueueDeclare.GetMaxArgumentsSize(arguments.EncodedLength));
             frame.Arguments.WriteShort(0);
@@ -125,12 +135,12 @@ public sealed partial class AmqpChannel
             frame.Arguments.WriteBit(durable);
             frame.Arguments.WriteBit(exclusive);
             frame.Arguments.WriteBit(autoDelete);
-            frame.Arguments.WriteBit(false);
+            frame.Arguments.WriteBit(noWait);
             frame.Arguments.WriteTable(arguments);
             frame.Complete();
         }, static (in AmqpMethodReader reply) => new AmqpQueueInfo(reply.GetString(0), reply.GetLong(1), reply.GetLong(2)), cancellationToken)
             .ConfigureAwait(false);
-        var info = (AmqpQueueInfo)result!;
+        AmqpQueueInfo info = result is AmqpQueueInfo replied ? replied : new AmqpQueueInfo(queue, 0, 0); // no reply with noWait: the name given, counts unknown
         if (!passive)
         {
             Recorder?.RecordQueue(info.Name, new TopologyRecorder.QueueRecord(durable, exclusive, autoDelete, arguments, ServerNamed: queue.Length == 0));
@@ -144,23 +154,25 @@ public sealed partial class AmqpChannel
     /// <param name="exchange">The exchange's name; "" is the default exchange.</param>
     /// <param name="routingKey">The routing key.</param>
     /// <param name="arguments">Optional binding arguments as an encoded table (for a headers exchange, the headers to match); empty for none.</param>
+    /// <param name="noWait">Send the request without waiting for the broker to answer it (its nowait bit): an error still closes the channel, later.</param>
     /// <param name="cancellationToken">Cancels waiting for the broker's reply (the request may still take effect).</param>
     /// <returns>A task that completes when the broker has confirmed it.</returns>
     /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
     /// <exception cref="TimeoutException">No reply within <see cref="AmqpConnectionOptions.ContinuationTimeout"/>.</exception>
-    public async Task QueueBindAsync(string queue, string exchange, string routingKey, FieldTable arguments = default, CancellationToken cancellationToken = default)
+    public async Task QueueBindAsync(string queue, string exchange, string routingKey, FieldTable arguments = default, bool noWait = false,
+        CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(queue);
         ArgumentNullException.ThrowIfNull(exchange);
         ArgumentNullException.ThrowIfNull(routingKey);
-        await CallAsync(AmqpMethods.QueueBindOk, (o, ch) =>
+        await CallOrSendAsync(noWait, AmqpMethods.QueueBindOk, (o, ch) =>
         {
             AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.QueueBind, AmqpMethods.QueueBind.GetMaxArgumentsSize(arguments.EncodedLength));
             frame.Arguments.WriteShort(0);
             frame.Arguments.WriteShortString(queue);
             frame.Arguments.WriteShortString(exchange);
             frame.Arguments.WriteShortString(routingKey);
-            frame.Arguments.WriteBit(false);
+            frame.Arguments.WriteBit(noWait);
             frame.Arguments.WriteTable(arguments);
             frame.Complete();
         }, null, cancellationToken).ConfigureAwait(false);
@@ -218,25 +230,27 @@ public sealed partial class AmqpChannel
     /// <param name="queue">The queue's name.</param>
     /// <param name="ifUnused">Delete it only if nothing uses it (no consumers for a queue, no bindings for an exchange).</param>
     /// <param name="ifEmpty">Delete the queue only if it holds no messages.</param>
+    /// <param name="noWait">Send the request without waiting for the broker to answer it (its nowait bit): an error still closes the channel, later.</param>
     /// <param name="cancellationToken">Cancels waiting for the broker's reply (the request may still take effect).</param>
     /// <returns>How many messages were deleted with the queue.</returns>
     /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
     /// <exception cref="TimeoutException">No reply within <see cref="AmqpConnectionOptions.ContinuationTimeout"/>.</exception>
-    public async Task<uint> QueueDeleteAsync(string queue, bool ifUnused = false, bool ifEmpty = false, CancellationToken cancellationToken = default)
+    public async Task<uint> QueueDeleteAsync(string queue, bool ifUnused = false, bool ifEmpty = false, bool noWait = false,
+        CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(queue);
-        object? result = await CallAsync(AmqpMethods.QueueDeleteOk, (o, ch) =>
+        object? result = await CallOrSendAsync(noWait, AmqpMethods.QueueDeleteOk, (o, ch) =>
         {
             AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.QueueDelete);
             frame.Arguments.WriteShort(0);
             frame.Arguments.WriteShortString(queue);
             frame.Arguments.WriteBit(ifUnused);
             frame.Arguments.WriteBit(ifEmpty);
-            frame.Arguments.WriteBit(false);
+            frame.Arguments.WriteBit(noWait);
             frame.Complete();
         }, static (in AmqpMethodReader reply) => reply.GetLong(0), cancellationToken).ConfigureAwait(false);
         Recorder?.ForgetQueue(queue);
-        return (uint)result!;
+        return result is uint count ? count : 0; // no reply with noWait: the count is unknown
     }
 
     /// <summary>
@@ -303,20 +317,33 @@ public sealed partial class AmqpChannel
     public Task TxRollbackAsync(CancellationToken cancellationToken = default) =>
         CallAsync(AmqpMethods.TxRollbackOk, static (o, ch) => AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.TxRollback).Complete(), null, cancellationToken);
 
+    /// <summary>A request awaited for its reply, or with <paramref name="noWait"/> sent in its turn and not answered.</summary>
+    private async Task<object?> CallOrSendAsync(bool noWait, AmqpMethod reply, MethodWriter write, ReplyParser? parse, CancellationToken cancellationToken)
+    {
+        if (!noWait)
+        {
+            return await CallAsync(reply, write, parse, cancellationToken).ConfigureAwait(false);
+        }
+
+        ThrowIfClosed();
+        await _rpc.SendAsync(Output, Number, write, reply, cancellationToken).ConfigureAwait(false);
+        return null;
+    }
+
     private Task<object?> ExchangeBinding(AmqpMethod request, AmqpMethod reply, string destination, string source, string routingKey, FieldTable arguments,
-        CancellationToken cancellationToken)
+        bool noWait, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(destination);
         ArgumentNullException.ThrowIfNull(source);
         ArgumentNullException.ThrowIfNull(routingKey);
-        return CallAsync(reply, (o, ch) =>
+        return CallOrSendAsync(noWait, reply, (o, ch) =>
         {
             AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, request, request.GetMaxArgumentsSize(arguments.EncodedLength));
             frame.Arguments.WriteShort(0);
             frame.Arguments.WriteShortString(destination);
             frame.Arguments.WriteShortString(source);
             frame.Arguments.WriteShortString(routingKey);
-            frame.Arguments.WriteBit(false);
+            frame.Arguments.WriteBit(noWait);
             frame.Arguments.WriteTable(arguments);
             frame.Complete();
         }, null, cancellationToken);

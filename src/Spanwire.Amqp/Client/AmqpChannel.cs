@@ -46,15 +46,59 @@ public sealed partial class AmqpChannel : IAsyncDisposable
     /// <summary>Why the channel closed, or null while it is open.</summary>
     public Exception? CloseReason => Volatile.Read(ref _closeReason);
 
+    /// <summary>
+    /// How long a request on this channel waits for its turn and its reply before it throws
+    /// <see cref="TimeoutException"/>; starts as the connection's <see cref="AmqpConnectionOptions.ContinuationTimeout"/>.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">Set to zero or less, other than <see cref="Timeout.InfiniteTimeSpan"/>.</exception>
+    public TimeSpan ContinuationTimeout
+    {
+        get => _rpc.Timeout;
+        set => _rpc.Timeout = value > TimeSpan.Zero || value == Timeout.InfiniteTimeSpan
+            ? value
+            : throw new ArgumentOutOfRangeException(nameof(value), value, "The continuation timeout must be positive, or Timeout.InfiniteTimeSpan.");
+    }
+
     /// <summary>Closes the channel (channel.close, then waits for close-ok). Closing a closed channel does nothing.</summary>
     /// <param name="cancellationToken">Cancels waiting for the broker's close-ok; the connection is closed either way.</param>
     /// <returns>A task that completes when the channel or connection is closed.</returns>
     /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
     /// <exception cref="TimeoutException">No reply within <see cref="AmqpConnectionOptions.ContinuationTimeout"/>.</exception>
-    public async Task CloseAsync(CancellationToken cancellationToken = default)
+    public Task CloseAsync(CancellationToken cancellationToken = default) =>
+        CloseAsync(AmqpReplyCode.Success, "Goodbye", abort: false, cancellationToken);
+
+    /// <summary>
+    /// Closes the channel with a reply code and text of your own; with <paramref name="abort"/>, nothing is thrown
+    /// (RabbitMQ.Client's abort): a close-ok that does not come in time, or a connection already gone, still leaves the
+    /// channel closed.
+    /// </summary>
+    /// <param name="replyCode">The reply code sent to the broker (200 for a normal close).</param>
+    /// <param name="replyText">The reply text sent to the broker.</param>
+    /// <param name="abort">Whether to swallow every failure of the close.</param>
+    /// <param name="cancellationToken">Cancels waiting for the broker's close-ok; the channel is closed either way.</param>
+    /// <returns>A task that completes when the channel is closed.</returns>
+    /// <exception cref="TimeoutException">No close-ok within <see cref="ContinuationTimeout"/> (not with <paramref name="abort"/>).</exception>
+    public async Task CloseAsync(ushort replyCode, string replyText, bool abort, CancellationToken cancellationToken = default)
     {
+        ArgumentNullException.ThrowIfNull(replyText);
         if (Volatile.Read(ref _closeReason) is not null)
         {
+            return;
+        }
+
+        if (abort)
+        {
+            try
+            {
+                await CloseAsync(replyCode, replyText, abort: false, cancellationToken).ConfigureAwait(false);
+            }
+            catch (Exception)
+            {
+                // Aborting: the channel ends whatever the broker or the link does.
+                Shutdown(new AmqpChannelClosedException(Number, replyCode, "closed by the application"));
+                await StopDrainAsync().ConfigureAwait(false);
+            }
+
             return;
         }
 
@@ -68,7 +112,7 @@ public sealed partial class AmqpChannel : IAsyncDisposable
 
         try
         {
-            await CallAsync(AmqpMethods.ChannelCloseOk, static (o, ch) => WriteClose(o, ch, AmqpReplyCode.Success, "Goodbye"), null, cancellationToken)
+            await CallAsync(AmqpMethods.ChannelCloseOk, (o, ch) => WriteClose(o, ch, replyCode, replyText), null, cancellationToken)
                 .ConfigureAwait(false);
         }
         catch (AmqpClosedException)

@@ -317,6 +317,14 @@ public sealed partial class AmqpConnection
             properties["connection_name"] = name;
         }
 
+        foreach ((string key, object? value) in _options.ClientProperties)
+        {
+            if (key != "capabilities") // what this client implements is not the application's to say
+            {
+                properties[key] = value;
+            }
+        }
+
         var table = FieldTable.FromDictionary(properties);
         bool external = _options.AuthMechanism == AmqpAuthMechanism.External;
         byte[] response = external ? [] : PlainResponse(link); // EXTERNAL: the broker takes the identity from the client certificate

@@ -271,8 +271,24 @@ public sealed partial class AmqpConnection : IAsyncDisposable
     /// <param name="replyText">The reply text sent to the broker.</param>
     /// <param name="cancellationToken">Cancels waiting for the broker's close-ok; the connection is closed either way.</param>
     /// <returns>A task that completes when the channel or connection is closed.</returns>
-    public async Task CloseAsync(ushort replyCode = AmqpReplyCode.Success, string replyText = "Goodbye", CancellationToken cancellationToken = default)
+    public Task CloseAsync(ushort replyCode = AmqpReplyCode.Success, string replyText = "Goodbye", CancellationToken cancellationToken = default) =>
+        CloseAsync(TimeSpan.FromSeconds(5), abort: false, replyCode, replyText, cancellationToken);
+
+    /// <summary>
+    /// Closes the connection, waiting at most <paramref name="timeout"/> for the broker's close-ok; with
+    /// <paramref name="abort"/>, close-ok is not waited for at all and nothing is thrown (RabbitMQ.Client's
+    /// <c>AbortAsync</c>). Either way the connection is closed afterwards: every channel, consumer and pending call ends.
+    /// </summary>
+    /// <param name="timeout">How long to wait for close-ok (the continuation timeout is not used here).</param>
+    /// <param name="abort">Whether to send connection.close and end the link at once.</param>
+    /// <param name="replyCode">The reply code sent to the broker (200 for a normal close).</param>
+    /// <param name="replyText">The reply text sent to the broker.</param>
+    /// <param name="cancellationToken">Cancels waiting for the broker's close-ok; the connection is closed either way.</param>
+    /// <returns>A task that completes when the connection is closed.</returns>
+    public async Task CloseAsync(TimeSpan timeout, bool abort = false, ushort replyCode = AmqpReplyCode.Success, string replyText = "Goodbye",
+        CancellationToken cancellationToken = default)
     {
+        ArgumentNullException.ThrowIfNull(replyText);
         ConnectionState before;
         lock (_stateLock)
         {
@@ -294,14 +310,29 @@ public sealed partial class AmqpConnection : IAsyncDisposable
         {
             try
             {
-                using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-                timeout.CancelAfter(TimeSpan.FromSeconds(5));
-                await link.Rpc.CallAsync(link.Output, 0, (o, ch) => WriteConnectionClose(o, replyCode, replyText, 0, 0),
-                    AmqpMethods.ConnectionCloseOk, null, null, timeout.Token).ConfigureAwait(false);
+                if (abort)
+                {
+                    using FrameOutput.Scope scope = link.Output.Begin();
+                    WriteConnectionClose(scope.Writer, replyCode, replyText, 0, 0);
+                }
+                else
+                {
+                    using var waiting = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+                    waiting.CancelAfter(timeout);
+                    await link.Rpc.CallAsync(link.Output, 0, (o, ch) => WriteConnectionClose(o, replyCode, replyText, 0, 0),
+                        AmqpMethods.ConnectionCloseOk, null, null, waiting.Token).ConfigureAwait(false);
+                }
             }
             catch (Exception ex) when (ex is AmqpClosedException or OperationCanceledException or TimeoutException or ObjectDisposedException or IOException)
             {
                 // The broker closed first or did not answer in time: the connection ends either way.
+            }
+
+            if (abort)
+            {
+                // Let the close go out before the socket does, briefly: an abort does not wait for the broker.
+                using var flush = new CancellationTokenSource(TimeSpan.FromMilliseconds(200));
+                await link.Output.WaitForRoomAsync(0, flush.Token).AsTask().ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
             }
         }
 

@@ -118,6 +118,14 @@ public sealed class AmqpConnectionOptions
     public string? ClientName { get; set; }
 
     /// <summary>
+    /// Client properties of your own sent with the login (connection.start-ok), shown by the broker's management UI
+    /// and <c>rabbitmqctl list_connections client_properties</c>: an application name, a host, a version. They are
+    /// added to the client's own (product, version, platform, connection_name), and replace those with the same name;
+    /// <c>capabilities</c> stays the client's. Values take the types of <see cref="Protocol.FieldTableConversion"/>.
+    /// </summary>
+    public IDictionary<string, object?> ClientProperties { get; } = new Dictionary<string, object?>();
+
+    /// <summary>
     /// Whether a publish's confirm and a consumer's next delivery may resume the awaiting code on the connection's
     /// reader thread, instead of on the thread pool. Default false. The same trade as
     /// <see cref="System.Threading.Channels.ChannelOptions.AllowSynchronousContinuations"/>: with true, a publisher

@@ -19,16 +19,54 @@ internal delegate object? ReplyParser(in AmqpMethodReader reply);
 internal sealed class RpcSlot(TimeSpan timeout)
 {
     private readonly SemaphoreSlim _gate = new(1, 1);
+    private TimeSpan _timeout = timeout;
     private readonly Lock _lock = new();
     private Pending? _pending;
     private Exception? _closed;
+
+    /// <summary>How long a request waits for its turn and its reply; a change applies to the requests after it.</summary>
+    public TimeSpan Timeout
+    {
+        get => _timeout;
+        set => _timeout = value;
+    }
+
+    /// <summary>
+    /// Sends a method the broker does not answer (a no-wait declare) in its turn: after the reply of any request before
+    /// it, so the broker sees requests in the order of the calls.
+    /// </summary>
+    public async Task SendAsync(FrameOutput output, ushort channel, MethodWriter write, AmqpMethod method, CancellationToken cancellationToken)
+    {
+        if (!await _gate.WaitAsync(_timeout, cancellationToken).ConfigureAwait(false))
+        {
+            ThrowTimedOut(method, waitingForSlot: true);
+        }
+
+        try
+        {
+            lock (_lock)
+            {
+                if (_closed is not null)
+                {
+                    StoredFailure.Throw(_closed);
+                }
+            }
+
+            using FrameOutput.Scope scope = output.Begin();
+            write(scope.Writer, channel);
+        }
+        finally
+        {
+            _gate.Release();
+        }
+    }
 
     /// <summary>Sends a request and awaits its reply, all within the continuation timeout (waiting for the slot included).</summary>
     public async Task<object?> CallAsync(FrameOutput output, ushort channel, MethodWriter write, AmqpMethod reply, AmqpMethod? alternative,
         ReplyParser? parse, CancellationToken cancellationToken)
     {
         long started = Environment.TickCount64;
-        if (!await _gate.WaitAsync(timeout, cancellationToken).ConfigureAwait(false))
+        if (!await _gate.WaitAsync(_timeout, cancellationToken).ConfigureAwait(false))
         {
             ThrowTimedOut(reply, waitingForSlot: true);
         }
@@ -61,9 +99,9 @@ internal sealed class RpcSlot(TimeSpan timeout)
             throw;
         }
 
-        TimeSpan left = timeout == System.Threading.Timeout.InfiniteTimeSpan
-            ? timeout
-            : TimeSpan.FromMilliseconds(Math.Max(0, timeout.TotalMilliseconds - (Environment.TickCount64 - started)));
+        TimeSpan left = _timeout == System.Threading.Timeout.InfiniteTimeSpan
+            ? _timeout
+            : TimeSpan.FromMilliseconds(Math.Max(0, _timeout.TotalMilliseconds - (Environment.TickCount64 - started)));
         try
         {
             return await pending.Result.Task.WaitAsync(left, cancellationToken).ConfigureAwait(false);
@@ -79,8 +117,8 @@ internal sealed class RpcSlot(TimeSpan timeout)
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void ThrowTimedOut(AmqpMethod reply, bool waitingForSlot) =>
         throw new TimeoutException(waitingForSlot
-            ? $"An earlier request on this channel still waits for its reply, and this one waited {timeout.TotalSeconds:0.###} s for its turn (AmqpConnectionOptions.ContinuationTimeout)."
-            : $"No {reply.Name} from the broker within {timeout.TotalSeconds:0.###} s (AmqpConnectionOptions.ContinuationTimeout). The request may still take effect; the channel waits for the late reply before its next request.");
+            ? $"An earlier request on this channel still waits for its reply, and this one waited {_timeout.TotalSeconds:0.###} s for its turn (AmqpChannel.ContinuationTimeout)."
+            : $"No {reply.Name} from the broker within {_timeout.TotalSeconds:0.###} s (AmqpChannel.ContinuationTimeout). The request may still take effect; the channel waits for the late reply before its next request.");
 
     /// <summary>The pending request if <paramref name="method"/> is a reply it waits for; the slot stays held.</summary>
     public Pending? Match(AmqpMethod method)

@@ -120,8 +120,8 @@ internal sealed class TopologyRecorder
             foreach (BindingRecord b in bindings)
             {
                 channel = await TryAsync(connection, channel, c => b.ToExchange
-                    ? c.ExchangeBindAsync(b.Destination, b.Source, b.RoutingKey, b.Arguments, cancellationToken)
-                    : c.QueueBindAsync(b.Destination, b.Source, b.RoutingKey, b.Arguments, cancellationToken), cancellationToken).ConfigureAwait(false);
+                    ? c.ExchangeBindAsync(b.Destination, b.Source, b.RoutingKey, b.Arguments, cancellationToken: cancellationToken)
+                    : c.QueueBindAsync(b.Destination, b.Source, b.RoutingKey, b.Arguments, cancellationToken: cancellationToken), cancellationToken).ConfigureAwait(false);
             }
         }
         finally
