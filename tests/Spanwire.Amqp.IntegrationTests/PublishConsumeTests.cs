@@ -158,7 +158,7 @@ public class PublishConsumeTests
     }
 
     [Fact]
-    public async Task Mandatory_unroutable_is_returned()
+    public async Task Mandatory_unroutable_is_returned_and_its_awaited_publish_faults_with_the_return()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync();
         AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
@@ -166,9 +166,12 @@ public class PublishConsumeTests
         channel.Returned += (_, message) => returned.TrySetResult(message);
         await channel.EnableConfirmsAsync(Timeout.Token);
         var properties = new BasicProperties { MessageId = "lost-1" };
-        await channel.PublishConfirmedAsync("amq.direct", Broker.Name("nowhere"), properties, "ping"u8.ToArray(), mandatory: true, Timeout.Token);
+        AmqpPublishReturnedException fault = await Assert.ThrowsAsync<AmqpPublishReturnedException>(async () =>
+            await channel.PublishConfirmedAsync("amq.direct", Broker.Name("nowhere"), properties, "ping"u8.ToArray(), mandatory: true, Timeout.Token));
 
         AmqpReturnedMessage message = await returned.Task.WaitAsync(Timeout.Token);
+        Assert.Same(message, fault.Returned);
+        Assert.Equal(1UL, fault.PublishSequenceNumber);
         Assert.Equal(AmqpReplyCode.NoRoute, message.ReplyCode);
         Assert.Equal("NO_ROUTE", message.ReplyText);
         Assert.Equal("amq.direct", message.Exchange);

@@ -69,6 +69,45 @@ public sealed class TelemetryTests : IDisposable
     }
 
     [Fact]
+    public async Task Baggage_of_the_publishing_context_arrives_on_the_fetch_span_and_in_the_header_RabbitMQ_Client_writes()
+    {
+        await using AmqpConnection connection = await Broker.ConnectAsync();
+        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
+        AmqpQueueInfo queue = await channel.QueueDeclareAsync(cancellationToken: Timeout.Token);
+        using (var request = new Activity("request").SetIdFormat(ActivityIdFormat.W3C).Start())
+        {
+            request.SetBaggage("tenant", "acme");
+            await channel.PublishAsync("", queue.Name, "spanwire"u8.ToArray(), Timeout.Token);
+        }
+
+        // The control: RabbitMQ.Client publishing in the same context.
+        var factory = new ConnectionFactory { Uri = new Uri(Broker.Uri) };
+        await using IConnection other = await factory.CreateConnectionAsync(Timeout.Token);
+        await using IChannel otherChannel = await other.CreateChannelAsync(cancellationToken: Timeout.Token);
+        using (var request = new Activity("request").SetIdFormat(ActivityIdFormat.W3C).Start())
+        {
+            request.SetBaggage("tenant", "acme");
+            await otherChannel.BasicPublishAsync("", queue.Name, "control"u8.ToArray(), Timeout.Token);
+        }
+
+        using AmqpDelivery? ours = await channel.GetAsync(queue.Name, autoAck: true, Timeout.Token);
+        BasicGetResult? theirs = null;
+        for (int i = 0; i < 50 && theirs is null; i++)
+        {
+            theirs = await otherChannel.BasicGetAsync(queue.Name, autoAck: true, Timeout.Token);
+        }
+
+        await channel.QueueDeleteAsync(queue.Name, cancellationToken: Timeout.Token);
+        Assert.NotNull(ours);
+        Assert.NotNull(theirs);
+        Activity fetch = Assert.Single(_stopped, a => a.DisplayName == $"fetch {queue.Name}" && a.Source.Name == AmqpTelemetry.SubscriberSourceName);
+        Expect.Equal("acme", fetch.GetBaggageItem("tenant"), "the baggage on Spanwire's fetch span");
+        Assert.True(ours!.Properties.Headers!.Value.Reader.TryGetValue("baggage", out Protocol.FieldValue baggage), "a baggage header");
+        string controlBaggage = Encoding.UTF8.GetString(Assert.IsType<byte[]>(theirs!.BasicProperties.Headers!["baggage"]));
+        Expect.Equal(controlBaggage, Encoding.UTF8.GetString(baggage.GetLongString()), "the baggage header, as RabbitMQ.Client writes it");
+    }
+
+    [Fact]
     public async Task Spanwire_publishes_RabbitMQ_client_reads_the_traceparent_header_is_the_publish_span()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync();

@@ -21,6 +21,8 @@ public sealed partial class AmqpChannel
     private RecentString _recentExchange;
     private RecentString _recentRoutingKey;
     private ulong _ackedThrough; // for the acked counter: the highest tag up to which every delivery is counted
+    private long _unacked; // deliveries taken with manual acks and not yet settled, for the in-flight gauge
+    private bool _getAutoAck; // the autoAck of the basic.get under way (the request slot allows one at a time)
 
     private enum ContentKind
     {
@@ -44,12 +46,16 @@ public sealed partial class AmqpChannel
     /// <returns>The consumer, registered before the task completes: no delivery for it is missed.</returns>
     /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
     /// <exception cref="TimeoutException">No reply within <see cref="AmqpConnectionOptions.ContinuationTimeout"/>.</exception>
-    public async Task<AmqpConsumer> ConsumeAsync(string queue, bool autoAck = false, string consumerTag = "", bool exclusive = false,
-        FieldTable arguments = default, CancellationToken cancellationToken = default)
+    public Task<AmqpConsumer> ConsumeAsync(string queue, bool autoAck = false, string consumerTag = "", bool exclusive = false,
+        FieldTable arguments = default, CancellationToken cancellationToken = default) =>
+        ConsumeCoreAsync(queue, autoAck, consumerTag, exclusive, arguments, concurrentReaders: false, cancellationToken);
+
+    private async Task<AmqpConsumer> ConsumeCoreAsync(string queue, bool autoAck, string consumerTag, bool exclusive, FieldTable arguments,
+        bool concurrentReaders, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(queue);
         ArgumentNullException.ThrowIfNull(consumerTag);
-        var consumer = new AmqpConsumer(this, queue, _connection.AllowSynchronousContinuations)
+        var consumer = new AmqpConsumer(this, queue, _connection.AllowSynchronousContinuations, concurrentReaders)
         {
             Registration = (autoAck, exclusive, arguments.Copy()), // recovery registers it again after the caller's buffer is reused
         };
@@ -83,12 +89,13 @@ public sealed partial class AmqpChannel
     }
 
     /// <summary>
-    /// Starts a consumer that calls <paramref name="handler"/> for each delivery, one at a time; the delivery is
-    /// released when the handler returns. A handler that throws cancels the consumer and faults its
-    /// <see cref="AmqpConsumer.Completion"/>.
+    /// Starts a consumer that calls <paramref name="handler"/> for each delivery, as many at once as
+    /// <see cref="AmqpConnectionOptions.ConsumerDispatchConcurrency"/> says (one by default); each delivery is released
+    /// when the handler returns. A handler that throws is reported through <see cref="CallbackException"/>, and the
+    /// consumer goes on; to end it instead, use the overload with <see cref="AmqpConsumerOptions.StopOnHandlerException"/>.
     /// </summary>
     /// <param name="queue">The queue's name.</param>
-    /// <param name="handler">Called for each delivery, one at a time; the delivery is released when it returns.</param>
+    /// <param name="handler">Called for each delivery; the delivery is released when it returns.</param>
     /// <param name="autoAck">Whether the broker counts each delivery acknowledged as soon as it sends it.</param>
     /// <param name="consumerTag">The consumer's tag; empty lets the broker choose one.</param>
     /// <param name="exclusive">Whether this must be the queue's only consumer.</param>
@@ -97,13 +104,67 @@ public sealed partial class AmqpChannel
     /// <returns>The consumer, registered before the task completes: no delivery for it is missed.</returns>
     /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
     /// <exception cref="TimeoutException">No reply within <see cref="AmqpConnectionOptions.ContinuationTimeout"/>.</exception>
-    public async Task<AmqpConsumer> ConsumeAsync(string queue, Func<AmqpDelivery, CancellationToken, ValueTask> handler, bool autoAck = false,
-        string consumerTag = "", bool exclusive = false, FieldTable arguments = default, CancellationToken cancellationToken = default)
+    public Task<AmqpConsumer> ConsumeAsync(string queue, Func<AmqpDelivery, CancellationToken, ValueTask> handler, bool autoAck = false,
+        string consumerTag = "", bool exclusive = false, FieldTable arguments = default, CancellationToken cancellationToken = default) =>
+        ConsumeAsync(queue, handler, new AmqpConsumerOptions
+        {
+            AutoAck = autoAck,
+            ConsumerTag = consumerTag,
+            Exclusive = exclusive,
+            Arguments = arguments,
+            DispatchConcurrency = _connection.ConsumerDispatchConcurrency,
+        }, cancellationToken);
+
+    /// <summary>
+    /// Starts a consumer that calls <paramref name="handler"/> for each delivery, as <paramref name="options"/> says:
+    /// several at once with <see cref="AmqpConsumerOptions.DispatchConcurrency"/>, and ending on a handler's exception
+    /// with <see cref="AmqpConsumerOptions.StopOnHandlerException"/>.
+    /// </summary>
+    /// <param name="queue">The queue's name.</param>
+    /// <param name="handler">Called for each delivery; the delivery is released when it returns.</param>
+    /// <param name="options">How the consumer registers and runs its handler; read once, here.</param>
+    /// <param name="cancellationToken">Cancels waiting for the broker's reply (the request may still take effect).</param>
+    /// <returns>The consumer, registered before the task completes: no delivery for it is missed.</returns>
+    /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
+    /// <exception cref="TimeoutException">No reply within <see cref="ContinuationTimeout"/>.</exception>
+    /// <example>
+    /// <code>
+    /// await channel.QosAsync(prefetchCount: 32);
+    /// await channel.ConsumeAsync("images", async (delivery, ct) =>
+    /// {
+    ///     await ResizeAsync(delivery.Body, ct);
+    ///     await channel.AckAsync(delivery.DeliveryTag);
+    /// }, new AmqpConsumerOptions { DispatchConcurrency = 8 });
+    /// </code>
+    /// </example>
+    public async Task<AmqpConsumer> ConsumeAsync(string queue, Func<AmqpDelivery, CancellationToken, ValueTask> handler, AmqpConsumerOptions options,
+        CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(handler);
-        AmqpConsumer consumer = await ConsumeAsync(queue, autoAck, consumerTag, exclusive, arguments, cancellationToken).ConfigureAwait(false);
-        consumer.StartHandler(handler);
+        ArgumentNullException.ThrowIfNull(options);
+        AmqpConsumer consumer = await ConsumeCoreAsync(queue, options.AutoAck, options.ConsumerTag, options.Exclusive, options.Arguments,
+            options.DispatchConcurrency > 1, cancellationToken).ConfigureAwait(false);
+        consumer.StartHandler(handler, options.DispatchConcurrency, options.StopOnHandlerException);
         return consumer;
+    }
+
+    /// <summary>
+    /// Raised when a consumer's handler throws (and the consumer goes on, unless
+    /// <see cref="AmqpConsumerOptions.StopOnHandlerException"/>), on the handler's thread.
+    /// </summary>
+    public event EventHandler<AmqpCallbackExceptionEventArgs>? CallbackException;
+
+    internal void RaiseCallbackException(Exception exception, AmqpConsumer consumer, ulong deliveryTag)
+    {
+        AmqpTelemetry.OnCallbackException(this, consumer, exception);
+        try
+        {
+            CallbackException?.Invoke(this, new AmqpCallbackExceptionEventArgs(exception, consumer, deliveryTag));
+        }
+        catch (Exception)
+        {
+            // A throwing handler of the event must not stop the consumer.
+        }
     }
 
     /// <summary>Fetches one message (basic.get), or null when the queue is empty.</summary>
@@ -118,6 +179,7 @@ public sealed partial class AmqpChannel
         ArgumentNullException.ThrowIfNull(queue);
         object? result = await CallAsync(AmqpMethods.BasicGetOk, (o, ch) =>
         {
+            _getAutoAck = autoAck; // in the request's turn: its get-ok is the next one
             AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.BasicGet);
             frame.Arguments.WriteShort(0);
             frame.Arguments.WriteShortString(queue);
@@ -127,7 +189,7 @@ public sealed partial class AmqpChannel
         var delivery = (AmqpDelivery?)result;
         if (delivery is not null && AmqpTelemetry.TracesDeliveries)
         {
-            AmqpTelemetry.StartDeliver(delivery, fetched: true)?.Dispose();
+            AmqpTelemetry.StartDeliver(_connection.Endpoint, delivery, fetched: true)?.Dispose();
         }
 
         return delivery;
@@ -150,7 +212,7 @@ public sealed partial class AmqpChannel
             AmqpFrameWriter.WriteBasicAck(scope.Writer, Number, ToWireTag(deliveryTag), multiple);
         }
 
-        CountAcked(deliveryTag, multiple);
+        CountSettled(deliveryTag, multiple, acked: true);
         return default;
     }
 
@@ -176,6 +238,7 @@ public sealed partial class AmqpChannel
             frame.Complete();
         }
 
+        CountSettled(deliveryTag, multiple, acked: false);
         return default;
     }
 
@@ -199,6 +262,7 @@ public sealed partial class AmqpChannel
             frame.Complete();
         }
 
+        CountSettled(deliveryTag, multiple: false, acked: false);
         return default;
     }
 
@@ -239,20 +303,52 @@ public sealed partial class AmqpChannel
         return false;
     }
 
-    private void CountAcked(ulong deliveryTag, bool multiple)
+    private void CountSettled(ulong deliveryTag, bool multiple, bool acked)
     {
-        if (!AmqpTelemetry.Acked.Enabled)
+        if (!AmqpTelemetry.Acked.Enabled && !AmqpTelemetry.Unacked.Enabled)
         {
             return;
         }
 
-        // Exact for acks in delivery order, single or multiple; a multiple ack after out-of-order single ones may
+        // Exact for settles in delivery order, single or multiple; a multiple settle after out-of-order single ones may
         // count some deliveries twice.
         ulong through = Volatile.Read(ref _ackedThrough);
-        AmqpTelemetry.Acked.Add(multiple ? (long)(deliveryTag > through ? deliveryTag - through : 0) : 1);
+        long count = multiple ? (long)(deliveryTag > through ? deliveryTag - through : 0) : 1;
+        if (acked)
+        {
+            AmqpTelemetry.Acked.Add(count);
+        }
+
+        long settled = Math.Min(count, Math.Max(0, Interlocked.Read(ref _unacked)));
+        if (settled > 0)
+        {
+            Interlocked.Add(ref _unacked, -settled);
+            AmqpTelemetry.Unacked.Add(-settled);
+        }
+
         if (deliveryTag > through && (multiple || deliveryTag == through + 1))
         {
             Volatile.Write(ref _ackedThrough, deliveryTag);
+        }
+    }
+
+    /// <summary>A delivery taken with manual acks: one more in flight.</summary>
+    private void CountUnacked()
+    {
+        if (AmqpTelemetry.Unacked.Enabled)
+        {
+            Interlocked.Increment(ref _unacked);
+            AmqpTelemetry.Unacked.Add(1);
+        }
+    }
+
+    /// <summary>The link's deliveries went back to their queues with it: none of them is in flight any more.</summary>
+    private void ForgetUnacked()
+    {
+        long left = Interlocked.Exchange(ref _unacked, 0);
+        if (left > 0)
+        {
+            AmqpTelemetry.Unacked.Add(-left);
         }
     }
 
@@ -347,6 +443,11 @@ public sealed partial class AmqpChannel
                 AmqpTelemetry.Delivered.Add(1);
                 if (kind == ContentKind.Get)
                 {
+                    if (!_getAutoAck)
+                    {
+                        CountUnacked();
+                    }
+
                     RpcSlot.Pending pending = _incomingGet!;
                     _incomingGet = null;
                     _rpc.Complete(pending, delivery);
@@ -354,6 +455,11 @@ public sealed partial class AmqpChannel
                 else if (_incomingConsumer is { } consumer)
                 {
                     _incomingConsumer = null;
+                    if (!consumer.Registration.AutoAck)
+                    {
+                        CountUnacked();
+                    }
+
                     consumer.Enqueue(delivery);
                 }
                 else
@@ -389,6 +495,7 @@ public sealed partial class AmqpChannel
         if (consumer is not null)
         {
             RemoveConsumer(consumer);
+            AmqpEventSource.Log.ConsumerCancelledByBroker(_connection.Endpoint.ToString(), Number, consumer.Tag);
             consumer.Complete(null, byBroker: true);
         }
 

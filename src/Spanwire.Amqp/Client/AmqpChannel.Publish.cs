@@ -80,7 +80,7 @@ public sealed partial class AmqpChannel
         }
 
         _confirmLimiter = outstandingLimit;
-        var tracker = new ConfirmTracker(_connection.AllowSynchronousContinuations);
+        var tracker = new ConfirmTracker(_connection);
         await CallAsync(AmqpMethods.ConfirmSelectOk, static (o, ch) => WriteConfirmSelect(o, ch), (in AmqpMethodReader _) =>
         {
             // Set on the read loop, so no ack can arrive before the tracker exists.
@@ -291,7 +291,7 @@ public sealed partial class AmqpChannel
     private async ValueTask PublishTracedAsync(string exchange, string routingKey, BasicProperties properties, ReadOnlyMemory<byte> body,
         bool mandatory, bool wait, CancellationToken cancellationToken)
     {
-        using System.Diagnostics.Activity? activity = AmqpTelemetry.StartPublish(exchange, routingKey, body.Length, ref properties);
+        using System.Diagnostics.Activity? activity = AmqpTelemetry.StartPublish(_connection.Endpoint, exchange, routingKey, body.Length, ref properties);
         try
         {
             RateLimitLease? lease = _confirmLimiter is not null && _confirms is not null

@@ -36,6 +36,7 @@ public sealed partial class AmqpChannel
 
         Interlocked.CompareExchange(ref _suspended, reason, null);
         Volatile.Write(ref _settleOutput, null);
+        ForgetUnacked();
         _rpc.Fail(reason);
         FailParked(reason);
         _confirms?.Fail(new AmqpConnectionClosedException(0,
@@ -64,7 +65,7 @@ public sealed partial class AmqpChannel
 
             if (_confirms is not null)
             {
-                var tracker = new ConfirmTracker(_connection.AllowSynchronousContinuations);
+                var tracker = new ConfirmTracker(_connection);
                 await CallRawAsync(AmqpMethods.ConfirmSelectOk, static (o, ch) => WriteConfirmSelect(o, ch), (in AmqpMethodReader _) =>
                 {
                     _confirms = tracker; // publish numbers start again at 1 on the new link

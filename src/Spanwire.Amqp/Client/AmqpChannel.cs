@@ -20,6 +20,7 @@ public sealed partial class AmqpChannel : IAsyncDisposable
     // before any delivery on that link) and cleared when that link is lost. Acks, nacks and rejects go there: the
     // deliveries of a link can be settled as soon as they arrive, even while recovery still restores the channel.
     private FrameOutput? _settleOutput;
+    private int _counted; // 1 while the channel counts in the open-channels gauge
 
     internal AmqpChannel(AmqpConnection connection, ushort number)
     {
@@ -154,6 +155,11 @@ public sealed partial class AmqpChannel : IAsyncDisposable
         }, AmqpMethods.ChannelOpenOk, null, (in AmqpMethodReader _) =>
         {
             Volatile.Write(ref _settleOutput, output);
+            if (!IsForRecovery && Interlocked.Exchange(ref _counted, 1) == 0)
+            {
+                AmqpTelemetry.Channels.Add(1);
+            }
+
             return null;
         }, cancellationToken);
     }
@@ -167,6 +173,12 @@ public sealed partial class AmqpChannel : IAsyncDisposable
         }
 
         Volatile.Write(ref _settleOutput, null);
+        ForgetUnacked();
+        if (Interlocked.Exchange(ref _counted, 0) == 1)
+        {
+            AmqpTelemetry.Channels.Add(-1);
+        }
+
         _rpc.Fail(reason);
         FailParked(reason);
         _drainStop.Cancel(); // after the parked publishes have their reason: the drain's own ending finds none left
@@ -284,6 +296,7 @@ public sealed partial class AmqpChannel : IAsyncDisposable
         else if (m == AmqpMethods.ChannelClose)
         {
             var reason = new AmqpChannelClosedException(Number, method.GetShort(0), method.GetString(1), method.GetShort(2), method.GetShort(3));
+            AmqpEventSource.Log.ChannelClosedByBroker(_connection.Endpoint.ToString(), Number, reason.ReplyCode, reason.ReplyText);
             WriteFrame(static (o, ch) => AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.ChannelCloseOk).Complete());
             Shutdown(reason);
         }

@@ -398,6 +398,7 @@ public sealed partial class AmqpConnection
 
             link.Receive.Commit(count);
             Volatile.Write(ref link.LastReceiveTicks, Environment.TickCount64);
+            AmqpTelemetry.Bytes.Add(count, AmqpTelemetry.Receive);
         }
     }
 
@@ -590,12 +591,20 @@ public sealed partial class AmqpConnection
     /// <summary>Closes the connection for good with <paramref name="reason"/>: every channel, consumer and pending call ends.</summary>
     private void Terminate(Link? link, Exception reason)
     {
+        ConnectionState before;
         lock (_stateLock)
         {
+            before = _status.State;
             if (!Transition(ConnectionState.Closed, reason))
             {
                 return;
             }
+        }
+
+        if (before != ConnectionState.Connecting)
+        {
+            AmqpTelemetry.Connections.Add(-1);
+            AmqpEventSource.Log.ConnectionClosed(Volatile.Read(ref _link).Endpoint.ToString(), reason.Message);
         }
 
         _recoveryStop.Cancel();

@@ -163,6 +163,7 @@ public sealed partial class AmqpConnection
     {
         await Task.CompletedTask.ConfigureAwait(ConfigureAwaitOptions.ForceYielding);
         await previous.ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing); // a recovery that succeeded just before this loss
+        AmqpEventSource.Log.ConnectionLost(Endpoint.ToString(), reason.Message);
         Raise(() => ConnectionLost?.Invoke(this, reason));
         CancellationToken stop = _recoveryStop.Token;
         TimeSpan delay = _options.RecoveryInterval;
@@ -180,6 +181,7 @@ public sealed partial class AmqpConnection
             // Each attempt goes on to the next endpoint, whether the one before succeeded or failed.
             _endpointIndex = (_endpointIndex + 1) % _endpoints.Count;
             var link = new Link(_options, _endpoints[_endpointIndex]);
+            AmqpEventSource.Log.RecoveryStarted(attempt, link.Endpoint.ToString());
             Raise(() => RecoveryStarted?.Invoke(this, new AmqpRecoveryEventArgs(attempt, link.Endpoint, null)));
             try
             {
@@ -222,6 +224,7 @@ public sealed partial class AmqpConnection
 
                 AmqpTelemetry.Recoveries.Add(1);
                 await StepReachedAsync(RecoveryStep.Resumed).ConfigureAwait(false);
+                AmqpEventSource.Log.RecoverySucceeded(attempt, link.Endpoint.ToString());
                 Raise(() => RecoverySucceeded?.Invoke(this, new AmqpRecoveryEventArgs(attempt, link.Endpoint, null)));
                 return;
             }
@@ -234,6 +237,7 @@ public sealed partial class AmqpConnection
                     return;
                 }
 
+                AmqpEventSource.Log.RecoveryFailed(attempt, link.Endpoint.ToString(), ex.Message);
                 Raise(() => RecoveryFailed?.Invoke(this, new AmqpRecoveryEventArgs(attempt, link.Endpoint, ex)));
                 delay = TimeSpan.FromTicks(Math.Min(Math.Max(delay.Ticks, 1) * 2, Math.Max(_options.RecoveryInterval.Ticks, _options.MaxRecoveryInterval.Ticks)));
             }

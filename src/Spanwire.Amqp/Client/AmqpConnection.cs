@@ -70,6 +70,9 @@ public sealed partial class AmqpConnection : IAsyncDisposable
     /// <summary>Whether confirms and deliveries may resume awaiting code on the reader thread; see <see cref="AmqpConnectionOptions.AllowSynchronousContinuations"/>.</summary>
     internal bool AllowSynchronousContinuations => _options.AllowSynchronousContinuations;
 
+    /// <summary>The default dispatch concurrency of handler consumers.</summary>
+    internal int ConsumerDispatchConcurrency => _options.ConsumerDispatchConcurrency;
+
     /// <summary>Whether a lost link is followed by recovery (<see cref="AmqpConnectionOptions.AutomaticRecovery"/>).</summary>
     internal bool RecoversAutomatically => _options.AutomaticRecovery;
 
@@ -146,6 +149,9 @@ public sealed partial class AmqpConnection : IAsyncDisposable
             _endpointIndex = endpointIndex;
             Transition(ConnectionState.Open, null);
         }
+
+        AmqpTelemetry.Connections.Add(1);
+        AmqpEventSource.Log.ConnectionOpened(link.Endpoint.ToString());
     }
 
     /// <summary>Connects a link and completes its handshake within the connect timeout; on failure the link is ended.</summary>

@@ -114,6 +114,19 @@ public sealed class AmqpConnectionOptions
 
     private TimeSpan _continuationTimeout = TimeSpan.FromSeconds(20);
 
+    /// <summary>
+    /// How many deliveries a handler consumer processes at once unless it says otherwise
+    /// (<see cref="AmqpConsumerOptions.DispatchConcurrency"/>). Default 1, as RabbitMQ.Client's.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">Set below 1.</exception>
+    public int ConsumerDispatchConcurrency
+    {
+        get => _consumerDispatchConcurrency;
+        set => _consumerDispatchConcurrency = value >= 1 ? value : throw new ArgumentOutOfRangeException(nameof(value), value, "At least one handler must run.");
+    }
+
+    private int _consumerDispatchConcurrency = 1;
+
     /// <summary>A name shown for the connection in the broker's management tools, or null.</summary>
     public string? ClientName { get; set; }
 

@@ -29,11 +29,11 @@ public sealed class AmqpConsumer
     private Exception? _error;
     private Task? _handlerLoop;
 
-    internal AmqpConsumer(AmqpChannel channel, string queue, bool synchronousContinuations)
+    internal AmqpConsumer(AmqpChannel channel, string queue, bool synchronousContinuations, bool concurrentReaders = false)
     {
         _deliveries = System.Threading.Channels.Channel.CreateUnbounded<AmqpDelivery>(new UnboundedChannelOptions
         {
-            SingleReader = true,
+            SingleReader = !concurrentReaders,
             SingleWriter = true,
             AllowSynchronousContinuations = synchronousContinuations,
         });
@@ -76,7 +76,7 @@ public sealed class AmqpConsumer
                 {
                     previous?.Dispose();
                     previous = delivery;
-                    delivery.Activity = AmqpTelemetry.TracesDeliveries ? AmqpTelemetry.StartDeliver(delivery, fetched: false) : null;
+                    delivery.Activity = AmqpTelemetry.TracesDeliveries ? AmqpTelemetry.StartDeliver(Channel.Connection.Endpoint, delivery, fetched: false) : null;
                     try
                     {
                         yield return delivery;
@@ -110,32 +110,79 @@ public sealed class AmqpConsumer
         TagUtf8 = Encoding.UTF8.GetBytes(tag);
     }
 
-    internal void StartHandler(Func<AmqpDelivery, CancellationToken, ValueTask> handler) => _handlerLoop = RunHandlerAsync(handler);
+    internal void StartHandler(Func<AmqpDelivery, CancellationToken, ValueTask> handler, int concurrency, bool stopOnException)
+    {
+        var workers = new Task[concurrency];
+        for (int i = 0; i < workers.Length; i++)
+        {
+            workers[i] = RunHandlerAsync(handler, stopOnException);
+        }
 
-    // Owned by the consumer: Completion is this task once a handler runs.
-    private async Task RunHandlerAsync(Func<AmqpDelivery, CancellationToken, ValueTask> handler)
+        _handlerLoop = workers.Length == 1 ? workers[0] : Task.WhenAll(workers);
+    }
+
+    // One of the consumer's handler loops, owned by it: Completion is these tasks once a handler runs. Several loops
+    // take deliveries from the same queue in turn.
+    private async Task RunHandlerAsync(Func<AmqpDelivery, CancellationToken, ValueTask> handler, bool stopOnException)
     {
         await Task.CompletedTask.ConfigureAwait(ConfigureAwaitOptions.ForceYielding); // never on the caller's thread
+        ChannelReader<AmqpDelivery> reader = _deliveries.Reader;
         try
         {
-            await foreach (AmqpDelivery delivery in ReadAllAsync().ConfigureAwait(false))
+            while (await reader.WaitToReadAsync().ConfigureAwait(false))
             {
-                System.Diagnostics.Activity.Current = delivery.Activity ?? System.Diagnostics.Activity.Current; // spans the handler starts are its children
-                await handler(delivery, CancellationToken.None).ConfigureAwait(false);
+                while (reader.TryRead(out AmqpDelivery? delivery))
+                {
+                    await HandleAsync(handler, delivery, stopOnException).ConfigureAwait(false);
+                }
             }
         }
-        catch (Exception) when (Channel.IsOpen)
+        catch (Exception) when (stopOnException && Channel.IsOpen)
         {
             // A failing handler ends its consumer, not the channel.
             try
             {
                 await CancelAsync(CancellationToken.None).ConfigureAwait(false);
             }
-            catch (Exception ex) when (ex is AmqpClosedException or OperationCanceledException)
+            catch (Exception ex) when (ex is AmqpClosedException or OperationCanceledException or TimeoutException)
             {
             }
 
             throw;
+        }
+
+        if (_error is { } error)
+        {
+            StoredFailure.Throw(error);
+        }
+    }
+
+    private async ValueTask HandleAsync(Func<AmqpDelivery, CancellationToken, ValueTask> handler, AmqpDelivery delivery, bool stopOnException)
+    {
+        System.Diagnostics.Activity? activity = AmqpTelemetry.TracesDeliveries ? AmqpTelemetry.StartDeliver(Channel.Connection.Endpoint, delivery, fetched: false) : null;
+        delivery.Activity = activity;
+        System.Diagnostics.Activity.Current = activity ?? System.Diagnostics.Activity.Current; // spans the handler starts are its children
+        long started = AmqpTelemetry.TimesDeliveries ? System.Diagnostics.Stopwatch.GetTimestamp() : 0;
+        bool failed = true;
+        try
+        {
+            await handler(delivery, CancellationToken.None).ConfigureAwait(false);
+            failed = false;
+        }
+        catch (Exception ex) when (!stopOnException)
+        {
+            activity?.SetStatus(System.Diagnostics.ActivityStatusCode.Error, ex.Message);
+            Channel.RaiseCallbackException(ex, this, delivery.DeliveryTag);
+        }
+        finally
+        {
+            if (started != 0)
+            {
+                AmqpTelemetry.RecordDeliveryHandled(Channel.Connection.Endpoint, Queue, started, failed);
+            }
+
+            activity?.Dispose();
+            delivery.Dispose();
         }
     }
 

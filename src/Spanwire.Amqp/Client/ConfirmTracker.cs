@@ -33,8 +33,15 @@ internal sealed class ConfirmTracker
     private long _nackedSinceWait;
     private Exception? _failure;
 
-    /// <param name="synchronousContinuations">Whether awaiting code may resume on the thread that resolves the confirm (the reader).</param>
-    public ConfirmTracker(bool synchronousContinuations) => _asynchronousContinuations = !synchronousContinuations;
+    private readonly AmqpConnection _connection;
+    private long[]? _started; // Stopwatch timestamps of publishes, made once the duration histogram is listened to
+
+    /// <param name="connection">The connection: whether awaiting code may resume on the reader thread, and the endpoint for the metrics.</param>
+    public ConfirmTracker(AmqpConnection connection)
+    {
+        _connection = connection;
+        _asynchronousContinuations = !connection.AllowSynchronousContinuations;
+    }
 
     /// <summary>Publishes sent and not yet acked or nacked.</summary>
     public long Outstanding
@@ -81,6 +88,16 @@ internal sealed class ConfirmTracker
             ulong seq = _next++;
             int index = (int)(seq & (ulong)(_state.Length - 1));
             _state[index] = Pending;
+            if (AmqpTelemetry.ConfirmDuration.Enabled)
+            {
+                (_started ??= new long[_state.Length])[index] = System.Diagnostics.Stopwatch.GetTimestamp();
+            }
+            else if (_started is not null)
+            {
+                _started[index] = 0;
+            }
+
+            AmqpTelemetry.Unconfirmed.Add(1);
             Waiter? waiter = null;
             if (wait)
             {
@@ -110,6 +127,7 @@ internal sealed class ConfirmTracker
             if (seq == _next - 1)
             {
                 _next--;
+                AmqpTelemetry.Unconfirmed.Add(-1);
                 int index = (int)(seq & (ulong)(_state.Length - 1));
                 _waiters[index] = null;
                 if (_leases is not null)
@@ -128,6 +146,7 @@ internal sealed class ConfirmTracker
         List<TaskCompletionSource>? batches = null;
         Exception? batchError = null;
         ulong from;
+        long resolved = 0;
         lock (_lock)
         {
             if (tag >= _next)
@@ -146,6 +165,13 @@ internal sealed class ConfirmTracker
                 }
 
                 FreeLease(index);
+                resolved++;
+                if (_started is not null && _started[index] != 0)
+                {
+                    AmqpTelemetry.RecordConfirm(_connection.Endpoint, _started[index], ack);
+                    _started[index] = 0;
+                }
+
                 if (_state[index] == Returned)
                 {
                     _state[index] = Acked; // its waiter has its outcome already
@@ -188,6 +214,11 @@ internal sealed class ConfirmTracker
         if (AmqpTelemetry.Confirmed.Enabled || AmqpTelemetry.Nacked.Enabled)
         {
             CountResolved(from, tag, ack);
+        }
+
+        if (resolved > 0)
+        {
+            AmqpTelemetry.Unconfirmed.Add(-resolved);
         }
 
         foreach ((Waiter waiter, bool acked) in completions)
@@ -272,6 +303,11 @@ internal sealed class ConfirmTracker
         List<TaskCompletionSource> batches;
         lock (_lock)
         {
+            if (_failure is null)
+            {
+                AmqpTelemetry.Unconfirmed.Add(-(long)(_next - _low)); // what the broker will never confirm now
+            }
+
             _failure ??= reason;
             for (int i = 0; i < _waiters.Length; i++)
             {
@@ -351,6 +387,7 @@ internal sealed class ConfirmTracker
         var state = new byte[oldSize * 2];
         var waiters = new Waiter?[oldSize * 2];
         RateLimitLease?[]? leases = _leases is null ? null : new RateLimitLease?[oldSize * 2];
+        long[]? started = _started is null ? null : new long[oldSize * 2];
         for (ulong seq = _low; seq < _next; seq++)
         {
             int to = (int)(seq & (ulong)(state.Length - 1)), from = (int)(seq & (ulong)(oldSize - 1));
@@ -360,11 +397,17 @@ internal sealed class ConfirmTracker
             {
                 leases[to] = _leases![from];
             }
+
+            if (started is not null)
+            {
+                started[to] = _started![from];
+            }
         }
 
         _state = state;
         _waiters = waiters;
         _leases = leases;
+        _started = started;
     }
 
     private void Return(Waiter waiter)

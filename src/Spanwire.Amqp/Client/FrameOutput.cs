@@ -144,6 +144,7 @@ internal sealed class FrameOutput
                     }
 
                     Volatile.Write(ref _lastWriteTicks, Environment.TickCount64);
+                    AmqpTelemetry.Bytes.Add(batch.WrittenCount, AmqpTelemetry.Transmit);
                     batch.Reset();
                     TaskCompletionSource? done;
                     lock (_lock)
