@@ -39,6 +39,12 @@ public sealed class AutoBroker : IAsyncDisposable
     /// <summary>The PLAIN logins of every connection, as "user:password", in order.</summary>
     public ConcurrentQueue<string> Logins { get; } = new();
 
+    /// <summary>Refuses a basic.consume as RabbitMQ does for a queue that is gone (channel.close 404) when it returns true.</summary>
+    public Func<Session, string, bool>? RefuseConsume { get; set; }
+
+    /// <summary>Answers basic.consume on connections after the first with another tag than the one asked for.</summary>
+    public bool RenameConsumerTags { get; set; }
+
     /// <summary>Runs before a method is answered (to hold the answer back until the test says).</summary>
     public Func<Session, Received, Task>? BeforeAnswer { get; set; }
 
@@ -367,7 +373,20 @@ public sealed class AutoBroker : IAsyncDisposable
             else if (m == AmqpMethods.BasicConsume)
             {
                 string tag = Argument(received, 2);
-                if (tag.Length == 0)
+                string queue = Argument(received, 1);
+                if (broker.RefuseConsume?.Invoke(this, queue) == true)
+                {
+                    await SendMethodAsync(ch, AmqpMethods.ChannelClose, 256, (ref AmqpMethodWriter a) =>
+                    {
+                        a.WriteShort(404);
+                        a.WriteShortString($"NOT_FOUND - no queue '{queue}' in vhost '/'");
+                        a.WriteShort(60);
+                        a.WriteShort(20);
+                    });
+                    return;
+                }
+
+                if (tag.Length == 0 || (broker.RenameConsumerTags && Number > 1))
                 {
                     tag = $"amq.ctag-{Number}-{Interlocked.Increment(ref _names)}";
                 }

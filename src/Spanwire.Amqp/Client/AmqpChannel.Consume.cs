@@ -367,6 +367,10 @@ public sealed partial class AmqpChannel
             consumer.Complete(null);
             return null;
         }, cancellationToken).ConfigureAwait(false);
+        if (!IsForRecovery)
+        {
+            _connection.Topology.ForgetIfAutoDeleted(consumer.Queue, _connection); // the broker deleted it with its last consumer
+        }
     }
 
     private void BeginDelivery(in AmqpMethodReader method)

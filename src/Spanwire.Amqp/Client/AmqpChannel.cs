@@ -297,6 +297,20 @@ public sealed partial class AmqpChannel : IAsyncDisposable
         {
             var reason = new AmqpChannelClosedException(Number, method.GetShort(0), method.GetString(1), method.GetShort(2), method.GetShort(3));
             AmqpEventSource.Log.ChannelClosedByBroker(_connection.Endpoint.ToString(), Number, reason.ReplyCode, reason.ReplyText);
+            if (Volatile.Read(ref _recovering))
+            {
+                // Recovery asked for something the broker refused (a consumer of a queue gone): that request fails,
+                // and recovery opens the channel again for the rest.
+                using (FrameOutput.Scope scope = Output.Begin())
+                {
+                    AmqpFrameWriter.BeginMethod(scope.Writer, Number, AmqpMethods.ChannelCloseOk).Complete();
+                }
+
+                Volatile.Write(ref _settleOutput, null);
+                _rpc.Fail(reason);
+                return;
+            }
+
             WriteFrame(static (o, ch) => AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.ChannelCloseOk).Complete());
             Shutdown(reason);
         }

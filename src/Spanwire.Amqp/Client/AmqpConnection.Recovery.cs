@@ -1,3 +1,5 @@
+using Spanwire.Amqp.Protocol;
+
 namespace Spanwire.Amqp.Client;
 
 public sealed partial class AmqpConnection
@@ -43,6 +45,15 @@ public sealed partial class AmqpConnection
 
     /// <summary>Raised when an attempt fails, with why; the next follows after the recovery interval.</summary>
     public event EventHandler<AmqpRecoveryEventArgs>? RecoveryFailed;
+
+    /// <summary>Raised when recovery declared a server-named queue again under a new name; consumers and bindings follow it.</summary>
+    public event EventHandler<AmqpQueueNameChangedEventArgs>? QueueNameChangedAfterRecovery;
+
+    /// <summary>Raised when recovery registered a consumer again and the broker gave it another tag.</summary>
+    public event EventHandler<AmqpConsumerTagChangedEventArgs>? ConsumerTagChangedAfterRecovery;
+
+    /// <summary>Raised before recovery registers a consumer again; the handler may change the arguments it is registered with.</summary>
+    public event EventHandler<AmqpRecoveringConsumerEventArgs>? RecoveringConsumer;
 
     /// <summary>The endpoint of the current link.</summary>
     public AmqpEndpoint Endpoint => Volatile.Read(ref _link).Endpoint;
@@ -231,6 +242,11 @@ public sealed partial class AmqpConnection
             catch (Exception ex)
             {
                 EndLink(link, ex);
+                foreach (AmqpChannel channel in AllChannels())
+                {
+                    channel.Suspend(ex); // a request the attempt left waiting (one timed out, say) must not hold the next attempt's turn
+                }
+
                 await ReleaseLinkAsync(link).ConfigureAwait(false);
                 if (State != ConnectionState.Recovering)
                 {
@@ -282,7 +298,35 @@ public sealed partial class AmqpConnection
         {
             channel.RenameQueueInConsumers(before, after);
         }
+
+        Raise(() => QueueNameChangedAfterRecovery?.Invoke(this, new AmqpQueueNameChangedEventArgs(before, after)));
     }
+
+    internal AmqpTopologyRecoveryFilter? RecoveryFilter => _options.TopologyRecoveryFilter;
+
+    /// <summary>Asks the application's handler whether to try a refused entity once more, on a channel it may use.</summary>
+    internal async ValueTask<bool> ShouldRetryAsync(object entity, Exception exception, AmqpChannel channel, CancellationToken cancellationToken) =>
+        _options.TopologyRecoveryFailed is { } handler
+        && await handler(new AmqpTopologyRecoveryFailure(entity, exception, channel), cancellationToken).ConfigureAwait(false);
+
+    /// <summary>Lets the application change a consumer's arguments before it is registered again.</summary>
+    internal FieldTable OnRecoveringConsumer(AmqpConsumer consumer, FieldTable arguments)
+    {
+        if (RecoveringConsumer is null)
+        {
+            return arguments;
+        }
+
+        var args = new AmqpRecoveringConsumerEventArgs(consumer, arguments);
+        Raise(() => RecoveringConsumer?.Invoke(this, args));
+        return args.Arguments.Copy();
+    }
+
+    internal void OnConsumerTagChanged(string before, string after) =>
+        Raise(() => ConsumerTagChangedAfterRecovery?.Invoke(this, new AmqpConsumerTagChangedEventArgs(before, after)));
+
+    /// <summary>True when any open channel's consumer still consumes from <paramref name="queue"/>.</summary>
+    internal bool IsConsumed(string queue) => OpenChannels().Any(c => c.ConsumesFrom(queue));
 
     /// <summary>The state and, when not open, why: one object, so the two are always read together.</summary>
     private sealed record Status(ConnectionState State, Exception? Reason);

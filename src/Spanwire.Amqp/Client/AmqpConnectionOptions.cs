@@ -94,6 +94,17 @@ public sealed class AmqpConnectionOptions
     /// <summary>Whether recovery declares again the exchanges, queues (server-named ones included) and bindings this connection declared. Default true.</summary>
     public bool TopologyRecovery { get; set; } = true;
 
+    /// <summary>Which recorded exchanges, queues, bindings and consumers recovery restores; null restores all.</summary>
+    public AmqpTopologyRecoveryFilter? TopologyRecoveryFilter { get; set; }
+
+    /// <summary>
+    /// Called when the broker refuses to restore an entity (a queue deleted meanwhile, a binding to it, a consumer of
+    /// it): return true to have recovery try that entity once more (after putting things right on the failure's
+    /// channel), false to go on without it. Without a handler the entity is left out and recovery goes on; a consumer
+    /// left out ends, its Completion faulting with the broker's reason. A handler that throws fails the attempt.
+    /// </summary>
+    public Func<AmqpTopologyRecoveryFailure, CancellationToken, ValueTask<bool>>? TopologyRecoveryFailed { get; set; }
+
     /// <summary>How long the TCP connect and the handshake may take. Default 30 seconds.</summary>
     public TimeSpan ConnectTimeout { get; set; } = TimeSpan.FromSeconds(30);
 

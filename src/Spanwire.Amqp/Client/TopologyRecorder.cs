@@ -88,18 +88,29 @@ internal sealed class TopologyRecorder
             queues = [.. _queues];
         }
 
+        AmqpTopologyRecoveryFilter? filter = connection.RecoveryFilter;
         AmqpChannel channel = await connection.OpenRecoveryChannelAsync(cancellationToken).ConfigureAwait(false);
         try
         {
             foreach ((string name, ExchangeRecord e) in exchanges)
             {
-                channel = await TryAsync(connection, channel, c => c.ExchangeDeclareAsync(name, e.Type, e.Durable, e.AutoDelete, e.Internal, e.Arguments,
-                    cancellationToken: cancellationToken), cancellationToken).ConfigureAwait(false);
+                var recorded = new AmqpRecordedExchange(name, e.Type, e.Durable, e.AutoDelete, e.Internal, e.Arguments);
+                if (filter?.Exchanges?.Invoke(recorded) != false)
+                {
+                    channel = await TryAsync(connection, channel, recorded, c => c.ExchangeDeclareAsync(name, e.Type, e.Durable, e.AutoDelete, e.Internal,
+                        e.Arguments, cancellationToken: cancellationToken), cancellationToken).ConfigureAwait(false);
+                }
             }
 
             foreach ((string name, QueueRecord q) in queues)
             {
-                channel = await TryAsync(connection, channel, async c =>
+                var recorded = new AmqpRecordedQueue(name, q.Durable, q.Exclusive, q.AutoDelete, q.Arguments, q.ServerNamed);
+                if (filter?.Queues?.Invoke(recorded) == false)
+                {
+                    continue;
+                }
+
+                channel = await TryAsync(connection, channel, recorded, async c =>
                 {
                     AmqpQueueInfo info = await c.QueueDeclareAsync(q.ServerNamed ? "" : name, q.Durable, q.Exclusive, q.AutoDelete, q.Arguments,
                         cancellationToken: cancellationToken).ConfigureAwait(false);
@@ -119,14 +130,37 @@ internal sealed class TopologyRecorder
 
             foreach (BindingRecord b in bindings)
             {
-                channel = await TryAsync(connection, channel, c => b.ToExchange
-                    ? c.ExchangeBindAsync(b.Destination, b.Source, b.RoutingKey, b.Arguments, cancellationToken: cancellationToken)
-                    : c.QueueBindAsync(b.Destination, b.Source, b.RoutingKey, b.Arguments, cancellationToken: cancellationToken), cancellationToken).ConfigureAwait(false);
+                var recorded = new AmqpRecordedBinding(b.ToExchange, b.Destination, b.Source, b.RoutingKey, b.Arguments);
+                if (filter?.Bindings?.Invoke(recorded) != false)
+                {
+                    channel = await TryAsync(connection, channel, recorded, c => b.ToExchange
+                        ? c.ExchangeBindAsync(b.Destination, b.Source, b.RoutingKey, b.Arguments, cancellationToken: cancellationToken)
+                        : c.QueueBindAsync(b.Destination, b.Source, b.RoutingKey, b.Arguments, cancellationToken: cancellationToken), cancellationToken)
+                        .ConfigureAwait(false);
+                }
             }
         }
         finally
         {
             await channel.CloseAsync(cancellationToken).ConfigureAwait(false);
+        }
+    }
+
+    /// <summary>
+    /// Forgets an auto-delete queue (and its bindings) that no consumer of the connection consumes any more: the
+    /// broker deleted it with its last consumer, so recovery must not declare it, or its bindings, again.
+    /// </summary>
+    public void ForgetIfAutoDeleted(string queue, AmqpConnection connection)
+    {
+        bool autoDelete;
+        lock (_lock)
+        {
+            autoDelete = _queues.Exists(q => q.Name == queue && q.Record.AutoDelete);
+        }
+
+        if (autoDelete && !connection.IsConsumed(queue))
+        {
+            ForgetQueue(queue);
         }
     }
 
@@ -150,7 +184,7 @@ internal sealed class TopologyRecorder
         }
     }
 
-    private static async Task<AmqpChannel> TryAsync(AmqpConnection connection, AmqpChannel channel, Func<AmqpChannel, Task> declare,
+    private static async Task<AmqpChannel> TryAsync(AmqpConnection connection, AmqpChannel channel, object entity, Func<AmqpChannel, Task> declare,
         CancellationToken cancellationToken)
     {
         try
@@ -158,10 +192,25 @@ internal sealed class TopologyRecorder
             await declare(channel).ConfigureAwait(false);
             return channel;
         }
-        catch (AmqpChannelClosedException)
+        catch (AmqpChannelClosedException ex)
         {
-            // The broker refused this one (say, a queue now declared with other arguments): skip it on a new channel.
-            return await connection.OpenRecoveryChannelAsync(cancellationToken).ConfigureAwait(false);
+            // The broker refused this one (say, a queue now declared with other arguments): on a fresh channel the
+            // application's handler may put it right and have it tried once more; otherwise it is skipped.
+            AmqpChannel fresh = await connection.OpenRecoveryChannelAsync(cancellationToken).ConfigureAwait(false);
+            if (!await connection.ShouldRetryAsync(entity, ex, fresh, cancellationToken).ConfigureAwait(false))
+            {
+                return fresh;
+            }
+
+            try
+            {
+                await declare(fresh).ConfigureAwait(false);
+                return fresh;
+            }
+            catch (AmqpChannelClosedException)
+            {
+                return await connection.OpenRecoveryChannelAsync(cancellationToken).ConfigureAwait(false);
+            }
         }
     }
 

@@ -1,0 +1,161 @@
+using System.Collections.Concurrent;
+using RabbitMQ.Client;
+using RabbitMQ.Client.Events;
+using Spanwire.Amqp.Client;
+
+namespace Spanwire.Amqp.IntegrationTests;
+
+/// <summary>
+/// Recovery failures RabbitMQ.Client's users reported, run on a node whose every connection is closed, with
+/// RabbitMQ.Client through the same closes as the control: an auto-delete queue gone with its last consumer (#1905),
+/// server-named queues through one recovery after another (#1238).
+/// </summary>
+public partial class RecoveryTests
+{
+    [Fact]
+    public async Task An_auto_delete_queue_gone_with_its_last_consumer_is_not_declared_again_and_recovery_succeeds_as_with_RabbitMQ_Client()
+    {
+        string ours = Broker.Name("autodelete"), theirs = Broker.Name("autodelete");
+        AmqpConnectionOptions options = AmqpConnectionOptions.Parse(node.Uri);
+        options.RecoveryInterval = TimeSpan.FromMilliseconds(200);
+        await using AmqpConnection spanwire = await AmqpConnection.ConnectAsync(options, Timeout.Token);
+        var spanwireFailures = new ConcurrentQueue<string>();
+        var spanwireRecovered = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        spanwire.RecoveryFailed += (_, e) => spanwireFailures.Enqueue(e.Error?.Message ?? "");
+        spanwire.RecoverySucceeded += (_, _) => spanwireRecovered.TrySetResult();
+        AmqpChannel channel = await spanwire.OpenChannelAsync(Timeout.Token);
+        await channel.ExchangeDeclareAsync(ours, "direct", cancellationToken: Timeout.Token);
+        await channel.QueueDeclareAsync(ours, autoDelete: true, cancellationToken: Timeout.Token);
+        await channel.QueueBindAsync(ours, ours, "k", cancellationToken: Timeout.Token);
+        AmqpConsumer consumer = await channel.ConsumeAsync(ours, cancellationToken: Timeout.Token);
+        await consumer.CancelAsync(Timeout.Token); // the broker deletes the queue, and its binding with it
+
+        IConnection rabbit = await ControlConnectionAsync();
+        var controlFailures = new ConcurrentQueue<string>();
+        var controlRecovered = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        rabbit.ConnectionRecoveryErrorAsync += (_, e) =>
+        {
+            controlFailures.Enqueue(e.Exception.Message);
+            return Task.CompletedTask;
+        };
+        rabbit.RecoverySucceededAsync += (_, _) =>
+        {
+            controlRecovered.TrySetResult();
+            return Task.CompletedTask;
+        };
+        IChannel controlChannel = await rabbit.CreateChannelAsync(cancellationToken: Timeout.Token);
+        await controlChannel.ExchangeDeclareAsync(theirs, "direct", cancellationToken: Timeout.Token);
+        await controlChannel.QueueDeclareAsync(theirs, durable: false, exclusive: false, autoDelete: true, cancellationToken: Timeout.Token);
+        await controlChannel.QueueBindAsync(theirs, theirs, "k", cancellationToken: Timeout.Token);
+        string tag = await controlChannel.BasicConsumeAsync(theirs, autoAck: false, new AsyncEventingBasicConsumer(controlChannel), Timeout.Token);
+        await controlChannel.BasicCancelAsync(tag, cancellationToken: Timeout.Token);
+
+        await node.CtlAsync("close_all_connections \"auto-delete case\"");
+        await Task.WhenAll(spanwireRecovered.Task, controlRecovered.Task).WaitAsync(TimeSpan.FromSeconds(30));
+
+        string spanwireOutcome = $"failures {spanwireFailures.Count}, queue {(await QueueExistsAsync(ours) ? "declared again" : "gone")}";
+        string controlOutcome = $"failures {controlFailures.Count}, queue {(await QueueExistsAsync(theirs) ? "declared again" : "gone")}";
+        Expect.Equal(controlOutcome, spanwireOutcome, "Spanwire, against RabbitMQ.Client's outcome");
+        await rabbit.CloseAsync();
+        rabbit.Dispose();
+    }
+
+    [Fact]
+    public async Task A_server_named_queue_through_three_recoveries_new_name_each_time_the_binding_and_consumer_follow_as_with_RabbitMQ_Client()
+    {
+        string exchange = Broker.Name("renamed");
+        AmqpConnectionOptions options = AmqpConnectionOptions.Parse(node.Uri);
+        options.RecoveryInterval = TimeSpan.FromMilliseconds(200);
+        await using AmqpConnection spanwire = await AmqpConnection.ConnectAsync(options, Timeout.Token);
+        var spanwireRenames = new ConcurrentQueue<string>();
+        spanwire.QueueNameChangedAfterRecovery += (_, e) => spanwireRenames.Enqueue(e.NameAfter);
+        AmqpChannel channel = await spanwire.OpenChannelAsync(Timeout.Token);
+        await channel.ExchangeDeclareAsync(exchange, "fanout", cancellationToken: Timeout.Token);
+        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: Timeout.Token);
+        await channel.QueueBindAsync(queue.Name, exchange, "", cancellationToken: Timeout.Token);
+        int spanwireReceived = 0;
+        await channel.ConsumeAsync(queue.Name, (_, _) =>
+        {
+            Interlocked.Increment(ref spanwireReceived);
+            return ValueTask.CompletedTask;
+        }, autoAck: true, cancellationToken: Timeout.Token);
+
+        IConnection rabbit = await ControlConnectionAsync();
+        var controlRenames = new ConcurrentQueue<string>();
+        rabbit.QueueNameChangedAfterRecoveryAsync += (_, e) =>
+        {
+            controlRenames.Enqueue(e.NameAfter);
+            return Task.CompletedTask;
+        };
+        IChannel controlChannel = await rabbit.CreateChannelAsync(cancellationToken: Timeout.Token);
+        QueueDeclareOk controlQueue = await controlChannel.QueueDeclareAsync("", durable: false, exclusive: true, autoDelete: true, cancellationToken: Timeout.Token);
+        await controlChannel.QueueBindAsync(controlQueue.QueueName, exchange, "", cancellationToken: Timeout.Token);
+        int controlReceived = 0;
+        var controlConsumer = new AsyncEventingBasicConsumer(controlChannel);
+        controlConsumer.ReceivedAsync += (_, _) =>
+        {
+            Interlocked.Increment(ref controlReceived);
+            return Task.CompletedTask;
+        };
+        await controlChannel.BasicConsumeAsync(controlQueue.QueueName, autoAck: true, controlConsumer, Timeout.Token);
+
+        await using AmqpConnection publisher = await AmqpConnection.ConnectAsync(AmqpConnectionOptions.Parse(node.Uri), Timeout.Token);
+        for (int round = 1; round <= 3; round++)
+        {
+            await node.CtlAsync($"close_all_connections \"rename round {round}\"");
+            await WaitAsync(() => spanwire.IsOpen && rabbit.IsOpen && spanwireRenames.Count >= round && controlRenames.Count >= round);
+            AmqpChannel publishing = await ReconnectPublisherAsync(publisher);
+            await publishing.PublishAsync(exchange, "", new byte[] { (byte)round }, Timeout.Token);
+            await WaitAsync(() => Volatile.Read(ref spanwireReceived) >= round && Volatile.Read(ref controlReceived) >= round);
+        }
+
+        Expect.Equal($"renamed {controlRenames.Count}, received {controlReceived}", $"renamed {spanwireRenames.Count}, received {spanwireReceived}",
+            "Spanwire, against RabbitMQ.Client's outcome");
+        Expect.Equal(3, spanwireRenames.Distinct().Count(), "a new name each recovery");
+        await rabbit.CloseAsync();
+        rabbit.Dispose();
+    }
+
+    private async Task<IConnection> ControlConnectionAsync()
+    {
+        var endpoint = new Uri(node.Uri);
+        var factory = new ConnectionFactory
+        {
+            HostName = endpoint.Host,
+            Port = endpoint.Port,
+            NetworkRecoveryInterval = TimeSpan.FromMilliseconds(200),
+        };
+        return await factory.CreateConnectionAsync(Timeout.Token);
+    }
+
+    private async Task<bool> QueueExistsAsync(string queue)
+    {
+        await using AmqpConnection check = await AmqpConnection.ConnectAsync(AmqpConnectionOptions.Parse(node.Uri), Timeout.Token);
+        AmqpChannel channel = await check.OpenChannelAsync(Timeout.Token);
+        try
+        {
+            await channel.QueueDeclareAsync(queue, passive: true, cancellationToken: Timeout.Token);
+            return true;
+        }
+        catch (AmqpChannelClosedException ex) when (ex.ReplyCode == 404)
+        {
+            return false;
+        }
+    }
+
+    // The publisher's connection is closed with the others; it recovers by itself, so wait for it to be open again.
+    private static async Task<AmqpChannel> ReconnectPublisherAsync(AmqpConnection publisher)
+    {
+        await WaitAsync(() => publisher.IsOpen);
+        return await publisher.OpenChannelAsync(Timeout.Token);
+    }
+
+    private static async Task WaitAsync(Func<bool> condition)
+    {
+        var deadline = DateTime.UtcNow.AddSeconds(30);
+        while (!condition() && DateTime.UtcNow < deadline)
+        {
+            await Task.Delay(20);
+        }
+    }
+}
