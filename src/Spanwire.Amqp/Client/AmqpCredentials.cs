@@ -32,3 +32,22 @@ public interface IAmqpCredentialsProvider
     /// <returns>The user name and password to log in with.</returns>
     ValueTask<AmqpCredentials> GetCredentialsAsync(CancellationToken cancellationToken);
 }
+
+/// <summary>Credentials providers made from a delegate.</summary>
+public static class AmqpCredentialsProvider
+{
+    /// <summary>A provider that calls <paramref name="getCredentials"/> before every login.</summary>
+    /// <param name="getCredentials">Returns the credentials for the login about to happen (read a rotated secret, fetch a token).</param>
+    /// <returns>The provider, for <see cref="AmqpConnectionOptions.CredentialsProvider"/>.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="getCredentials"/> is null.</exception>
+    public static IAmqpCredentialsProvider Create(Func<CancellationToken, ValueTask<AmqpCredentials>> getCredentials)
+    {
+        ArgumentNullException.ThrowIfNull(getCredentials);
+        return new DelegateProvider(getCredentials);
+    }
+
+    private sealed class DelegateProvider(Func<CancellationToken, ValueTask<AmqpCredentials>> getCredentials) : IAmqpCredentialsProvider
+    {
+        public ValueTask<AmqpCredentials> GetCredentialsAsync(CancellationToken cancellationToken) => getCredentials(cancellationToken);
+    }
+}
