@@ -116,6 +116,45 @@ public partial class RecoveryTests
         rabbit.Dispose();
     }
 
+    [Fact]
+    public async Task A_channel_disposed_before_the_close_is_not_restored_and_recovery_succeeds_as_with_RabbitMQ_Client()
+    {
+        // RabbitMQ.Client #1647.
+        AmqpConnectionOptions options = AmqpConnectionOptions.Parse(node.Uri);
+        options.RecoveryInterval = TimeSpan.FromMilliseconds(200);
+        await using AmqpConnection spanwire = await AmqpConnection.ConnectAsync(options, Timeout.Token);
+        var spanwireRecovered = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        spanwire.RecoverySucceeded += (_, _) => spanwireRecovered.TrySetResult();
+        AmqpChannel kept = await spanwire.OpenChannelAsync(Timeout.Token);
+        AmqpChannel disposed = await spanwire.OpenChannelAsync(Timeout.Token);
+        string queue = (await disposed.QueueDeclareAsync(exclusive: true, cancellationToken: Timeout.Token)).Name;
+        await disposed.ConsumeAsync(queue, cancellationToken: Timeout.Token);
+        await disposed.DisposeAsync();
+
+        IConnection rabbit = await ControlConnectionAsync();
+        var controlRecovered = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        rabbit.RecoverySucceededAsync += (_, _) =>
+        {
+            controlRecovered.TrySetResult();
+            return Task.CompletedTask;
+        };
+        IChannel controlKept = await rabbit.CreateChannelAsync(cancellationToken: Timeout.Token);
+        IChannel controlDisposed = await rabbit.CreateChannelAsync(cancellationToken: Timeout.Token);
+        QueueDeclareOk controlQueue = await controlDisposed.QueueDeclareAsync("", false, true, true, cancellationToken: Timeout.Token);
+        await controlDisposed.BasicConsumeAsync(controlQueue.QueueName, autoAck: false, new AsyncEventingBasicConsumer(controlDisposed), Timeout.Token);
+        await controlDisposed.DisposeAsync();
+
+        await node.CtlAsync("close_all_connections \"disposed channel case\"");
+        await Task.WhenAll(spanwireRecovered.Task, controlRecovered.Task).WaitAsync(TimeSpan.FromSeconds(30));
+
+        await kept.QueueDeclareAsync(exclusive: true, cancellationToken: Timeout.Token); // the kept channel works
+        await controlKept.QueueDeclareAsync("", false, true, true, cancellationToken: Timeout.Token);
+        Expect.Equal($"kept {controlKept.IsOpen}, disposed {controlDisposed.IsOpen}", $"kept {kept.IsOpen}, disposed {disposed.IsOpen}",
+            "Spanwire, against RabbitMQ.Client's outcome");
+        await rabbit.CloseAsync();
+        rabbit.Dispose();
+    }
+
     private async Task<IConnection> ControlConnectionAsync()
     {
         var endpoint = new Uri(node.Uri);
