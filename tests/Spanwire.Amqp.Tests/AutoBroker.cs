@@ -478,6 +478,21 @@ public sealed class AutoBroker : IAsyncDisposable
         }
     }
 
+    /// <summary>Waits until <paramref name="condition"/> holds, at most 20 s, then fails saying <paramref name="what"/> did not happen.</summary>
+    public static async Task WaitUntilAsync(Func<bool> condition, string what)
+    {
+        var deadline = DateTime.UtcNow.AddSeconds(20);
+        while (!condition())
+        {
+            if (DateTime.UtcNow > deadline)
+            {
+                throw new TimeoutException($"Not within 20 s: {what}");
+            }
+
+            await Task.Delay(5);
+        }
+    }
+
     /// <summary>The UTF-8 text of a body, for messages in tests.</summary>
     public static string Text(ReadOnlySpan<byte> body) => Encoding.UTF8.GetString(body);
 }

@@ -17,7 +17,7 @@ public class CredentialsTests
         connection.RecoveryFailed += (_, e) => failed.Add(e.Error!.Message);
 
         broker.Current.Drop();
-        await WaitUntilAsync(() => connection.IsOpen && broker.Connections == 2);
+        await AutoBroker.WaitUntilAsync(() => connection.IsOpen && broker.Connections == 2, "recovered");
 
         Expect.Equal("user:token-1,user:token-3", string.Join(",", broker.Logins), "the logins: connect, then the attempt after the failed one");
         Expect.Equal("the token service is down", string.Join(",", failed), "the failed attempt's reason");
@@ -34,7 +34,7 @@ public class CredentialsTests
 
         await connection.UpdateSecretAsync("refreshed", "token refresh");
         broker.Current.Drop();
-        await WaitUntilAsync(() => connection.IsOpen && broker.Connections == 2);
+        await AutoBroker.WaitUntilAsync(() => connection.IsOpen && broker.Connections == 2, "recovered");
 
         Expect.Equal("app:expiring,app:refreshed", string.Join(",", broker.Logins), "the logins before and after the update");
     }
@@ -55,16 +55,6 @@ public class CredentialsTests
             return call == failOnCall
                 ? ValueTask.FromException<AmqpCredentials>(new InvalidOperationException("the token service is down"))
                 : ValueTask.FromResult(new AmqpCredentials("user", $"token-{call}"));
-        }
-    }
-
-    private static async Task WaitUntilAsync(Func<bool> condition)
-    {
-        var deadline = DateTime.UtcNow.AddSeconds(20);
-        while (!condition())
-        {
-            Assert.True(DateTime.UtcNow < deadline, "not within 20 s");
-            await Task.Delay(5);
         }
     }
 }

@@ -43,7 +43,7 @@ public class RecoveryControlTests
         AmqpConsumer dropped = await channel.ConsumeAsync("temp.q", consumerTag: "dropped");
 
         broker.Current.Drop();
-        await WaitUntilAsync(() => connection.IsOpen && broker.Connections == 2, "recovered");
+        await AutoBroker.WaitUntilAsync(() => connection.IsOpen && broker.Connections == 2, "recovered");
 
         string[] again = [.. broker.Methods.Where(m => m.Connection == 2 && m.Method != AmqpMethods.ChannelOpen && m.Method != AmqpMethods.ChannelClose)
             .Select(m => m.Text)];
@@ -65,7 +65,7 @@ public class RecoveryControlTests
         broker.RefuseConsume = (session, queue) => session.Number == 2 && queue == "q2";
 
         broker.Current.Drop();
-        await WaitUntilAsync(() => connection.IsOpen && broker.Connections == 2, "recovered");
+        await AutoBroker.WaitUntilAsync(() => connection.IsOpen && broker.Connections == 2, "recovered");
 
         AmqpChannelClosedException gone = await Assert.ThrowsAsync<AmqpChannelClosedException>(() => consumers[1].Completion.WaitAsync(s_wait));
         Expect.Equal((ushort)404, gone.ReplyCode, "the refused consumer's reason");
@@ -101,7 +101,7 @@ public class RecoveryControlTests
         broker.RefuseConsume = (session, queue) => session.Number == 2 && Interlocked.Increment(ref refusals) == 1;
 
         broker.Current.Drop();
-        await WaitUntilAsync(() => connection.IsOpen && broker.Connections == 2, "recovered");
+        await AutoBroker.WaitUntilAsync(() => connection.IsOpen && broker.Connections == 2, "recovered");
 
         AmqpTopologyRecoveryFailure failure = Assert.Single(failures);
         AmqpRecordedConsumer recorded = Assert.IsType<AmqpRecordedConsumer>(failure.Entity);
@@ -143,7 +143,7 @@ public class RecoveryControlTests
         connection.ConsumerTagChangedAfterRecovery += (_, e) => names.Enqueue($"{e.TagBefore}->{e.TagAfter}");
 
         broker.Current.Drop();
-        await WaitUntilAsync(() => connection.IsOpen && broker.Connections == 2 && names.Count == 2, "recovered with both events");
+        await AutoBroker.WaitUntilAsync(() => connection.IsOpen && broker.Connections == 2 && names.Count == 2, "recovered with both events");
 
         Expect.Equal($"{queue.Name}->{consumer.Queue},mine->{consumer.Tag}", string.Join(",", names), "the events");
         Assert.NotEqual(queue.Name, consumer.Queue);
@@ -166,7 +166,7 @@ public class RecoveryControlTests
         connection.RecoveryFailed += (_, e) => failed.Enqueue(e.Error);
 
         broker.Current.Drop();
-        await WaitUntilAsync(() => connection.IsOpen && broker.Connections == 3, "recovered on a third link");
+        await AutoBroker.WaitUntilAsync(() => connection.IsOpen && broker.Connections == 3, "recovered on a third link");
 
         Assert.IsType<TimeoutException>(Assert.Single(failed));
         await broker.WaitForAsync(m => m.Connection == 3 && m.Method == AmqpMethods.BasicConsume, "the consumer on the third link");
@@ -185,25 +185,11 @@ public class RecoveryControlTests
         await disposed.DisposeAsync();
 
         broker.Current.Drop();
-        await WaitUntilAsync(() => connection.IsOpen && broker.Connections == 2, "recovered");
+        await AutoBroker.WaitUntilAsync(() => connection.IsOpen && broker.Connections == 2, "recovered");
         await Task.Delay(100);
 
         ushort[] reopened = [.. broker.Methods.Where(m => m.Connection == 2 && m.Method == AmqpMethods.ChannelOpen).Select(m => m.Channel)];
         Expect.Equal(kept.Number.ToString(), string.Join(",", reopened), "the channels opened again");
         Assert.DoesNotContain(broker.Methods, m => m.Connection == 2 && m.Method == AmqpMethods.BasicConsume);
-    }
-
-    private static async Task WaitUntilAsync(Func<bool> condition, string what)
-    {
-        var deadline = DateTime.UtcNow + s_wait;
-        while (!condition())
-        {
-            if (DateTime.UtcNow > deadline)
-            {
-                throw new TimeoutException($"Not within {s_wait.TotalSeconds} s: {what}");
-            }
-
-            await Task.Delay(5);
-        }
     }
 }

@@ -38,18 +38,18 @@ public class RecoveryStepTests
             if (reached == step && broker.Connections == 2 && Interlocked.Exchange(ref fired, 1) == 0)
             {
                 broker.Current.Drop();
-                await WaitUntilAsync(() => connection.LinkEnded, "the client sees the new link dropped");
+                await AutoBroker.WaitUntilAsync(() => connection.LinkEnded, "the client sees the new link dropped");
             }
         };
 
         broker.Current.Drop();
-        await WaitUntilAsync(() => broker.Connections == 3 && connection.IsOpen && channel.IsOpen, $"open on a third link after the drop at {step}");
+        await AutoBroker.WaitUntilAsync(() => broker.Connections == 3 && connection.IsOpen && channel.IsOpen, $"open on a third link after the drop at {step}");
 
         Expect.Equal(1, fired, $"the drop at {step} happened");
         await broker.WaitForAsync(r => r.Connection == 3 && r.Method == AmqpMethods.QueueDeclare, "the queue declared again on the third link");
         await broker.WaitForAsync(r => r.Connection == 3 && r.Method == AmqpMethods.BasicQos, "QoS again on the third link");
         await broker.WaitForAsync(r => r.Connection == 3 && r.Method == AmqpMethods.BasicConsume, "the consumer again on the third link");
-        await WaitUntilAsync(() => events.Count(e => e == "succeeded") >= 1 && !events.IsEmpty && events.Last() == "succeeded",
+        await AutoBroker.WaitUntilAsync(() => events.Count(e => e == "succeeded") >= 1 && !events.IsEmpty && events.Last() == "succeeded",
             $"recovery reported as succeeded last (events: {string.Join(",", events)})");
 
         // The consumer works on the third link: a delivery arrives and its ack reaches the broker.
@@ -102,15 +102,15 @@ public class RecoveryStepTests
         {
             if (session.Number == 2 && r.Method == AmqpMethods.BasicConsume && AmqpMethodReader.Parse(r.Payload).GetString(2) == $"c{consumers}")
             {
-                await WaitUntilAsync(() => broker.Methods.Count(m => m.Connection == 2 && m.Method == AmqpMethods.BasicAck) == consumers - 1,
+                await AutoBroker.WaitUntilAsync(() => broker.Methods.Count(m => m.Connection == 2 && m.Method == AmqpMethods.BasicAck) == consumers - 1,
                     "the acks of the deliveries made while the channel was still being recovered");
             }
         };
 
         broker.Current.Drop();
-        await WaitUntilAsync(() => broker.Methods.Count(m => m.Connection == 2 && m.Method == AmqpMethods.BasicAck) == consumers,
+        await AutoBroker.WaitUntilAsync(() => broker.Methods.Count(m => m.Connection == 2 && m.Method == AmqpMethods.BasicAck) == consumers,
             "an ack for every delivery of the new link");
-        await WaitUntilAsync(() => connection.IsOpen, "recovered");
+        await AutoBroker.WaitUntilAsync(() => connection.IsOpen, "recovered");
 
         Expect.Equal(0, failures.Count, $"acks that failed: {string.Join(" | ", failures.Select(f => f.Message))}");
         Expect.Equal(consumers, received.Count, "deliveries handed to the handlers");
@@ -137,7 +137,7 @@ public class RecoveryStepTests
         other.CopyTo(buffer, 0);
 
         broker.Current.Drop();
-        await WaitUntilAsync(() => connection.IsOpen && broker.Connections == 2, "recovered");
+        await AutoBroker.WaitUntilAsync(() => connection.IsOpen && broker.Connections == 2, "recovered");
 
         foreach (AmqpMethod method in new[] { AmqpMethods.ExchangeDeclare, AmqpMethods.QueueDeclare, AmqpMethods.QueueBind, AmqpMethods.BasicConsume })
         {
@@ -190,7 +190,7 @@ public class RecoveryStepTests
         };
 
         broker.Current.Drop();
-        await WaitUntilAsync(() => broker.Connections == 3 && connection.IsOpen && events.Count(e => e == "succeeded") == 2, "recovered twice");
+        await AutoBroker.WaitUntilAsync(() => broker.Connections == 3 && connection.IsOpen && events.Count(e => e == "succeeded") == 2, "recovered twice");
 
         Expect.Equal("lost,started,succeeded,lost,started,succeeded", string.Join(",", events), "the events of two recoveries");
     }
@@ -236,19 +236,5 @@ public class RecoveryStepTests
         System.Buffers.Binary.BinaryPrimitives.WriteInt32BigEndian(bytes, content.Length);
         content.CopyTo(bytes.AsSpan(4));
         return bytes;
-    }
-
-    private static async Task WaitUntilAsync(Func<bool> condition, string what)
-    {
-        var deadline = DateTime.UtcNow + s_wait;
-        while (!condition())
-        {
-            if (DateTime.UtcNow > deadline)
-            {
-                throw new TimeoutException($"Not within {s_wait.TotalSeconds} s: {what}");
-            }
-
-            await Task.Delay(5);
-        }
     }
 }
