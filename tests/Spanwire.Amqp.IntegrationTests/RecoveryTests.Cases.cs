@@ -155,6 +155,63 @@ public partial class RecoveryTests
         rabbit.Dispose();
     }
 
+    [Fact]
+    public async Task Publishes_after_the_node_is_killed_and_restarted_complete_none_hangs_as_with_RabbitMQ_Client()
+    {
+        // RabbitMQ.Client #1930: publishes hung after a server restart.
+        string queue = Broker.Name("restart");
+        AmqpConnectionOptions options = AmqpConnectionOptions.Parse(node.Uri);
+        options.RecoveryInterval = TimeSpan.FromMilliseconds(200);
+        options.Heartbeat = 2;
+        await using AmqpConnection spanwire = await AmqpConnection.ConnectAsync(options, Timeout.Token);
+        AmqpChannel channel = await spanwire.OpenChannelAsync(Timeout.Token);
+        await channel.QueueDeclareAsync(queue, durable: true, cancellationToken: Timeout.Token);
+        await channel.EnableConfirmsAsync(Timeout.Token);
+
+        IConnection rabbit = await ControlConnectionAsync();
+        IChannel controlChannel = await rabbit.CreateChannelAsync(new CreateChannelOptions(publisherConfirmationsEnabled: true,
+            publisherConfirmationTrackingEnabled: true), Timeout.Token);
+
+        await node.KillAsync();
+        await node.StartAsync();
+
+        (bool spanwireConfirmed, int spanwireHung) = await PublishUntilConfirmedAsync(() =>
+            channel.PublishConfirmedAsync("", queue, new Protocol.BasicProperties { DeliveryMode = 2 }, new byte[] { 1 }).AsTask());
+        (bool controlConfirmed, _) = await PublishUntilConfirmedAsync(() =>
+            controlChannel.BasicPublishAsync("", queue, mandatory: false, new BasicProperties { DeliveryMode = DeliveryModes.Persistent }, new byte[] { 2 }).AsTask());
+
+        Expect.Equal(controlConfirmed, spanwireConfirmed, "a confirmed publish after the restart, Spanwire against RabbitMQ.Client");
+        Expect.Equal(0, spanwireHung, "Spanwire publishes that neither completed nor failed within 5 s");
+        await channel.QueueDeleteAsync(queue, cancellationToken: Timeout.Token);
+        await rabbit.CloseAsync();
+        rabbit.Dispose();
+    }
+
+    // Publishes (each watched for 5 s) until one is confirmed, for at most 45 s: whether one was, and how many hung.
+    private static async Task<(bool Confirmed, int Hung)> PublishUntilConfirmedAsync(Func<Task> publish)
+    {
+        var deadline = DateTime.UtcNow.AddSeconds(45);
+        int hung = 0;
+        while (DateTime.UtcNow < deadline)
+        {
+            Task attempt = publish();
+            if (await Task.WhenAny(attempt, Task.Delay(TimeSpan.FromSeconds(5))) != attempt)
+            {
+                hung++;
+                continue;
+            }
+
+            if (attempt.IsCompletedSuccessfully)
+            {
+                return (true, hung);
+            }
+
+            await Task.Delay(200); // still recovering: the publish failed at once, as it should
+        }
+
+        return (false, hung);
+    }
+
     private async Task<IConnection> ControlConnectionAsync()
     {
         var endpoint = new Uri(node.Uri);
