@@ -30,7 +30,7 @@ public partial class RecoveryTests
         AmqpConsumer consumer = await channel.ConsumeAsync(ours, cancellationToken: Timeout.Token);
         await consumer.CancelAsync(Timeout.Token); // the broker deletes the queue, and its binding with it
 
-        IConnection rabbit = await ControlConnectionAsync();
+        await using IConnection rabbit = await ControlConnectionAsync(); // closed whatever happens: a leftover would allocate under later tests
         var controlFailures = new ConcurrentQueue<string>();
         var controlRecovered = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         rabbit.ConnectionRecoveryErrorAsync += (_, e) =>
@@ -56,8 +56,6 @@ public partial class RecoveryTests
         string spanwireOutcome = $"failures {spanwireFailures.Count}, queue {(await QueueExistsAsync(ours) ? "declared again" : "gone")}";
         string controlOutcome = $"failures {controlFailures.Count}, queue {(await QueueExistsAsync(theirs) ? "declared again" : "gone")}";
         Expect.Equal(controlOutcome, spanwireOutcome, "Spanwire, against RabbitMQ.Client's outcome");
-        await rabbit.CloseAsync();
-        rabbit.Dispose();
     }
 
     [Fact]
@@ -80,7 +78,7 @@ public partial class RecoveryTests
             return ValueTask.CompletedTask;
         }, autoAck: true, cancellationToken: Timeout.Token);
 
-        IConnection rabbit = await ControlConnectionAsync();
+        await using IConnection rabbit = await ControlConnectionAsync(); // closed whatever happens: a leftover would allocate under later tests
         var controlRenames = new ConcurrentQueue<string>();
         rabbit.QueueNameChangedAfterRecoveryAsync += (_, e) =>
         {
@@ -112,8 +110,6 @@ public partial class RecoveryTests
         Expect.Equal($"renamed {controlRenames.Count}, received {controlReceived}", $"renamed {spanwireRenames.Count}, received {spanwireReceived}",
             "Spanwire, against RabbitMQ.Client's outcome");
         Expect.Equal(3, spanwireRenames.Distinct().Count(), "a new name each recovery");
-        await rabbit.CloseAsync();
-        rabbit.Dispose();
     }
 
     [Fact]
@@ -131,7 +127,7 @@ public partial class RecoveryTests
         await disposed.ConsumeAsync(queue, cancellationToken: Timeout.Token);
         await disposed.DisposeAsync();
 
-        IConnection rabbit = await ControlConnectionAsync();
+        await using IConnection rabbit = await ControlConnectionAsync(); // closed whatever happens: a leftover would allocate under later tests
         var controlRecovered = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         rabbit.RecoverySucceededAsync += (_, _) =>
         {
@@ -151,8 +147,6 @@ public partial class RecoveryTests
         await controlKept.QueueDeclareAsync("", false, true, true, cancellationToken: Timeout.Token);
         Expect.Equal($"kept {controlKept.IsOpen}, disposed {controlDisposed.IsOpen}", $"kept {kept.IsOpen}, disposed {disposed.IsOpen}",
             "Spanwire, against RabbitMQ.Client's outcome");
-        await rabbit.CloseAsync();
-        rabbit.Dispose();
     }
 
     [Fact]
@@ -161,14 +155,13 @@ public partial class RecoveryTests
         // RabbitMQ.Client #1930: publishes hung after a server restart.
         string queue = Broker.Name("restart");
         AmqpConnectionOptions options = AmqpConnectionOptions.Parse(node.Uri);
-        options.RecoveryInterval = TimeSpan.FromMilliseconds(200);
-        options.Heartbeat = 2;
+        options.RecoveryInterval = TimeSpan.FromMilliseconds(200); // a killed node resets the socket: no heartbeat needed to see it
         await using AmqpConnection spanwire = await AmqpConnection.ConnectAsync(options, Timeout.Token);
         AmqpChannel channel = await spanwire.OpenChannelAsync(Timeout.Token);
         await channel.QueueDeclareAsync(queue, durable: true, cancellationToken: Timeout.Token);
         await channel.EnableConfirmsAsync(Timeout.Token);
 
-        IConnection rabbit = await ControlConnectionAsync();
+        await using IConnection rabbit = await ControlConnectionAsync(); // closed whatever happens: a leftover would allocate under later tests
         IChannel controlChannel = await rabbit.CreateChannelAsync(new CreateChannelOptions(publisherConfirmationsEnabled: true,
             publisherConfirmationTrackingEnabled: true), Timeout.Token);
 
@@ -182,9 +175,8 @@ public partial class RecoveryTests
 
         Expect.Equal(controlConfirmed, spanwireConfirmed, "a confirmed publish after the restart, Spanwire against RabbitMQ.Client");
         Expect.Equal(0, spanwireHung, "Spanwire publishes that neither completed nor failed within 5 s");
+        await WaitAsync(() => spanwire.IsOpen); // a node just restarted may still drop a connection while it settles
         await channel.QueueDeleteAsync(queue, cancellationToken: Timeout.Token);
-        await rabbit.CloseAsync();
-        rabbit.Dispose();
     }
 
     // Publishes (each watched for 5 s) until one is confirmed, for at most 45 s: whether one was, and how many hung.
