@@ -13,6 +13,8 @@ public sealed partial class AmqpChannel
     /// </summary>
     public const string PublishSequenceNumberHeader = "x-dotnet-pub-seq-no";
 
+    private static readonly byte[] s_sequenceHeaderName = System.Text.Encoding.ASCII.GetBytes(PublishSequenceNumberHeader);
+
     private ConfirmTracker? _confirms;
     private RateLimiter? _confirmLimiter;
     private byte[] _headerScratch = []; // the properties' headers with the sequence number added; under the output lock
@@ -271,21 +273,12 @@ public sealed partial class AmqpChannel
     }
 
     // Straight out, unless publishes already wait on this channel or the connection is congested: then in line.
+    // The lease goes with the publish: the parked publish, or PublishNow, disposes it when the publish ends.
     private ValueTask PublishOrPark(string exchange, string routingKey, in BasicProperties properties, AmqpPublishTemplate? template,
-        ReadOnlyMemory<byte> body, bool mandatory, bool wait, RateLimitLease? lease, CancellationToken cancellationToken)
-    {
-        try
-        {
-            return Volatile.Read(ref _parkedCount) != 0 || Output.IsCongested
-                ? Park(exchange, routingKey, properties, template, body, mandatory, wait, lease, cancellationToken)
-                : PublishNow(exchange, routingKey, properties, template, body, mandatory, wait, lease);
-        }
-        catch
-        {
-            lease?.Dispose(); // the publish did not get as far as the tracker
-            throw;
-        }
-    }
+        ReadOnlyMemory<byte> body, bool mandatory, bool wait, RateLimitLease? lease, CancellationToken cancellationToken) =>
+        Volatile.Read(ref _parkedCount) != 0 || Output.IsCongested
+            ? Park(exchange, routingKey, properties, template, body, mandatory, wait, lease, cancellationToken)
+            : PublishNow(exchange, routingKey, properties, template, body, mandatory, wait, lease);
 
     // Only with a listener: the span's trace context goes into the headers, so the properties are encoded per message.
     private async ValueTask PublishTracedAsync(string exchange, string routingKey, BasicProperties properties, ReadOnlyMemory<byte> body,
@@ -309,54 +302,75 @@ public sealed partial class AmqpChannel
     private ValueTask PublishNow(string exchange, string routingKey, in BasicProperties properties, AmqpPublishTemplate? template,
         ReadOnlyMemory<byte> body, bool mandatory, bool wait, RateLimitLease? lease)
     {
-        ValueTask confirmed = default;
-        using FrameOutput.Scope scope = BeginFrames();
-        ConfirmTracker? confirms = _confirms;
-        ulong seq = 0;
-        if (confirms is not null)
-        {
-            seq = confirms.Add(wait, lease, out confirmed);
-        }
-        else
-        {
-            lease?.Dispose();
-        }
-
+        FrameOutput.Scope scope;
         try
         {
-            if (wait && seq != 0 && (template?.Mandatory ?? mandatory))
-            {
-                // Awaited and mandatory: the number goes in a header, so a return finds its publish.
-                BasicProperties stamped = WithSequenceNumber(template?.Properties ?? properties, seq);
-                AmqpFrameWriter.WriteBasicPublish(scope.Writer, Number, exchange, routingKey, mandatory: true, false, stamped, body.Span, _connection.FrameMax);
-            }
-            else if (template is not null)
-            {
-                AmqpFrameWriter.WriteBasicPublish(scope.Writer, Number, template, body.Span, _connection.FrameMax);
-            }
-            else
-            {
-                AmqpFrameWriter.WriteBasicPublish(scope.Writer, Number, exchange, routingKey, mandatory, false, properties, body.Span, _connection.FrameMax);
-            }
+            scope = BeginFrames();
         }
         catch
         {
-            if (seq != 0)
-            {
-                confirms!.Undo(seq);
-            }
-
+            lease?.Dispose(); // not sent: nothing else will give it back
             throw;
         }
 
-        AmqpTelemetry.Published.Add(1);
-        return confirmed;
+        using (scope)
+        {
+            ValueTask confirmed = default;
+            ConfirmTracker? confirms = _confirms;
+            ulong seq = 0;
+            if (confirms is null)
+            {
+                lease?.Dispose();
+            }
+            else
+            {
+                try
+                {
+                    seq = confirms.Add(wait, lease, out confirmed); // from here the tracker owns the lease (Undo gives it back)
+                }
+                catch
+                {
+                    lease?.Dispose();
+                    throw;
+                }
+            }
+
+            try
+            {
+                if (wait && seq != 0 && (template?.Mandatory ?? mandatory))
+                {
+                    // Awaited and mandatory: the number goes in a header, so a return finds its publish.
+                    BasicProperties stamped = WithSequenceNumber(template?.Properties ?? properties, seq);
+                    AmqpFrameWriter.WriteBasicPublish(scope.Writer, Number, exchange, routingKey, mandatory: true, false, stamped, body.Span, _connection.FrameMax);
+                }
+                else if (template is not null)
+                {
+                    AmqpFrameWriter.WriteBasicPublish(scope.Writer, Number, template, body.Span, _connection.FrameMax);
+                }
+                else
+                {
+                    AmqpFrameWriter.WriteBasicPublish(scope.Writer, Number, exchange, routingKey, mandatory, false, properties, body.Span, _connection.FrameMax);
+                }
+            }
+            catch
+            {
+                if (seq != 0)
+                {
+                    confirms!.Undo(seq);
+                }
+
+                throw;
+            }
+
+            AmqpTelemetry.Published.Add(1);
+            return confirmed;
+        }
     }
 
     /// <summary>The properties with <see cref="PublishSequenceNumberHeader"/> added to their headers, in a buffer of the channel's.</summary>
     private BasicProperties WithSequenceNumber(BasicProperties properties, ulong seq)
     {
-        ReadOnlySpan<byte> name = "x-dotnet-pub-seq-no"u8;
+        ReadOnlySpan<byte> name = s_sequenceHeaderName;
         ReadOnlySpan<byte> existing = properties.Headers is { } headers ? headers.Span[4..] : default;
         int length = 4 + existing.Length + 1 + name.Length + 1 + 8;
         if (_headerScratch.Length < length)

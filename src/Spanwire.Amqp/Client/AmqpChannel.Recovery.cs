@@ -9,7 +9,6 @@ public sealed partial class AmqpChannel
     private ulong _tagOffset;
     private ulong _lastTag;
     private (uint Size, ushort Count, bool Global)? _qos;
-    private bool _recovering; // while RecoverAsync runs: a channel.close from the broker refuses one request, not the channel
 
     private bool IsFromLostLink(ulong deliveryTag) => deliveryTag != 0 && deliveryTag <= Volatile.Read(ref _tagOffset);
 
@@ -57,7 +56,6 @@ public sealed partial class AmqpChannel
             return;
         }
 
-        Volatile.Write(ref _recovering, true);
         try
         {
             await ReopenAsync(cancellationToken).ConfigureAwait(false);
@@ -103,10 +101,6 @@ public sealed partial class AmqpChannel
             // The broker refused the channel itself (its QoS, say): this channel ends, the connection's recovery goes on.
             Shutdown(ex);
             return;
-        }
-        finally
-        {
-            Volatile.Write(ref _recovering, false);
         }
 
         Volatile.Write(ref _suspended, null);
@@ -173,6 +167,11 @@ public sealed partial class AmqpChannel
 
     private async Task<bool> RetryRequestedAsync(AmqpRecordedConsumer recorded, Exception refused, CancellationToken cancellationToken)
     {
+        if (!_connection.HasRecoveryFailureHandler)
+        {
+            return false; // nobody to ask: no channel to open for it
+        }
+
         AmqpChannel helper = await _connection.OpenRecoveryChannelAsync(cancellationToken).ConfigureAwait(false);
         try
         {

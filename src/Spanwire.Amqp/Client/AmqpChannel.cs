@@ -96,8 +96,7 @@ public sealed partial class AmqpChannel : IAsyncDisposable
             catch (Exception)
             {
                 // Aborting: the channel ends whatever the broker or the link does.
-                Shutdown(new AmqpChannelClosedException(Number, replyCode, "closed by the application"));
-                await StopDrainAsync().ConfigureAwait(false);
+                await EndByApplicationAsync().ConfigureAwait(false);
             }
 
             return;
@@ -106,8 +105,7 @@ public sealed partial class AmqpChannel : IAsyncDisposable
         if (Volatile.Read(ref _suspended) is not null)
         {
             // Nothing to say to a broker we are not connected to: the channel is simply not restored.
-            Shutdown(new AmqpChannelClosedException(Number, AmqpReplyCode.Success, "closed by the application"));
-            await StopDrainAsync().ConfigureAwait(false);
+            await EndByApplicationAsync().ConfigureAwait(false);
             return;
         }
 
@@ -121,8 +119,7 @@ public sealed partial class AmqpChannel : IAsyncDisposable
             // Already closing or closed from the other side: the channel is closed either way.
         }
 
-        Shutdown(new AmqpChannelClosedException(Number, AmqpReplyCode.Success, "closed by the application"));
-        await StopDrainAsync().ConfigureAwait(false);
+        await EndByApplicationAsync().ConfigureAwait(false);
     }
 
     /// <summary>Closes the channel.</summary>
@@ -140,6 +137,12 @@ public sealed partial class AmqpChannel : IAsyncDisposable
             }
         }
 
+        await EndByApplicationAsync().ConfigureAwait(false);
+    }
+
+    /// <summary>Ends the channel as the application closed it (a normal end for its consumers), and waits for its drain.</summary>
+    private async Task EndByApplicationAsync()
+    {
         Shutdown(new AmqpChannelClosedException(Number, AmqpReplyCode.Success, "closed by the application"));
         await StopDrainAsync().ConfigureAwait(false);
     }
@@ -297,10 +300,11 @@ public sealed partial class AmqpChannel : IAsyncDisposable
         {
             var reason = new AmqpChannelClosedException(Number, method.GetShort(0), method.GetString(1), method.GetShort(2), method.GetShort(3));
             AmqpEventSource.Log.ChannelClosedByBroker(_connection.Endpoint.ToString(), Number, reason.ReplyCode, reason.ReplyText);
-            if (Volatile.Read(ref _recovering))
+            if (Volatile.Read(ref _suspended) is not null)
             {
-                // Recovery asked for something the broker refused (a consumer of a queue gone): that request fails,
-                // and recovery opens the channel again for the rest.
+                // A suspended channel is open on no link but the one recovery reopens it on: recovery asked for
+                // something the broker refused (a consumer of a queue gone). That request fails, and recovery opens
+                // the channel again for the rest.
                 using (FrameOutput.Scope scope = Output.Begin())
                 {
                     AmqpFrameWriter.BeginMethod(scope.Writer, Number, AmqpMethods.ChannelCloseOk).Complete();

@@ -136,10 +136,7 @@ public sealed partial class AmqpConnection
 
                     // Before the link's buffers go back to the pool and before recovery can reopen anything: from here
                     // every call on a channel fails with the loss, and nothing is written to the lost link.
-                    foreach (AmqpChannel channel in AllChannels())
-                    {
-                        channel.Suspend(lost);
-                    }
+                    SuspendChannels(lost);
 
                     _recovery = RecoverAsync(_recovery, reason); // yields at once: nothing of it runs under the lock
                     break;
@@ -158,10 +155,7 @@ public sealed partial class AmqpConnection
         }
         else if (failCalls)
         {
-            foreach (AmqpChannel channel in AllChannels())
-            {
-                channel.Suspend(reason);
-            }
+            SuspendChannels(reason);
         }
     }
 
@@ -242,10 +236,7 @@ public sealed partial class AmqpConnection
             catch (Exception ex)
             {
                 EndLink(link, ex);
-                foreach (AmqpChannel channel in AllChannels())
-                {
-                    channel.Suspend(ex); // a request the attempt left waiting (one timed out, say) must not hold the next attempt's turn
-                }
+                SuspendChannels(ex); // a request the attempt left waiting (one timed out, say) must not hold the next attempt's turn
 
                 await ReleaseLinkAsync(link).ConfigureAwait(false);
                 if (State != ConnectionState.Recovering)
@@ -274,11 +265,14 @@ public sealed partial class AmqpConnection
     internal Task<AmqpChannel> OpenRecoveryChannelAsync(CancellationToken cancellationToken) => OpenChannelCoreAsync(forRecovery: true, cancellationToken);
 
     /// <summary>The channels a recovery restores: open ones, not recovery's own.</summary>
-    private AmqpChannel[] OpenChannels()
+    private AmqpChannel[] OpenChannels() => [.. AllChannels().Where(c => !c.IsForRecovery)];
+
+    /// <summary>Every channel's pending calls, parked publishes and confirms fail with <paramref name="reason"/>; consumers stay.</summary>
+    private void SuspendChannels(Exception reason)
     {
-        lock (_channelsLock)
+        foreach (AmqpChannel channel in AllChannels())
         {
-            return [.. _channels.OfType<AmqpChannel>().Where(c => !c.IsForRecovery)];
+            channel.Suspend(reason);
         }
     }
 
@@ -303,6 +297,8 @@ public sealed partial class AmqpConnection
     }
 
     internal AmqpTopologyRecoveryFilter? RecoveryFilter => _options.TopologyRecoveryFilter;
+
+    internal bool HasRecoveryFailureHandler => _options.TopologyRecoveryFailed is not null;
 
     /// <summary>Asks the application's handler whether to try a refused entity once more, on a channel it may use.</summary>
     internal async ValueTask<bool> ShouldRetryAsync(object entity, Exception exception, AmqpChannel channel, CancellationToken cancellationToken) =>

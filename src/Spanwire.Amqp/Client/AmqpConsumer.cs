@@ -76,7 +76,7 @@ public sealed class AmqpConsumer
                 {
                     previous?.Dispose();
                     previous = delivery;
-                    delivery.Activity = AmqpTelemetry.TracesDeliveries ? AmqpTelemetry.StartDeliver(Channel.Connection.Endpoint, delivery, fetched: false) : null;
+                    StartDeliverSpan(delivery);
                     try
                     {
                         yield return delivery;
@@ -159,8 +159,7 @@ public sealed class AmqpConsumer
 
     private async ValueTask HandleAsync(Func<AmqpDelivery, CancellationToken, ValueTask> handler, AmqpDelivery delivery, bool stopOnException)
     {
-        System.Diagnostics.Activity? activity = AmqpTelemetry.TracesDeliveries ? AmqpTelemetry.StartDeliver(Channel.Connection.Endpoint, delivery, fetched: false) : null;
-        delivery.Activity = activity;
+        System.Diagnostics.Activity? activity = StartDeliverSpan(delivery);
         System.Diagnostics.Activity.Current = activity ?? System.Diagnostics.Activity.Current; // spans the handler starts are its children
         long started = AmqpTelemetry.TimesDeliveries ? System.Diagnostics.Stopwatch.GetTimestamp() : 0;
         bool failed = true;
@@ -185,6 +184,10 @@ public sealed class AmqpConsumer
             delivery.Dispose();
         }
     }
+
+    /// <summary>The deliver span of a delivery handed out, when something listens; kept on the delivery while it is processed.</summary>
+    private System.Diagnostics.Activity? StartDeliverSpan(AmqpDelivery delivery) =>
+        delivery.Activity = AmqpTelemetry.TracesDeliveries ? AmqpTelemetry.StartDeliver(Channel.Connection.Endpoint, delivery, fetched: false) : null;
 
     internal void Enqueue(AmqpDelivery delivery)
     {

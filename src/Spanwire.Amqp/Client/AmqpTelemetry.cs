@@ -112,13 +112,7 @@ public static class AmqpTelemetry
     /// <summary>Records a publish's time to its confirm.</summary>
     internal static void RecordConfirm(AmqpEndpoint endpoint, long startedTimestamp, bool acked)
     {
-        var tags = new TagList
-        {
-            s_system,
-            { "messaging.operation.name", "publish" },
-            { "server.address", endpoint.Host },
-            { "server.port", endpoint.Port },
-        };
+        TagList tags = OperationTags("publish", endpoint);
         if (!acked)
         {
             tags.Add("error.type", "nack");
@@ -130,14 +124,8 @@ public static class AmqpTelemetry
     /// <summary>Records a handler's time for one delivery.</summary>
     internal static void RecordDeliveryHandled(AmqpEndpoint endpoint, string queue, long startedTimestamp, bool failed)
     {
-        var tags = new TagList
-        {
-            s_system,
-            { "messaging.operation.name", "process" },
-            { "messaging.destination.name", queue },
-            { "server.address", endpoint.Host },
-            { "server.port", endpoint.Port },
-        };
+        TagList tags = OperationTags("process", endpoint);
+        tags.Add("messaging.destination.name", queue);
         if (failed)
         {
             tags.Add("error.type", "handler");
@@ -145,6 +133,15 @@ public static class AmqpTelemetry
 
         ProcessDuration.Record(Stopwatch.GetElapsedTime(startedTimestamp).TotalSeconds, tags);
     }
+
+    // The tags every duration carries: the system, the operation and the server.
+    private static TagList OperationTags(string operation, AmqpEndpoint endpoint) => new()
+    {
+        s_system,
+        { "messaging.operation.name", operation },
+        { "server.address", endpoint.Host },
+        { "server.port", endpoint.Port },
+    };
 
     internal static void OnCallbackException(AmqpChannel channel, AmqpConsumer consumer, Exception exception) =>
         AmqpEventSource.Log.CallbackException(channel.Connection.Endpoint.ToString(), channel.Number, consumer.Tag, exception.GetType().FullName ?? "", exception.Message);

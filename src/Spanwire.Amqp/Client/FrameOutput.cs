@@ -42,14 +42,12 @@ internal sealed class FrameOutput
     /// <summary>Takes the lock; write whole frames into <see cref="Scope.Writer"/>, then dispose the scope.</summary>
     public Scope Begin()
     {
-        _lock.Enter();
-        if (_failure is not null)
+        if (!TryBegin(out Scope scope))
         {
-            _lock.Exit();
-            StoredFailure.Throw(_failure);
+            StoredFailure.Throw(_failure!); // set once, never cleared
         }
 
-        return new Scope(this);
+        return scope;
     }
 
     /// <summary>Takes the lock as <see cref="Begin"/> does, or returns false once the output has failed.</summary>
