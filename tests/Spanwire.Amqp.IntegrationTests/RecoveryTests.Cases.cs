@@ -168,14 +168,15 @@ public partial class RecoveryTests
         await node.KillAsync();
         await node.StartAsync();
 
-        (bool spanwireConfirmed, int spanwireHung) = await PublishUntilConfirmedAsync(() =>
-            channel.PublishConfirmedAsync("", queue, new Protocol.BasicProperties { DeliveryMode = 2 }, new byte[] { 1 }).AsTask());
-        (bool controlConfirmed, _) = await PublishUntilConfirmedAsync(() =>
-            controlChannel.BasicPublishAsync("", queue, mandatory: false, new BasicProperties { DeliveryMode = DeliveryModes.Persistent }, new byte[] { 2 }).AsTask());
+        // Async lambdas: a publish refused at once while the connection recovers faults its task, to be tried again.
+        (bool spanwireConfirmed, int spanwireHung) = await PublishUntilConfirmedAsync(async () =>
+            await channel.PublishConfirmedAsync("", queue, new Protocol.BasicProperties { DeliveryMode = 2 }, new byte[] { 1 }));
+        (bool controlConfirmed, _) = await PublishUntilConfirmedAsync(async () =>
+            await controlChannel.BasicPublishAsync("", queue, mandatory: false, new BasicProperties { DeliveryMode = DeliveryModes.Persistent }, new byte[] { 2 }));
 
         Expect.Equal(controlConfirmed, spanwireConfirmed, "a confirmed publish after the restart, Spanwire against RabbitMQ.Client");
         Expect.Equal(0, spanwireHung, "Spanwire publishes that neither completed nor failed within 5 s");
-        await WaitAsync(() => spanwire.IsOpen); // a node just restarted may still drop a connection while it settles
+        await WaitAsync(() => spanwire.IsOpen);
         await channel.QueueDeleteAsync(queue, cancellationToken: Timeout.Token);
     }
 
