@@ -48,14 +48,14 @@ public sealed partial class AmqpChannel
     /// <exception cref="TimeoutException">No reply within <see cref="AmqpConnectionOptions.ContinuationTimeout"/>.</exception>
     public Task<AmqpConsumer> ConsumeAsync(string queue, bool autoAck = false, string consumerTag = "", bool exclusive = false,
         FieldTable arguments = default, CancellationToken cancellationToken = default) =>
-        ConsumeCoreAsync(queue, autoAck, consumerTag, exclusive, arguments, concurrentReaders: false, cancellationToken);
+        ConsumeCoreAsync(queue, autoAck, consumerTag, exclusive, arguments, cancellationToken);
 
     private async Task<AmqpConsumer> ConsumeCoreAsync(string queue, bool autoAck, string consumerTag, bool exclusive, FieldTable arguments,
-        bool concurrentReaders, CancellationToken cancellationToken)
+        CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(queue);
         ArgumentNullException.ThrowIfNull(consumerTag);
-        var consumer = new AmqpConsumer(this, queue, _connection.AllowSynchronousContinuations, concurrentReaders)
+        var consumer = new AmqpConsumer(this, queue, _connection.Dispatcher)
         {
             Registration = (autoAck, exclusive, arguments.Copy()), // recovery registers it again after the caller's buffer is reused
         };
@@ -143,7 +143,7 @@ public sealed partial class AmqpChannel
         ArgumentNullException.ThrowIfNull(handler);
         ArgumentNullException.ThrowIfNull(options);
         AmqpConsumer consumer = await ConsumeCoreAsync(queue, options.AutoAck, options.ConsumerTag, options.Exclusive, options.Arguments,
-            options.DispatchConcurrency > 1, cancellationToken).ConfigureAwait(false);
+            cancellationToken).ConfigureAwait(false);
         consumer.StartHandler(handler, options.DispatchConcurrency, options.StopOnHandlerException);
         return consumer;
     }

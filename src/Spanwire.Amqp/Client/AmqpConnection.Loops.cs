@@ -618,6 +618,7 @@ public sealed partial class AmqpConnection
             EndLink(link, reason);
         }
 
+        Dispatcher?.Stop(); // after every consumer has ended: their loops' last wakes are posted
         _closed.TrySetResult(reason);
         Raise(() => Closed?.Invoke(this, reason));
     }

@@ -32,6 +32,7 @@ public sealed partial class AmqpConnection : IAsyncDisposable
     private AmqpConnection(AmqpConnectionOptions options, IReadOnlyList<AmqpEndpoint> endpoints, Link link)
     {
         _options = options;
+        Dispatcher = options.AllowSynchronousContinuations ? null : new DeliveryDispatcher();
         _link = link;
         ContinuationTimeout = options.ContinuationTimeout;
         _endpoints = endpoints; // in the order connect tried them: recovery goes on from the one in use
@@ -69,6 +70,9 @@ public sealed partial class AmqpConnection : IAsyncDisposable
 
     /// <summary>Whether confirms and deliveries may resume awaiting code on the reader thread; see <see cref="AmqpConnectionOptions.AllowSynchronousContinuations"/>.</summary>
     internal bool AllowSynchronousContinuations => _options.AllowSynchronousContinuations;
+
+    /// <summary>Where consumer loops woken by a delivery resume; null with synchronous continuations (on the reader thread).</summary>
+    internal DeliveryDispatcher? Dispatcher { get; }
 
     /// <summary>The default dispatch concurrency of handler consumers.</summary>
     internal int ConsumerDispatchConcurrency => _options.ConsumerDispatchConcurrency;

@@ -151,12 +151,14 @@ public sealed class AmqpConnectionOptions
 
     /// <summary>
     /// Whether a publish's confirm and a consumer's next delivery may resume the awaiting code on the connection's
-    /// reader thread, instead of on the thread pool. Default false. The same trade as
+    /// reader thread. Default false: a confirm resumes on the thread pool, and a consumer loop on the connection's
+    /// dispatch thread when that thread is idle (a thread of its own that sleeps on an event, cheaper to wake than a
+    /// pool worker), else on the thread pool, so a loop that blocks delays no other. The same trade as
     /// <see cref="System.Threading.Channels.ChannelOptions.AllowSynchronousContinuations"/>: with true, a publisher
-    /// awaiting confirms or a consumer loop costs no thread-pool work item per ack or delivery (on a busy machine, a
-    /// fraction of the CPU), but the code after the <c>await</c> holds up every channel of the connection until it
-    /// awaits again, and code that blocks there on another reply from the broker (<c>.Wait()</c>, <c>.Result</c>)
-    /// never gets it: the connection stalls. Turn it on only when that code is short and never blocks.
+    /// awaiting confirms or a consumer loop costs no thread switch per ack or delivery, but the code after the
+    /// <c>await</c> holds up every channel of the connection until it awaits again, and code that blocks there on
+    /// another reply from the broker (<c>.Wait()</c>, <c>.Result</c>) never gets it: the connection stalls. Turn it on
+    /// only when that code is short and never blocks.
     /// </summary>
     public bool AllowSynchronousContinuations { get; set; }
 

@@ -1,6 +1,5 @@
 using System.Runtime.CompilerServices;
 using System.Text;
-using System.Threading.Channels;
 using Spanwire.Amqp.Protocol;
 
 namespace Spanwire.Amqp.Client;
@@ -24,19 +23,17 @@ namespace Spanwire.Amqp.Client;
 /// </example>
 public sealed class AmqpConsumer
 {
-    private readonly System.Threading.Channels.Channel<AmqpDelivery> _deliveries;
+    private readonly DeliveryQueue _deliveries;
     private readonly TaskCompletionSource _ended = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private Exception? _error;
     private Task? _handlerLoop;
 
-    internal AmqpConsumer(AmqpChannel channel, string queue, bool synchronousContinuations, bool concurrentReaders = false)
+    /// <param name="channel">The channel the consumer is on.</param>
+    /// <param name="queue">The queue consumed from.</param>
+    /// <param name="dispatcher">Where loops woken by a delivery resume; null: on the reader thread (synchronous continuations).</param>
+    internal AmqpConsumer(AmqpChannel channel, string queue, DeliveryDispatcher? dispatcher)
     {
-        _deliveries = System.Threading.Channels.Channel.CreateUnbounded<AmqpDelivery>(new UnboundedChannelOptions
-        {
-            SingleReader = !concurrentReaders,
-            SingleWriter = true,
-            AllowSynchronousContinuations = synchronousContinuations,
-        });
+        _deliveries = new DeliveryQueue(dispatcher);
         Channel = channel;
         Queue = queue;
     }
@@ -66,13 +63,13 @@ public sealed class AmqpConsumer
     /// <returns>The deliveries, in order.</returns>
     public async IAsyncEnumerable<AmqpDelivery> ReadAllAsync([EnumeratorCancellation] CancellationToken cancellationToken = default)
     {
-        ChannelReader<AmqpDelivery> reader = _deliveries.Reader;
+        DeliveryQueue.Waiter waiter = _deliveries.CreateWaiter();
         AmqpDelivery? previous = null;
         try
         {
-            while (await reader.WaitToReadAsync(cancellationToken).ConfigureAwait(false))
+            while (await waiter.WaitToReadAsync(cancellationToken).ConfigureAwait(false))
             {
-                while (reader.TryRead(out AmqpDelivery? delivery))
+                while (_deliveries.TryRead(out AmqpDelivery delivery))
                 {
                     previous?.Dispose();
                     previous = delivery;
@@ -126,12 +123,12 @@ public sealed class AmqpConsumer
     private async Task RunHandlerAsync(Func<AmqpDelivery, CancellationToken, ValueTask> handler, bool stopOnException)
     {
         await Task.CompletedTask.ConfigureAwait(ConfigureAwaitOptions.ForceYielding); // never on the caller's thread
-        ChannelReader<AmqpDelivery> reader = _deliveries.Reader;
+        DeliveryQueue.Waiter waiter = _deliveries.CreateWaiter();
         try
         {
-            while (await reader.WaitToReadAsync().ConfigureAwait(false))
+            while (await waiter.WaitToReadAsync(CancellationToken.None).ConfigureAwait(false))
             {
-                while (reader.TryRead(out AmqpDelivery? delivery))
+                while (_deliveries.TryRead(out AmqpDelivery delivery))
                 {
                     await HandleAsync(handler, delivery, stopOnException).ConfigureAwait(false);
                 }
@@ -191,7 +188,7 @@ public sealed class AmqpConsumer
 
     internal void Enqueue(AmqpDelivery delivery)
     {
-        if (!_deliveries.Writer.TryWrite(delivery))
+        if (!_deliveries.TryWrite(delivery))
         {
             delivery.Dispose();
         }
@@ -207,7 +204,7 @@ public sealed class AmqpConsumer
         }
 
         _error ??= error;
-        if (_deliveries.Writer.TryComplete())
+        if (_deliveries.TryComplete())
         {
             if (error is null)
             {
