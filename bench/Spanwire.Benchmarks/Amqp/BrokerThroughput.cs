@@ -24,7 +24,9 @@ public static class BrokerThroughput
             typeof(global::RabbitMQ.Client.IConnection).Assembly)?.InformationalVersion?.Split('+')[0] ?? "?";
     private const int Window = 1000;
 
-    public sealed record Row(string Scenario, string Client, bool Baseline, double MessagesPerSecond, double CpuMicrosPerMessage, double BytesPerMessage);
+    /// <summary>A client's median round in one scenario, with every round's rate and CPU in round order (for the spread).</summary>
+    public sealed record Row(string Scenario, string Client, bool Baseline, double MessagesPerSecond, double CpuMicrosPerMessage, double BytesPerMessage,
+        IReadOnlyList<double> RoundRates, IReadOnlyList<double> RoundCpus);
 
     private interface IClient : IAsyncDisposable
     {
@@ -87,8 +89,21 @@ public static class BrokerThroughput
         {
             var ordered = s.Value.OrderBy(v => v.Rate).ToList();
             (double rate, double cpu, double bytes) = ordered[ordered.Count / 2]; // the median round by throughput
-            return new Row(s.Key.Scenario, s.Key.Client, s.Key.Client == rabbit.Name, rate, cpu, bytes);
+            return new Row(s.Key.Scenario, s.Key.Client, s.Key.Client == rabbit.Name, rate, cpu, bytes,
+                [.. s.Value.Select(v => v.Rate)], [.. s.Value.Select(v => v.Cpu)]);
         })];
+    }
+
+    /// <summary>The lowest and highest per-round ratio to the baseline's same round, or nothing for one round or the baseline itself.</summary>
+    private static string Spread(IReadOnlyList<double> values, IReadOnlyList<double> baseline, bool isBaseline)
+    {
+        if (isBaseline || values.Count < 2 || values.Count != baseline.Count)
+        {
+            return "";
+        }
+
+        double[] ratios = [.. values.Select((v, i) => v / baseline[i])];
+        return string.Create(CultureInfo.InvariantCulture, $" ({ratios.Min():0.00}–{ratios.Max():0.00})");
     }
 
     public static string Render(List<Row> rows, int messages, string uri)
@@ -103,13 +118,15 @@ public static class BrokerThroughput
             Row baseline = scenario.Single(r => r.Baseline);
             foreach (Row row in scenario.OrderByDescending(r => r.Baseline))
             {
+                string rateSpread = Spread(row.RoundRates, baseline.RoundRates, row.Baseline);
+                string cpuSpread = Spread(row.RoundCpus, baseline.RoundCpus, row.Baseline);
                 text.AppendLine(CultureInfo.InvariantCulture,
-                    $"| {row.Scenario} | {row.Client}{(row.Baseline ? " *" : "")} | {row.MessagesPerSecond:N0} | {row.MessagesPerSecond / baseline.MessagesPerSecond:0.00} | {row.CpuMicrosPerMessage:0.00} | {row.CpuMicrosPerMessage / baseline.CpuMicrosPerMessage:0.00} | {row.BytesPerMessage:0.#} |");
+                    $"| {row.Scenario} | {row.Client}{(row.Baseline ? " *" : "")} | {row.MessagesPerSecond:N0} | {row.MessagesPerSecond / baseline.MessagesPerSecond:0.00}{rateSpread} | {row.CpuMicrosPerMessage:0.00} | {row.CpuMicrosPerMessage / baseline.CpuMicrosPerMessage:0.00}{cpuSpread} | {row.BytesPerMessage:0.#} |");
             }
         }
 
         text.AppendLine();
-        text.AppendLine("\\* baseline. Ratio (msg/s) above 1 is faster than the baseline; Ratio (CPU) below 1 costs less CPU per message.");
+        text.AppendLine("\\* baseline. Ratio (msg/s) above 1 is faster than the baseline; Ratio (CPU) below 1 costs less CPU per message. Each ratio is the median rounds'; in brackets, the lowest and highest ratio of the same round's figures, when there was more than one round.");
         text.AppendLine("\"Spanwire, AllowSynchronousContinuations\" is the opt-in connection option: awaited confirms and deliveries resume on the connection's reader thread instead of through the thread pool.");
         text.AppendLine("Both clients run with automatic recovery on (their default); Spanwire's counters (AmqpTelemetry.MeterName) are listened to throughout, as a metrics exporter would. No tracing listener: a traced publish allocates its span and re-encodes its headers.");
         return text.ToString();
