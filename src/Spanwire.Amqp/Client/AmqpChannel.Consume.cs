@@ -13,7 +13,7 @@ public sealed partial class AmqpChannel
     private ContentKind _contentKind;
     private AmqpDelivery? _incoming;
     private AmqpConsumer? _incomingConsumer;
-    private RpcSlot.Pending? _incomingGet;
+    private RpcSlot.Pending<AmqpDelivery?>? _incomingGet;
     private (ushort Code, string Text, string Exchange, string RoutingKey) _incomingReturn;
     private BasicProperties _incomingProperties;
     private AmqpMessageBody? _incomingBody;
@@ -62,13 +62,11 @@ public sealed partial class AmqpChannel
         await CallAsync(AmqpMethods.BasicConsumeOk, (o, ch) => WriteConsume(o, ch, queue, consumerTag, autoAck, exclusive, arguments), (in AmqpMethodReader reply) =>
         {
             // Registered on the read loop, before any delivery for it can be read.
-            consumer.SetTag(reply.GetString(0));
+            consumer.SetTag(new BasicConsumeOkArguments(reply).ConsumerTag);
             lock (_consumersLock)
             {
                 _consumers.Add(consumer);
             }
-
-            return null;
         }, cancellationToken).ConfigureAwait(false);
         return consumer;
     }
@@ -76,16 +74,7 @@ public sealed partial class AmqpChannel
     private static void WriteConsume(IBufferWriter<byte> output, ushort channel, string queue, string consumerTag, bool autoAck, bool exclusive,
         FieldTable arguments)
     {
-        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(output, channel, AmqpMethods.BasicConsume, AmqpMethods.BasicConsume.GetMaxArgumentsSize(arguments.EncodedLength));
-        frame.Arguments.WriteShort(0);
-        frame.Arguments.WriteShortString(queue);
-        frame.Arguments.WriteShortString(consumerTag);
-        frame.Arguments.WriteBit(false);
-        frame.Arguments.WriteBit(autoAck);
-        frame.Arguments.WriteBit(exclusive);
-        frame.Arguments.WriteBit(false);
-        frame.Arguments.WriteTable(arguments);
-        frame.Complete();
+        AmqpMethodFrames.WriteBasicConsume(output, channel, queue, consumerTag, false, autoAck, exclusive, false, arguments);
     }
 
     /// <summary>
@@ -177,16 +166,11 @@ public sealed partial class AmqpChannel
     public async Task<AmqpDelivery?> GetAsync(string queue, bool autoAck = false, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(queue);
-        object? result = await CallAsync(AmqpMethods.BasicGetOk, (o, ch) =>
+        AmqpDelivery? delivery = await CallAsync<AmqpDelivery?>(AmqpMethods.BasicGetOk, (o, ch) =>
         {
             _getAutoAck = autoAck; // in the request's turn: its get-ok is the next one
-            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.BasicGet);
-            frame.Arguments.WriteShort(0);
-            frame.Arguments.WriteShortString(queue);
-            frame.Arguments.WriteBit(autoAck);
-            frame.Complete();
+            AmqpMethodFrames.WriteBasicGet(o, ch, queue, autoAck);
         }, null, cancellationToken, AmqpMethods.BasicGetEmpty).ConfigureAwait(false);
-        var delivery = (AmqpDelivery?)result;
         if (delivery is not null && AmqpTelemetry.TracesDeliveries)
         {
             AmqpTelemetry.StartDeliver(_connection.Endpoint, delivery, fetched: true)?.Dispose();
@@ -231,11 +215,7 @@ public sealed partial class AmqpChannel
 
         using (scope)
         {
-            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(scope.Writer, Number, AmqpMethods.BasicNack);
-            frame.Arguments.WriteLongLong(ToWireTag(deliveryTag));
-            frame.Arguments.WriteBit(multiple);
-            frame.Arguments.WriteBit(requeue);
-            frame.Complete();
+            AmqpMethodFrames.WriteBasicNack(scope.Writer, Number, ToWireTag(deliveryTag), multiple, requeue);
         }
 
         CountSettled(deliveryTag, multiple, acked: false);
@@ -256,10 +236,7 @@ public sealed partial class AmqpChannel
 
         using (scope)
         {
-            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(scope.Writer, Number, AmqpMethods.BasicReject);
-            frame.Arguments.WriteLongLong(ToWireTag(deliveryTag));
-            frame.Arguments.WriteBit(requeue);
-            frame.Complete();
+            AmqpMethodFrames.WriteBasicReject(scope.Writer, Number, ToWireTag(deliveryTag), requeue);
         }
 
         CountSettled(deliveryTag, multiple: false, acked: false);
@@ -357,15 +334,11 @@ public sealed partial class AmqpChannel
         string tag = consumer.Tag;
         await CallAsync(AmqpMethods.BasicCancelOk, (o, ch) =>
         {
-            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.BasicCancel);
-            frame.Arguments.WriteShortString(tag);
-            frame.Arguments.WriteBit(false);
-            frame.Complete();
+            AmqpMethodFrames.WriteBasicCancel(o, ch, tag, false);
         }, (in AmqpMethodReader reply) =>
         {
             RemoveConsumer(consumer);
             consumer.Complete(null);
-            return null;
         }, cancellationToken).ConfigureAwait(false);
         if (!IsForRecovery)
         {
@@ -375,25 +348,28 @@ public sealed partial class AmqpChannel
 
     private void BeginDelivery(in AmqpMethodReader method)
     {
-        AmqpConsumer? consumer = FindConsumer(method.GetShortString(0));
+        var deliver = new BasicDeliverArguments(method);
+        AmqpConsumer? consumer = FindConsumer(deliver.ConsumerTagBytes);
         _incomingConsumer = consumer;
-        _incoming = new AmqpDelivery(consumer?.Tag ?? method.GetString(0), FromWireTag(method.GetLongLong(1)), method.GetBit(2),
-            _recentExchange.Get(method.GetShortString(3)), _recentRoutingKey.Get(method.GetShortString(4)), 0);
+        _incoming = new AmqpDelivery(consumer?.Tag ?? deliver.ConsumerTag, FromWireTag(deliver.DeliveryTag), deliver.Redelivered,
+            _recentExchange.Get(deliver.ExchangeBytes), _recentRoutingKey.Get(deliver.RoutingKeyBytes), 0);
         _contentKind = ContentKind.Delivery;
     }
 
     private void BeginGetOk(in AmqpMethodReader method)
     {
-        _incomingGet = _rpc.Match(method.Method)
+        _incomingGet = _rpc.Match(method.Method) as RpcSlot.Pending<AmqpDelivery?>
             ?? throw new AmqpProtocolException(AmqpReplyCode.CommandInvalid, method.Offset, $"basic.get-ok on channel {Number} with no basic.get pending");
-        _incoming = new AmqpDelivery("", FromWireTag(method.GetLongLong(0)), method.GetBit(1), _recentExchange.Get(method.GetShortString(2)),
-            _recentRoutingKey.Get(method.GetShortString(3)), method.GetLong(4));
+        var getOk = new BasicGetOkArguments(method);
+        _incoming = new AmqpDelivery("", FromWireTag(getOk.DeliveryTag), getOk.Redelivered, _recentExchange.Get(getOk.ExchangeBytes),
+            _recentRoutingKey.Get(getOk.RoutingKeyBytes), getOk.MessageCount);
         _contentKind = ContentKind.Get;
     }
 
     private void BeginReturn(in AmqpMethodReader method)
     {
-        _incomingReturn = (method.GetShort(0), method.GetString(1), method.GetString(2), method.GetString(3));
+        var returned = new BasicReturnArguments(method);
+        _incomingReturn = (returned.ReplyCode, returned.ReplyText, returned.Exchange, returned.RoutingKey);
         _contentKind = ContentKind.Return;
     }
 
@@ -452,7 +428,7 @@ public sealed partial class AmqpChannel
                         CountUnacked();
                     }
 
-                    RpcSlot.Pending pending = _incomingGet!;
+                    RpcSlot.Pending<AmqpDelivery?> pending = _incomingGet!;
                     _incomingGet = null;
                     _rpc.Complete(pending, delivery);
                 }
@@ -495,7 +471,8 @@ public sealed partial class AmqpChannel
 
     private void HandleBrokerCancel(in AmqpMethodReader method)
     {
-        AmqpConsumer? consumer = FindConsumer(method.GetShortString(0));
+        var cancel = new BasicCancelArguments(method);
+        AmqpConsumer? consumer = FindConsumer(cancel.ConsumerTagBytes);
         if (consumer is not null)
         {
             RemoveConsumer(consumer);
@@ -503,14 +480,12 @@ public sealed partial class AmqpChannel
             consumer.Complete(null, byBroker: true);
         }
 
-        if (!method.GetBit(1))
+        if (!cancel.NoWait)
         {
-            string tag = method.GetString(0);
+            string tag = cancel.ConsumerTag;
             WriteFrame((o, ch) =>
             {
-                AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.BasicCancelOk);
-                frame.Arguments.WriteShortString(tag);
-                frame.Complete();
+                AmqpMethodFrames.WriteBasicCancelOk(o, ch, tag);
             });
         }
     }

@@ -87,7 +87,6 @@ public sealed partial class AmqpChannel
         {
             // Set on the read loop, so no ack can arrive before the tracker exists.
             _confirms = tracker;
-            return null;
         }, cancellationToken).ConfigureAwait(false);
     }
 
@@ -213,9 +212,7 @@ public sealed partial class AmqpChannel
 
     private static void WriteConfirmSelect(IBufferWriter<byte> output, ushort channel)
     {
-        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(output, channel, AmqpMethods.ConfirmSelect);
-        frame.Arguments.WriteBit(false);
-        frame.Complete();
+        AmqpMethodFrames.WriteConfirmSelect(output, channel, false);
     }
 
     private void ThrowIfConfirmsOff()

@@ -128,7 +128,6 @@ public sealed partial class AmqpChannel
             await CallRawAsync(AmqpMethods.ConfirmSelectOk, static (o, ch) => WriteConfirmSelect(o, ch), (in AmqpMethodReader _) =>
             {
                 _confirms = tracker; // publish numbers start again at 1 on the new link
-                return null;
             }, cancellationToken).ConfigureAwait(false);
         }
     }
@@ -143,13 +142,11 @@ public sealed partial class AmqpChannel
             await CallRawAsync(AmqpMethods.BasicConsumeOk, (o, ch) => WriteConsume(o, ch, consumer.Queue, before, autoAck, exclusive, arguments),
                 (in AmqpMethodReader reply) =>
                 {
-                    string tag = reply.GetString(0);
+                    string tag = new BasicConsumeOkArguments(reply).ConsumerTag;
                     if (tag != before)
                     {
                         consumer.SetTag(tag); // on the read loop, before any delivery for the new tag
                     }
-
-                    return null;
                 }, cancellationToken).ConfigureAwait(false);
         }
         catch (AmqpChannelClosedException refused)

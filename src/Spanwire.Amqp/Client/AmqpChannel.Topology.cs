@@ -28,18 +28,8 @@ public sealed partial class AmqpChannel
         ArgumentNullException.ThrowIfNull(type);
         await CallOrSendAsync(noWait, AmqpMethods.ExchangeDeclareOk, (o, ch) =>
         {
-            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.ExchangeDeclare, AmqpMethods.ExchangeDeclare.GetMaxArgumentsSize(arguments.EncodedLength));
-            frame.Arguments.WriteShort(0);
-            frame.Arguments.WriteShortString(exchange);
-            frame.Arguments.WriteShortString(type);
-            frame.Arguments.WriteBit(passive);
-            frame.Arguments.WriteBit(durable);
-            frame.Arguments.WriteBit(autoDelete);
-            frame.Arguments.WriteBit(@internal);
-            frame.Arguments.WriteBit(noWait);
-            frame.Arguments.WriteTable(arguments);
-            frame.Complete();
-        }, null, cancellationToken).ConfigureAwait(false);
+            AmqpMethodFrames.WriteExchangeDeclare(o, ch, exchange, type, passive, durable, autoDelete, @internal, noWait, arguments);
+        }, cancellationToken).ConfigureAwait(false);
         if (!passive)
         {
             Recorder?.RecordExchange(exchange, new TopologyRecorder.ExchangeRecord(type, durable, autoDelete, @internal, arguments));
@@ -59,13 +49,8 @@ public sealed partial class AmqpChannel
         ArgumentNullException.ThrowIfNull(exchange);
         await CallOrSendAsync(noWait, AmqpMethods.ExchangeDeleteOk, (o, ch) =>
         {
-            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.ExchangeDelete);
-            frame.Arguments.WriteShort(0);
-            frame.Arguments.WriteShortString(exchange);
-            frame.Arguments.WriteBit(ifUnused);
-            frame.Arguments.WriteBit(noWait);
-            frame.Complete();
-        }, null, cancellationToken).ConfigureAwait(false);
+            AmqpMethodFrames.WriteExchangeDelete(o, ch, exchange, ifUnused, noWait);
+        }, cancellationToken).ConfigureAwait(false);
         Recorder?.ForgetExchange(exchange);
     }
 
@@ -82,7 +67,7 @@ public sealed partial class AmqpChannel
     public async Task ExchangeBindAsync(string destination, string source, string routingKey, FieldTable arguments = default,
         bool noWait = false, CancellationToken cancellationToken = default)
     {
-        await ExchangeBinding(AmqpMethods.ExchangeBind, AmqpMethods.ExchangeBindOk, destination, source, routingKey, arguments, noWait, cancellationToken)
+        await ExchangeBinding(bind: true, destination, source, routingKey, arguments, noWait, cancellationToken)
             .ConfigureAwait(false);
         Recorder?.RecordBinding(new TopologyRecorder.BindingRecord(ToExchange: true, destination, source, routingKey, arguments));
     }
@@ -100,7 +85,7 @@ public sealed partial class AmqpChannel
     public async Task ExchangeUnbindAsync(string destination, string source, string routingKey, FieldTable arguments = default,
         bool noWait = false, CancellationToken cancellationToken = default)
     {
-        await ExchangeBinding(AmqpMethods.ExchangeUnbind, AmqpMethods.ExchangeUnbindOk, destination, source, routingKey, arguments, noWait, cancellationToken)
+        await ExchangeBinding(bind: false, destination, source, routingKey, arguments, noWait, cancellationToken)
             .ConfigureAwait(false);
         Recorder?.ForgetBinding(new TopologyRecorder.BindingRecord(ToExchange: true, destination, source, routingKey, arguments));
     }
@@ -126,21 +111,15 @@ public sealed partial class AmqpChannel
             throw new ArgumentException("A server-named queue (an empty name) cannot be declared with noWait: the broker's reply is what names it.", nameof(queue));
         }
 
-        object? result = await CallOrSendAsync(noWait, AmqpMethods.QueueDeclareOk, (o, ch) =>
+        AmqpQueueInfo info = await CallOrSendAsync(noWait, AmqpMethods.QueueDeclareOk, (o, ch) =>
         {
-            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.QueueDeclare, AmqpMethods.QueueDeclare.GetMaxArgumentsSize(arguments.EncodedLength));
-            frame.Arguments.WriteShort(0);
-            frame.Arguments.WriteShortString(queue);
-            frame.Arguments.WriteBit(passive);
-            frame.Arguments.WriteBit(durable);
-            frame.Arguments.WriteBit(exclusive);
-            frame.Arguments.WriteBit(autoDelete);
-            frame.Arguments.WriteBit(noWait);
-            frame.Arguments.WriteTable(arguments);
-            frame.Complete();
-        }, static (in AmqpMethodReader reply) => new AmqpQueueInfo(reply.GetString(0), reply.GetLong(1), reply.GetLong(2)), cancellationToken)
+            AmqpMethodFrames.WriteQueueDeclare(o, ch, queue, passive, durable, exclusive, autoDelete, noWait, arguments);
+        }, static (in AmqpMethodReader reply) =>
+        {
+            var ok = new QueueDeclareOkArguments(reply);
+            return new AmqpQueueInfo(ok.Queue, ok.MessageCount, ok.ConsumerCount);
+        }, new AmqpQueueInfo(queue, 0, 0), cancellationToken) // no reply with noWait: the name given, counts unknown
             .ConfigureAwait(false);
-        AmqpQueueInfo info = result is AmqpQueueInfo replied ? replied : new AmqpQueueInfo(queue, 0, 0); // no reply with noWait: the name given, counts unknown
         if (!passive)
         {
             Recorder?.RecordQueue(info.Name, new TopologyRecorder.QueueRecord(durable, exclusive, autoDelete, arguments, ServerNamed: queue.Length == 0));
@@ -167,15 +146,8 @@ public sealed partial class AmqpChannel
         ArgumentNullException.ThrowIfNull(routingKey);
         await CallOrSendAsync(noWait, AmqpMethods.QueueBindOk, (o, ch) =>
         {
-            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.QueueBind, AmqpMethods.QueueBind.GetMaxArgumentsSize(arguments.EncodedLength));
-            frame.Arguments.WriteShort(0);
-            frame.Arguments.WriteShortString(queue);
-            frame.Arguments.WriteShortString(exchange);
-            frame.Arguments.WriteShortString(routingKey);
-            frame.Arguments.WriteBit(noWait);
-            frame.Arguments.WriteTable(arguments);
-            frame.Complete();
-        }, null, cancellationToken).ConfigureAwait(false);
+            AmqpMethodFrames.WriteQueueBind(o, ch, queue, exchange, routingKey, noWait, arguments);
+        }, cancellationToken).ConfigureAwait(false);
         Recorder?.RecordBinding(new TopologyRecorder.BindingRecord(ToExchange: false, queue, exchange, routingKey, arguments));
     }
 
@@ -195,13 +167,7 @@ public sealed partial class AmqpChannel
         ArgumentNullException.ThrowIfNull(routingKey);
         await CallAsync(AmqpMethods.QueueUnbindOk, (o, ch) =>
         {
-            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.QueueUnbind, AmqpMethods.QueueUnbind.GetMaxArgumentsSize(arguments.EncodedLength));
-            frame.Arguments.WriteShort(0);
-            frame.Arguments.WriteShortString(queue);
-            frame.Arguments.WriteShortString(exchange);
-            frame.Arguments.WriteShortString(routingKey);
-            frame.Arguments.WriteTable(arguments);
-            frame.Complete();
+            AmqpMethodFrames.WriteQueueUnbind(o, ch, queue, exchange, routingKey, arguments);
         }, null, cancellationToken).ConfigureAwait(false);
         Recorder?.ForgetBinding(new TopologyRecorder.BindingRecord(ToExchange: false, queue, exchange, routingKey, arguments));
     }
@@ -215,15 +181,10 @@ public sealed partial class AmqpChannel
     public async Task<uint> QueuePurgeAsync(string queue, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(queue);
-        object? result = await CallAsync(AmqpMethods.QueuePurgeOk, (o, ch) =>
+        return await CallAsync(AmqpMethods.QueuePurgeOk, (o, ch) =>
         {
-            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.QueuePurge);
-            frame.Arguments.WriteShort(0);
-            frame.Arguments.WriteShortString(queue);
-            frame.Arguments.WriteBit(false);
-            frame.Complete();
-        }, static (in AmqpMethodReader reply) => reply.GetLong(0), cancellationToken).ConfigureAwait(false);
-        return (uint)result!;
+            AmqpMethodFrames.WriteQueuePurge(o, ch, queue, false);
+        }, static (in AmqpMethodReader reply) => new QueuePurgeOkArguments(reply).MessageCount, cancellationToken).ConfigureAwait(false);
     }
 
     /// <summary>Deletes a queue (queue.delete); returns how many messages it held.</summary>
@@ -239,18 +200,12 @@ public sealed partial class AmqpChannel
         CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(queue);
-        object? result = await CallOrSendAsync(noWait, AmqpMethods.QueueDeleteOk, (o, ch) =>
+        uint count = await CallOrSendAsync(noWait, AmqpMethods.QueueDeleteOk, (o, ch) =>
         {
-            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.QueueDelete);
-            frame.Arguments.WriteShort(0);
-            frame.Arguments.WriteShortString(queue);
-            frame.Arguments.WriteBit(ifUnused);
-            frame.Arguments.WriteBit(ifEmpty);
-            frame.Arguments.WriteBit(noWait);
-            frame.Complete();
-        }, static (in AmqpMethodReader reply) => reply.GetLong(0), cancellationToken).ConfigureAwait(false);
+            AmqpMethodFrames.WriteQueueDelete(o, ch, queue, ifUnused, ifEmpty, noWait);
+        }, static (in AmqpMethodReader reply) => new QueueDeleteOkArguments(reply).MessageCount, 0u, cancellationToken).ConfigureAwait(false);
         Recorder?.ForgetQueue(queue);
-        return result is uint count ? count : 0; // no reply with noWait: the count is unknown
+        return count; // 0 with noWait: the count is unknown
     }
 
     /// <summary>
@@ -273,11 +228,7 @@ public sealed partial class AmqpChannel
 
     private static void WriteQos(IBufferWriter<byte> output, ushort channel, uint prefetchSize, ushort prefetchCount, bool global)
     {
-        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(output, channel, AmqpMethods.BasicQos);
-        frame.Arguments.WriteLong(prefetchSize);
-        frame.Arguments.WriteShort(prefetchCount);
-        frame.Arguments.WriteBit(global);
-        frame.Complete();
+        AmqpMethodFrames.WriteBasicQos(output, channel, prefetchSize, prefetchCount, global);
     }
 
     /// <summary>Limits unacknowledged deliveries to <paramref name="prefetchCount"/> for each new consumer on the channel (basic.qos, no size limit).</summary>
@@ -299,7 +250,7 @@ public sealed partial class AmqpChannel
     /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
     /// <exception cref="TimeoutException">No reply within <see cref="AmqpConnectionOptions.ContinuationTimeout"/>.</exception>
     public Task TxSelectAsync(CancellationToken cancellationToken = default) =>
-        CallAsync(AmqpMethods.TxSelectOk, static (o, ch) => AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.TxSelect).Complete(), null, cancellationToken);
+        CallAsync(AmqpMethods.TxSelectOk, static (o, ch) => AmqpMethodFrames.WriteTxSelect(o, ch), null, cancellationToken);
 
     /// <summary>Commits the current transaction (tx.commit).</summary>
     /// <param name="cancellationToken">Cancels waiting for the broker's reply (the request may still take effect).</param>
@@ -307,7 +258,7 @@ public sealed partial class AmqpChannel
     /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
     /// <exception cref="TimeoutException">No reply within <see cref="AmqpConnectionOptions.ContinuationTimeout"/>.</exception>
     public Task TxCommitAsync(CancellationToken cancellationToken = default) =>
-        CallAsync(AmqpMethods.TxCommitOk, static (o, ch) => AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.TxCommit).Complete(), null, cancellationToken);
+        CallAsync(AmqpMethods.TxCommitOk, static (o, ch) => AmqpMethodFrames.WriteTxCommit(o, ch), null, cancellationToken);
 
     /// <summary>Abandons the current transaction (tx.rollback).</summary>
     /// <param name="cancellationToken">Cancels waiting for the broker's reply (the request may still take effect).</param>
@@ -315,37 +266,55 @@ public sealed partial class AmqpChannel
     /// <exception cref="AmqpClosedException">The channel or connection is closed, or closed before the reply.</exception>
     /// <exception cref="TimeoutException">No reply within <see cref="AmqpConnectionOptions.ContinuationTimeout"/>.</exception>
     public Task TxRollbackAsync(CancellationToken cancellationToken = default) =>
-        CallAsync(AmqpMethods.TxRollbackOk, static (o, ch) => AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.TxRollback).Complete(), null, cancellationToken);
+        CallAsync(AmqpMethods.TxRollbackOk, static (o, ch) => AmqpMethodFrames.WriteTxRollback(o, ch), null, cancellationToken);
 
     /// <summary>A request awaited for its reply, or with <paramref name="noWait"/> sent in its turn and not answered.</summary>
-    private async Task<object?> CallOrSendAsync(bool noWait, AmqpMethod reply, MethodWriter write, ReplyParser? parse, CancellationToken cancellationToken)
+    private async Task CallOrSendAsync(bool noWait, AmqpMethod reply, MethodWriter write, CancellationToken cancellationToken)
+    {
+        if (noWait)
+        {
+            await SendAsync(reply, write, cancellationToken).ConfigureAwait(false);
+        }
+        else
+        {
+            await CallAsync(reply, write, null, cancellationToken).ConfigureAwait(false);
+        }
+    }
+
+    /// <summary>As the other overload, with the reply parsed into the result; <paramref name="noReply"/> with <paramref name="noWait"/>.</summary>
+    private async Task<T> CallOrSendAsync<T>(bool noWait, AmqpMethod reply, MethodWriter write, ReplyParser<T>? parse, T noReply, CancellationToken cancellationToken)
     {
         if (!noWait)
         {
             return await CallAsync(reply, write, parse, cancellationToken).ConfigureAwait(false);
         }
 
-        ThrowIfClosed();
-        await _rpc.SendAsync(Output, Number, write, reply, cancellationToken).ConfigureAwait(false);
-        return null;
+        await SendAsync(reply, write, cancellationToken).ConfigureAwait(false);
+        return noReply;
     }
 
-    private Task<object?> ExchangeBinding(AmqpMethod request, AmqpMethod reply, string destination, string source, string routingKey, FieldTable arguments,
+    private Task SendAsync(AmqpMethod method, MethodWriter write, CancellationToken cancellationToken)
+    {
+        ThrowIfClosed();
+        return _rpc.SendAsync(Output, Number, write, method, cancellationToken);
+    }
+
+    private Task ExchangeBinding(bool bind, string destination, string source, string routingKey, FieldTable arguments,
         bool noWait, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(destination);
         ArgumentNullException.ThrowIfNull(source);
         ArgumentNullException.ThrowIfNull(routingKey);
-        return CallOrSendAsync(noWait, reply, (o, ch) =>
+        return CallOrSendAsync(noWait, bind ? AmqpMethods.ExchangeBindOk : AmqpMethods.ExchangeUnbindOk, (o, ch) =>
         {
-            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, request, request.GetMaxArgumentsSize(arguments.EncodedLength));
-            frame.Arguments.WriteShort(0);
-            frame.Arguments.WriteShortString(destination);
-            frame.Arguments.WriteShortString(source);
-            frame.Arguments.WriteShortString(routingKey);
-            frame.Arguments.WriteBit(noWait);
-            frame.Arguments.WriteTable(arguments);
-            frame.Complete();
-        }, null, cancellationToken);
+            if (bind)
+            {
+                AmqpMethodFrames.WriteExchangeBind(o, ch, destination, source, routingKey, noWait, arguments);
+            }
+            else
+            {
+                AmqpMethodFrames.WriteExchangeUnbind(o, ch, destination, source, routingKey, noWait, arguments);
+            }
+        }, cancellationToken);
     }
 }

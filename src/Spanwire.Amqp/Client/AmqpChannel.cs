@@ -152,9 +152,7 @@ public sealed partial class AmqpChannel : IAsyncDisposable
         FrameOutput output = Output;
         return _rpc.CallAsync(output, Number, static (o, ch) =>
         {
-            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.ChannelOpen);
-            frame.Arguments.WriteShortString(""u8);
-            frame.Complete();
+            AmqpMethodFrames.WriteChannelOpen(o, ch);
         }, AmqpMethods.ChannelOpenOk, null, (in AmqpMethodReader _) =>
         {
             Volatile.Write(ref _settleOutput, output);
@@ -162,8 +160,6 @@ public sealed partial class AmqpChannel : IAsyncDisposable
             {
                 AmqpTelemetry.Channels.Add(1);
             }
-
-            return null;
         }, cancellationToken);
     }
 
@@ -195,15 +191,21 @@ public sealed partial class AmqpChannel : IAsyncDisposable
         _connection.ForgetChannel(this);
     }
 
-    private Task<object?> CallAsync(AmqpMethod reply, MethodWriter write, ReplyParser? parse, CancellationToken cancellationToken, AmqpMethod? alternative = null)
+    private Task CallAsync(AmqpMethod reply, MethodWriter write, ReplyHandler? onReply, CancellationToken cancellationToken)
     {
         ThrowIfClosed();
-        return CallRawAsync(reply, write, parse, cancellationToken, alternative);
+        return CallRawAsync(reply, write, onReply, cancellationToken);
+    }
+
+    private Task<T> CallAsync<T>(AmqpMethod reply, MethodWriter write, ReplyParser<T>? parse, CancellationToken cancellationToken, AmqpMethod? alternative = null)
+    {
+        ThrowIfClosed();
+        return _rpc.CallAsync(Output, Number, write, reply, alternative, parse, cancellationToken);
     }
 
     // Without the open check: recovery talks to the broker while the channel is still suspended.
-    private Task<object?> CallRawAsync(AmqpMethod reply, MethodWriter write, ReplyParser? parse, CancellationToken cancellationToken, AmqpMethod? alternative = null) =>
-        _rpc.CallAsync(Output, Number, write, reply, alternative, parse, cancellationToken);
+    private Task CallRawAsync(AmqpMethod reply, MethodWriter write, ReplyHandler? onReply, CancellationToken cancellationToken) =>
+        _rpc.CallAsync(Output, Number, write, reply, null, onReply, cancellationToken);
 
     private void ThrowIfClosed()
     {
@@ -232,12 +234,7 @@ public sealed partial class AmqpChannel : IAsyncDisposable
 
     private static void WriteClose(IBufferWriter<byte> output, ushort channel, ushort code, string text)
     {
-        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(output, channel, AmqpMethods.ChannelClose);
-        frame.Arguments.WriteShort(code);
-        frame.Arguments.WriteShortString(AmqpPrimitives.ToShortStringPrefix(text));
-        frame.Arguments.WriteShort(0);
-        frame.Arguments.WriteShort(0);
-        frame.Complete();
+        AmqpMethodFrames.WriteChannelClose(output, channel, code, AmqpPrimitives.ToShortStringPrefix(text), 0, 0);
     }
 
     private void WriteFrame(MethodWriter write)
@@ -279,8 +276,18 @@ public sealed partial class AmqpChannel : IAsyncDisposable
                 throw new AmqpProtocolException(AmqpReplyCode.CommandInvalid, method.Offset, $"{m.Name} on channel {Number}, which is not in confirm mode");
             }
 
-            ulong tag = method.GetLongLong(0);
-            bool multiple = method.GetBit(1);
+            ulong tag;
+            bool multiple;
+            if (m == AmqpMethods.BasicAck)
+            {
+                var ack = new BasicAckArguments(method);
+                (tag, multiple) = (ack.DeliveryTag, ack.Multiple);
+            }
+            else
+            {
+                var nack = new BasicNackArguments(method);
+                (tag, multiple) = (nack.DeliveryTag, nack.Multiple);
+            }
             _confirms.Resolve(tag, multiple, m == AmqpMethods.BasicAck);
             RaiseConfirm(m == AmqpMethods.BasicAck ? Acked : Nacked, new AmqpConfirm(tag, multiple));
         }
@@ -298,7 +305,8 @@ public sealed partial class AmqpChannel : IAsyncDisposable
         }
         else if (m == AmqpMethods.ChannelClose)
         {
-            var reason = new AmqpChannelClosedException(Number, method.GetShort(0), method.GetString(1), method.GetShort(2), method.GetShort(3));
+            var close = new ChannelCloseArguments(method);
+            var reason = new AmqpChannelClosedException(Number, close.ReplyCode, close.ReplyText, close.ClassId, close.MethodId);
             AmqpEventSource.Log.ChannelClosedByBroker(_connection.Endpoint.ToString(), Number, reason.ReplyCode, reason.ReplyText);
             if (Volatile.Read(ref _suspended) is not null)
             {
@@ -307,7 +315,7 @@ public sealed partial class AmqpChannel : IAsyncDisposable
                 // the channel again for the rest.
                 using (FrameOutput.Scope scope = Output.Begin())
                 {
-                    AmqpFrameWriter.BeginMethod(scope.Writer, Number, AmqpMethods.ChannelCloseOk).Complete();
+                    AmqpMethodFrames.WriteChannelCloseOk(scope.Writer, Number);
                 }
 
                 Volatile.Write(ref _settleOutput, null);
@@ -315,19 +323,19 @@ public sealed partial class AmqpChannel : IAsyncDisposable
                 return;
             }
 
-            WriteFrame(static (o, ch) => AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.ChannelCloseOk).Complete());
+            WriteFrame(static (o, ch) => AmqpMethodFrames.WriteChannelCloseOk(o, ch));
             Shutdown(reason);
         }
         else if (m == AmqpMethods.ChannelFlow)
         {
-            bool active = method.GetBit(0);
+            bool active = new ChannelFlowArguments(method).Active;
             WriteFrame(active
                 ? static (o, ch) => WriteFlowOk(o, ch, true)
                 : static (o, ch) => WriteFlowOk(o, ch, false));
         }
         else if (_rpc.Match(m) is { } pending)
         {
-            _rpc.Complete(pending, pending.Parse?.Invoke(method));
+            _rpc.Complete(pending, method);
         }
         else
         {
@@ -349,8 +357,6 @@ public sealed partial class AmqpChannel : IAsyncDisposable
 
     private static void WriteFlowOk(IBufferWriter<byte> output, ushort channel, bool active)
     {
-        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(output, channel, AmqpMethods.ChannelFlowOk);
-        frame.Arguments.WriteBit(active);
-        frame.Complete();
+        AmqpMethodFrames.WriteChannelFlowOk(output, channel, active);
     }
 }

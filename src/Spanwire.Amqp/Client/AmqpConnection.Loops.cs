@@ -212,19 +212,21 @@ public sealed partial class AmqpConnection
 
         if (state == HandshakeState.Start && m == AmqpMethods.ConnectionStart)
         {
-            if (method.GetOctet(0) != 0 || method.GetOctet(1) != 9)
+            var start = new ConnectionStartArguments(method);
+            if (start.VersionMajor != 0 || start.VersionMinor != 9)
             {
-                throw new AmqpConnectionClosedException(0, $"the broker speaks AMQP {method.GetOctet(0)}-{method.GetOctet(1)}, not 0-9-1");
+                throw new AmqpConnectionClosedException(0, $"the broker speaks AMQP {start.VersionMajor}-{start.VersionMinor}, not 0-9-1");
             }
 
             string mechanism = _options.AuthMechanism == AmqpAuthMechanism.External ? "EXTERNAL" : "PLAIN";
-            if (!Encoding.UTF8.GetString(method.GetLongString(3)).Split(' ').Contains(mechanism))
+            string offered = start.Mechanisms;
+            if (!offered.Split(' ').Contains(mechanism))
             {
-                throw new AmqpConnectionClosedException(0, $"the broker does not offer {mechanism} authentication (it offers: {method.GetString(3)})"
+                throw new AmqpConnectionClosedException(0, $"the broker does not offer {mechanism} authentication (it offers: {offered})"
                     + (mechanism == "EXTERNAL" ? "; RabbitMQ offers it with the rabbitmq_auth_mechanism_ssl plugin on a TLS listener" : ""));
             }
 
-            ServerProperties = FieldTableConversion.ToDictionary(method.GetTable(2));
+            ServerProperties = FieldTableConversion.ToDictionary(start.ServerProperties);
             WriteStartOk(link);
             return HandshakeState.Tune;
         }
@@ -232,34 +234,29 @@ public sealed partial class AmqpConnection
         if (state == HandshakeState.Tune && m == AmqpMethods.ConnectionSecure)
         {
             byte[] response = _options.AuthMechanism == AmqpAuthMechanism.External ? [] : PlainResponse(link);
-            WriteMethod(link, AmqpMethods.ConnectionSecureOk, 4 + response.Length, (ref AmqpMethodWriter a) => a.WriteLongString(response));
+            using FrameOutput.Scope scope = link.Output.Begin();
+            AmqpMethodFrames.WriteConnectionSecureOk(scope.Writer, 0, response);
             return state;
         }
 
         if (state == HandshakeState.Tune && m == AmqpMethods.ConnectionTune)
         {
-            ChannelMax = Negotiate(_options.ChannelMax, method.GetShort(0));
-            FrameMax = Negotiate(_options.FrameMax, method.GetLong(1));
-            Heartbeat = Negotiate(_options.Heartbeat, method.GetShort(2));
+            var tune = new ConnectionTuneArguments(method);
+            ChannelMax = Negotiate(_options.ChannelMax, tune.ChannelMax);
+            FrameMax = Negotiate(_options.FrameMax, tune.FrameMax);
+            Heartbeat = Negotiate(_options.Heartbeat, tune.Heartbeat);
             if (FrameMax != 0 && FrameMax < AmqpFraming.MinFrameMax)
             {
                 throw new AmqpConnectionClosedException(0, $"the negotiated frame_max {FrameMax} is below the protocol minimum {AmqpFraming.MinFrameMax}");
             }
 
-            WriteMethod(link, AmqpMethods.ConnectionTuneOk, 0, (ref AmqpMethodWriter a) =>
+            using (FrameOutput.Scope scope = link.Output.Begin())
             {
-                a.WriteShort(ChannelMax);
-                a.WriteLong(FrameMax);
-                a.WriteShort(Heartbeat);
-            });
+                AmqpMethodFrames.WriteConnectionTuneOk(scope.Writer, 0, ChannelMax, FrameMax, Heartbeat);
+                AmqpMethodFrames.WriteConnectionOpen(scope.Writer, 0, _options.VirtualHost);
+            }
+
             link.Decoder.FrameMax = FrameMax;
-            string vhost = _options.VirtualHost;
-            WriteMethod(link, AmqpMethods.ConnectionOpen, 0, (ref AmqpMethodWriter a) =>
-            {
-                a.WriteShortString(vhost);
-                a.WriteShortString(""u8);
-                a.WriteBit(false);
-            });
             return HandshakeState.OpenOk;
         }
 
@@ -274,14 +271,15 @@ public sealed partial class AmqpConnection
     /// <summary>Answers the broker's connection.close with close-ok and returns the exception that ends the connection.</summary>
     private static AmqpConnectionClosedException AcceptBrokerClose(Link link, in AmqpMethodReader close)
     {
-        var reason = new AmqpConnectionClosedException(close.GetShort(0), close.GetString(1), close.GetShort(2), close.GetShort(3));
+        var arguments = new ConnectionCloseArguments(close);
+        var reason = new AmqpConnectionClosedException(arguments.ReplyCode, arguments.ReplyText, arguments.ClassId, arguments.MethodId);
 
         // Kept before close-ok goes out: a broker that is shutting down drops the socket at once, and the writer's
         // failure on it must not replace the reason the broker gave.
         Volatile.Write(ref link.BrokerClose, reason);
         using (FrameOutput.Scope scope = link.Output.Begin())
         {
-            AmqpFrameWriter.BeginMethod(scope.Writer, 0, AmqpMethods.ConnectionCloseOk).Complete();
+            AmqpMethodFrames.WriteConnectionCloseOk(scope.Writer, 0);
         }
 
         return reason;
@@ -328,24 +326,8 @@ public sealed partial class AmqpConnection
         var table = FieldTable.FromDictionary(properties);
         bool external = _options.AuthMechanism == AmqpAuthMechanism.External;
         byte[] response = external ? [] : PlainResponse(link); // EXTERNAL: the broker takes the identity from the client certificate
-        WriteMethod(link, AmqpMethods.ConnectionStartOk, table.EncodedLength + 4 + response.Length, (ref AmqpMethodWriter a) =>
-        {
-            a.WriteTable(table);
-            a.WriteShortString(external ? "EXTERNAL"u8 : "PLAIN"u8);
-            a.WriteLongString(response);
-            a.WriteShortString("en_US"u8);
-        });
-    }
-
-    private delegate void ArgumentsWriter(ref AmqpMethodWriter arguments);
-
-    // variableArgumentsSize: the encoded longstr and table arguments; the rest is bounded by the method table.
-    private static void WriteMethod(Link link, AmqpMethod method, int variableArgumentsSize, ArgumentsWriter write)
-    {
         using FrameOutput.Scope scope = link.Output.Begin();
-        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(scope.Writer, 0, method, method.GetMaxArgumentsSize(variableArgumentsSize));
-        write(ref frame.Arguments);
-        frame.Complete();
+        AmqpMethodFrames.WriteConnectionStartOk(scope.Writer, 0, table, external ? "EXTERNAL" : "PLAIN", response, "en_US");
     }
 
     private void StartWriter(Link link, Stream stream)
@@ -441,7 +423,7 @@ public sealed partial class AmqpConnection
         if (m == AmqpMethods.ConnectionBlocked)
         {
             IsBlocked = true;
-            string why = method.GetString(0);
+            string why = new ConnectionBlockedArguments(method).Reason;
             Raise(() => Blocked?.Invoke(this, why));
         }
         else if (m == AmqpMethods.ConnectionUnblocked)
@@ -451,7 +433,7 @@ public sealed partial class AmqpConnection
         }
         else if (link.Rpc.Match(m) is { } pending)
         {
-            link.Rpc.Complete(pending, null);
+            link.Rpc.Complete(pending, method);
         }
         else
         {

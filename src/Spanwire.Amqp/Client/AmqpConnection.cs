@@ -266,11 +266,7 @@ public sealed partial class AmqpConnection : IAsyncDisposable
         Link link = Volatile.Read(ref _link);
         await link.Rpc.CallAsync(link.Output, 0, (o, ch) =>
         {
-            AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(o, ch, AmqpMethods.ConnectionUpdateSecret,
-                AmqpMethods.ConnectionUpdateSecret.GetMaxArgumentsSize(4 + Encoding.UTF8.GetByteCount(newSecret)));
-            frame.Arguments.WriteLongString(newSecret);
-            frame.Arguments.WriteShortString(reason);
-            frame.Complete();
+            AmqpMethodFrames.WriteConnectionUpdateSecret(o, ch, Encoding.UTF8.GetBytes(newSecret), reason);
         }, AmqpMethods.ConnectionUpdateSecretOk, null, null, cancellationToken).ConfigureAwait(false);
         Volatile.Write(ref _updatedSecret, newSecret);
     }
@@ -401,12 +397,7 @@ public sealed partial class AmqpConnection : IAsyncDisposable
 
     private static void WriteConnectionClose(IBufferWriter<byte> output, ushort code, string text, ushort classId, ushort methodId)
     {
-        AmqpMethodFrame frame = AmqpFrameWriter.BeginMethod(output, 0, AmqpMethods.ConnectionClose);
-        frame.Arguments.WriteShort(code);
-        frame.Arguments.WriteShortString(AmqpPrimitives.ToShortStringPrefix(text));
-        frame.Arguments.WriteShort(classId);
-        frame.Arguments.WriteShort(methodId);
-        frame.Complete();
+        AmqpMethodFrames.WriteConnectionClose(output, 0, code, AmqpPrimitives.ToShortStringPrefix(text), classId, methodId);
     }
 
     private static string ClientVersion =>

@@ -9,7 +9,10 @@ namespace Spanwire.Amqp.Client;
 internal delegate void MethodWriter(IBufferWriter<byte> output, ushort channel);
 
 /// <summary>Turns a synchronous reply into the call's result; runs on the read loop.</summary>
-internal delegate object? ReplyParser(in AmqpMethodReader reply);
+internal delegate T ReplyParser<T>(in AmqpMethodReader reply);
+
+/// <summary>Acts on a synchronous reply that carries no result for the caller; runs on the read loop.</summary>
+internal delegate void ReplyHandler(in AmqpMethodReader reply);
 
 /// <summary>
 /// One synchronous request at a time on a channel (AMQP allows no more): the caller waits for the slot, writes its
@@ -62,8 +65,17 @@ internal sealed class RpcSlot(TimeSpan timeout)
     }
 
     /// <summary>Sends a request and awaits its reply, all within the continuation timeout (waiting for the slot included).</summary>
-    public async Task<object?> CallAsync(FrameOutput output, ushort channel, MethodWriter write, AmqpMethod reply, AmqpMethod? alternative,
-        ReplyParser? parse, CancellationToken cancellationToken)
+    public Task CallAsync(FrameOutput output, ushort channel, MethodWriter write, AmqpMethod reply, AmqpMethod? alternative,
+        ReplyHandler? onReply, CancellationToken cancellationToken) =>
+        CallAsync<bool>(output, channel, write, reply, alternative, onReply is null ? null : (in AmqpMethodReader r) =>
+        {
+            onReply(r);
+            return true;
+        }, cancellationToken);
+
+    /// <summary>Sends a request and awaits its reply, parsed by <paramref name="parse"/> (none: the result is default), all within the continuation timeout.</summary>
+    public async Task<T> CallAsync<T>(FrameOutput output, ushort channel, MethodWriter write, AmqpMethod reply, AmqpMethod? alternative,
+        ReplyParser<T>? parse, CancellationToken cancellationToken)
     {
         long started = Environment.TickCount64;
         if (!await _gate.WaitAsync(_timeout, cancellationToken).ConfigureAwait(false))
@@ -71,7 +83,7 @@ internal sealed class RpcSlot(TimeSpan timeout)
             ThrowTimedOut(reply, waitingForSlot: true);
         }
 
-        var pending = new Pending(reply, alternative, parse);
+        var pending = new Pending<T>(reply, alternative, parse);
         lock (_lock)
         {
             if (_closed is not null)
@@ -130,8 +142,21 @@ internal sealed class RpcSlot(TimeSpan timeout)
         }
     }
 
-    /// <summary>Completes the matched request with its result and frees the slot.</summary>
-    public void Complete(Pending pending, object? result)
+    /// <summary>Completes the matched request with its reply, parsed here on the read loop, and frees the slot.</summary>
+    public void Complete(Pending pending, in AmqpMethodReader reply)
+    {
+        pending.Read(reply);
+        Release(pending);
+    }
+
+    /// <summary>Completes the matched request with a result assembled from more than its method (basic.get-ok's content).</summary>
+    public void Complete<T>(Pending<T> pending, T result)
+    {
+        pending.Set(result);
+        Release(pending);
+    }
+
+    private void Release(Pending pending)
     {
         lock (_lock)
         {
@@ -144,7 +169,7 @@ internal sealed class RpcSlot(TimeSpan timeout)
         }
 
         _gate.Release();
-        pending.Result.TrySetResult(result);
+        pending.Finish();
     }
 
     /// <summary>Faults the pending request and every later one with <paramref name="reason"/>.</summary>
@@ -161,7 +186,7 @@ internal sealed class RpcSlot(TimeSpan timeout)
         if (pending is not null)
         {
             _gate.Release();
-            pending.Result.TrySetException(reason);
+            pending.Fail(reason);
         }
     }
 
@@ -174,14 +199,35 @@ internal sealed class RpcSlot(TimeSpan timeout)
         }
     }
 
-    internal sealed class Pending(AmqpMethod reply, AmqpMethod? alternative, ReplyParser? parse)
+    /// <summary>A request waiting for its reply, of any result type.</summary>
+    internal abstract class Pending(AmqpMethod reply, AmqpMethod? alternative)
     {
         public AmqpMethod Reply { get; } = reply;
 
         public AmqpMethod? Alternative { get; } = alternative;
 
-        public ReplyParser? Parse { get; } = parse;
+        /// <summary>Parses the reply into the result, on the read loop, before the slot is freed.</summary>
+        public abstract void Read(in AmqpMethodReader reply);
 
-        public TaskCompletionSource<object?> Result { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
+        /// <summary>Completes the caller's task with the result.</summary>
+        public abstract void Finish();
+
+        public abstract void Fail(Exception reason);
+    }
+
+    /// <summary>A request whose reply becomes a <typeparamref name="T"/>, with no boxing on the way.</summary>
+    internal sealed class Pending<T>(AmqpMethod reply, AmqpMethod? alternative, ReplyParser<T>? parse) : Pending(reply, alternative)
+    {
+        private T _result = default!;
+
+        public TaskCompletionSource<T> Result { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        public override void Read(in AmqpMethodReader reply) => _result = parse is null ? default! : parse(reply);
+
+        public void Set(T result) => _result = result;
+
+        public override void Finish() => Result.TrySetResult(_result);
+
+        public override void Fail(Exception reason) => Result.TrySetException(reason);
     }
 }

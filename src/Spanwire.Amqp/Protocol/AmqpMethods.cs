@@ -4,7 +4,8 @@ namespace Spanwire.Amqp.Protocol;
 
 /// <summary>
 /// Every AMQP 0-9-1 method RabbitMQ speaks, extensions included, each defined once by its argument list.
-/// Adding a method is one line in <see cref="All"/>'s table.
+/// Adding a method is one field here and its entry in <see cref="All"/>; its frame writer and its typed argument view
+/// are generated from the field at build time (gen/Spanwire.Amqp.Generators).
 /// </summary>
 public static class AmqpMethods
 {
