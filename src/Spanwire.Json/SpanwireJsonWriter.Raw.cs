@@ -23,7 +23,7 @@ public sealed partial class SpanwireJsonWriter
 
     /// <summary>Writes a comment /*value*/.</summary>
     /// <param name="value">The comment text (without <c>/*</c> and <c>*/</c>).</param>
-    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
+    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
     public void WriteCommentValue(ReadOnlySpan<char> value)
     {
         CheckTokenSize(value.Length);
@@ -45,7 +45,7 @@ public sealed partial class SpanwireJsonWriter
 
     /// <summary>Writes a UTF-8 comment /*value*/.</summary>
     /// <param name="utf8Value">The comment text as UTF-8 (without <c>/*</c> and <c>*/</c>).</param>
-    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
+    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
     public void WriteCommentValue(ReadOnlySpan<byte> utf8Value)
     {
         CheckTokenSize(utf8Value.Length);
@@ -96,7 +96,7 @@ public sealed partial class SpanwireJsonWriter
     /// <summary>Writes raw JSON as it is; unless <paramref name="skipInputValidation"/>, it must be one valid JSON value.</summary>
     /// <param name="json">The JSON text to write as it is.</param>
     /// <param name="skipInputValidation">Whether to write the text without checking that it is one complete JSON value.</param>
-    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
+    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
     public void WriteRawValue(string json, bool skipInputValidation = false)
     {
         ArgumentNullException.ThrowIfNull(json);
@@ -106,7 +106,7 @@ public sealed partial class SpanwireJsonWriter
     /// <summary>Writes raw JSON as it is (transcoded to UTF-8).</summary>
     /// <param name="json">The JSON text to write as it is.</param>
     /// <param name="skipInputValidation">Whether to write the text without checking that it is one complete JSON value.</param>
-    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
+    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
     public void WriteRawValue(ReadOnlySpan<char> json, bool skipInputValidation = false)
     {
         if (_validate)
@@ -134,7 +134,7 @@ public sealed partial class SpanwireJsonWriter
     /// <summary>Writes raw UTF-8 JSON as it is.</summary>
     /// <param name="utf8Json">The JSON text, as UTF-8, to write as it is.</param>
     /// <param name="skipInputValidation">Whether to write the text without checking that it is one complete JSON value.</param>
-    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
+    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
     public void WriteRawValue(ReadOnlySpan<byte> utf8Json, bool skipInputValidation = false)
     {
         if (_validate)
@@ -153,7 +153,7 @@ public sealed partial class SpanwireJsonWriter
     /// <summary>Writes raw UTF-8 JSON held in a sequence as it is.</summary>
     /// <param name="utf8Json">The JSON text, as UTF-8, to write as it is.</param>
     /// <param name="skipInputValidation">Whether to write the text without checking that it is one complete JSON value.</param>
-    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
+    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
     public void WriteRawValue(ReadOnlySequence<byte> utf8Json, bool skipInputValidation = false)
     {
         if (_validate)

@@ -20,11 +20,11 @@ public sealed partial class SpanwireJsonWriter
     public void WriteStartArray() => WriteStart((byte)'[', JsonTokenType.StartArray);
 
     /// <summary>Writes the end of a JSON object.</summary>
-    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
+    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
     public void WriteEndObject() => WriteEnd((byte)'}', JsonTokenType.EndObject);
 
     /// <summary>Writes the end of a JSON array.</summary>
-    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
+    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
     public void WriteEndArray() => WriteEnd((byte)']', JsonTokenType.EndArray);
 
     private void WriteStart(byte token, JsonTokenType tokenType)
@@ -545,12 +545,12 @@ public sealed partial class SpanwireJsonWriter
 
     /// <summary>Writes a property name, escaping it as the options' encoder requires.</summary>
     /// <param name="propertyName">The property name; escaped as the options' encoder requires.</param>
-    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
+    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
     public void WritePropertyName(ReadOnlySpan<char> propertyName) => WritePropertyNameCore(Name(propertyName, out int first), first);
 
     /// <summary>Writes a UTF-8 property name, escaping it as the options' encoder requires.</summary>
     /// <param name="utf8PropertyName">The property name as UTF-8; escaped as the options' encoder requires.</param>
-    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
+    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
     public void WritePropertyName(ReadOnlySpan<byte> utf8PropertyName) => WritePropertyNameCore(Name(utf8PropertyName, out int first), first);
 
     /// <summary>Writes a property name.</summary>
@@ -560,7 +560,7 @@ public sealed partial class SpanwireJsonWriter
 
     /// <summary>Writes a pre-encoded property name as it is.</summary>
     /// <param name="propertyName">The pre-encoded property name, written as it is.</param>
-    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
+    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
     public void WritePropertyName(JsonEncodedText propertyName) => WritePropertyNameCore(Name(propertyName, out int first), first);
 
     /// <summary>UTF-16 to UTF-8; invalid UTF-16 is an ArgumentException, as in Utf8JsonWriter.</summary>

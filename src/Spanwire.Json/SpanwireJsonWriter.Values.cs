@@ -13,7 +13,7 @@ public sealed partial class SpanwireJsonWriter
 
     /// <summary>Writes a string value, escaping it as the options' encoder requires; null writes the null literal.</summary>
     /// <param name="value">The value; escaped as the options' encoder requires.</param>
-    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
+    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
     public void WriteStringValue(string? value)
     {
         if (value is null)
@@ -27,7 +27,7 @@ public sealed partial class SpanwireJsonWriter
 
     /// <summary>Writes a string value, escaping it as the options' encoder requires.</summary>
     /// <param name="value">The value; escaped as the options' encoder requires.</param>
-    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
+    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
     public void WriteStringValue(ReadOnlySpan<char> value)
     {
         CheckTokenSize(value.Length);
@@ -44,7 +44,7 @@ public sealed partial class SpanwireJsonWriter
 
     /// <summary>Writes a UTF-8 string value, escaping it as the options' encoder requires (invalid UTF-8 becomes \uFFFD).</summary>
     /// <param name="utf8Value">The value as UTF-8; escaped as the options' encoder requires.</param>
-    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
+    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
     public void WriteStringValue(ReadOnlySpan<byte> utf8Value)
     {
         CheckTokenSize(utf8Value.Length);
@@ -84,7 +84,7 @@ public sealed partial class SpanwireJsonWriter
 
     /// <summary>Writes a pre-encoded string value as it is.</summary>
     /// <param name="value">The pre-encoded value, written as it is.</param>
-    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
+    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
     public void WriteStringValue(JsonEncodedText value)
     {
         ReadOnlySpan<byte> encoded = value.EncodedUtf8Bytes;
@@ -94,17 +94,17 @@ public sealed partial class SpanwireJsonWriter
 
     /// <summary>Writes an integer value.</summary>
     /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
-    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
+    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
     public void WriteNumberValue(int value) => WriteNumberValue((long)value);
 
     /// <summary>Writes an integer value.</summary>
     /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
-    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
+    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
     public void WriteNumberValue(uint value) => WriteNumberValue((ulong)value);
 
     /// <summary>Writes an integer value.</summary>
     /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
-    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
+    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
     public void WriteNumberValue(long value)
     {
         int p = BeginValue(MaxInt64Length);
@@ -113,7 +113,7 @@ public sealed partial class SpanwireJsonWriter
 
     /// <summary>Writes an integer value.</summary>
     /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
-    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
+    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
     public void WriteNumberValue(ulong value)
     {
         int p = BeginValue(MaxInt64Length);
@@ -142,7 +142,7 @@ public sealed partial class SpanwireJsonWriter
 
     /// <summary>Writes a decimal number (scale kept).</summary>
     /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
-    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
+    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
     public void WriteNumberValue(decimal value)
     {
         int p = BeginValue(MaxDecimalLength);
@@ -151,7 +151,7 @@ public sealed partial class SpanwireJsonWriter
 
     /// <summary>Writes true or false.</summary>
     /// <param name="value">The value: <c>true</c> or <c>false</c>.</param>
-    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
+    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
     public void WriteBooleanValue(bool value)
     {
         int p = BeginValue(value ? 4 : 5);
@@ -159,7 +159,7 @@ public sealed partial class SpanwireJsonWriter
     }
 
     /// <summary>Writes null.</summary>
-    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
+    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
     public void WriteNullValue()
     {
         int p = BeginValue(4);
@@ -168,7 +168,7 @@ public sealed partial class SpanwireJsonWriter
 
     /// <summary>Writes a Guid as a string in the "D" form (lower-case hex with hyphens).</summary>
     /// <param name="value">The Guid, written as a string in its "D" format.</param>
-    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
+    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
     public void WriteStringValue(Guid value)
     {
         int p = BeginValue(MaxGuidLength);
@@ -177,7 +177,7 @@ public sealed partial class SpanwireJsonWriter
 
     /// <summary>Writes a DateTime as an ISO 8601-1:2019 string, as Utf8JsonWriter does (fraction trimmed of zeros).</summary>
     /// <param name="value">The date and time, written as an ISO 8601 string as Utf8JsonWriter writes it.</param>
-    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
+    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
     public void WriteStringValue(DateTime value)
     {
         int p = BeginValue(MaxDateLength);
@@ -186,7 +186,7 @@ public sealed partial class SpanwireJsonWriter
 
     /// <summary>Writes a DateTimeOffset as an ISO 8601-1:2019 string, as Utf8JsonWriter does (fraction trimmed of zeros).</summary>
     /// <param name="value">The date and time, written as an ISO 8601 string as Utf8JsonWriter writes it.</param>
-    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
+    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
     public void WriteStringValue(DateTimeOffset value)
     {
         int p = BeginValue(MaxDateLength);
@@ -195,7 +195,7 @@ public sealed partial class SpanwireJsonWriter
 
     /// <summary>Writes bytes as a Base64 string.</summary>
     /// <param name="bytes">The bytes to write as Base64.</param>
-    /// <exception cref="InvalidOperationException">Validation is on and the call would make the JSON invalid (a value where a property name is expected, a property name outside an object, an end that does not match its start, a depth over the maximum), or a segmented string is open.</exception>
+    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
     public void WriteBase64StringValue(ReadOnlySpan<byte> bytes)
     {
         CheckBase64Size(bytes.Length);

@@ -16,13 +16,8 @@ public class DeliveryDispatchTests
     {
         await using var broker = new AutoBroker();
         await using AmqpConnection connection = await AmqpConnection.ConnectAsync(broker.Options());
-        AmqpChannel channel = await connection.OpenChannelAsync();
-        AmqpConsumer consumer = await channel.ConsumeAsync("q", consumerTag: "c", autoAck: true);
-        Task<string?> resumedOn = ThreadOfFirstDeliveryAsync(consumer);
-        await Task.Delay(50); // the loop waits before the delivery arrives
-        await broker.Current.DeliverAsync("c", [1]);
 
-        Expect.Equal<string?>(DispatchThread, await resumedOn.WaitAsync(TimeSpan.FromSeconds(20)), "the thread the loop resumed on");
+        Expect.Equal<string?>(DispatchThread, await ThreadOfFirstDeliveryAsync(broker, connection), "the thread the loop resumed on");
     }
 
     [Fact]
@@ -32,13 +27,8 @@ public class DeliveryDispatchTests
         AmqpConnectionOptions options = broker.Options();
         options.AllowSynchronousContinuations = true;
         await using AmqpConnection connection = await AmqpConnection.ConnectAsync(options);
-        AmqpChannel channel = await connection.OpenChannelAsync();
-        AmqpConsumer consumer = await channel.ConsumeAsync("q", consumerTag: "c", autoAck: true);
-        Task<string?> resumedOn = ThreadOfFirstDeliveryAsync(consumer);
-        await Task.Delay(50);
-        await broker.Current.DeliverAsync("c", [1]);
 
-        Expect.Equal<string?>("Spanwire AMQP reader", await resumedOn.WaitAsync(TimeSpan.FromSeconds(20)), "the thread the loop resumed on");
+        Expect.Equal<string?>("Spanwire AMQP reader", await ThreadOfFirstDeliveryAsync(broker, connection), "the thread the loop resumed on");
         Assert.Null(connection.Dispatcher);
     }
 
@@ -93,10 +83,7 @@ public class DeliveryDispatchTests
             }
         });
 
-        Task<string?> next = ThreadOfFirstDeliveryAsync(consumer);
-        await Task.Delay(50);
-        await broker.Current.DeliverAsync("c", [1]);
-        Assert.NotNull(await next.WaitAsync(TimeSpan.FromSeconds(20)));
+        Assert.NotNull(await ThreadOfFirstDeliveryAsync(broker, consumer, "c"));
     }
 
     [Fact]
@@ -104,17 +91,27 @@ public class DeliveryDispatchTests
     {
         await using var broker = new AutoBroker();
         AmqpConnection connection = await AmqpConnection.ConnectAsync(broker.Options());
-        AmqpChannel channel = await connection.OpenChannelAsync();
-        AmqpConsumer consumer = await channel.ConsumeAsync("q", consumerTag: "c", autoAck: true);
-        Task<string?> first = ThreadOfFirstDeliveryAsync(consumer);
-        await Task.Delay(50);
-        await broker.Current.DeliverAsync("c", [1]);
-        await first.WaitAsync(TimeSpan.FromSeconds(20));
+        await ThreadOfFirstDeliveryAsync(broker, connection);
         Assert.True(connection.Dispatcher!.IsRunning, "the dispatch thread runs once a loop was woken");
 
         await connection.DisposeAsync();
 
         await AutoBroker.WaitUntilAsync(() => !connection.Dispatcher.IsRunning, "the dispatch thread ended");
+    }
+
+    /// <summary>Starts a consumer on a new channel, has the broker deliver to it once it waits, and names the thread its loop resumed on.</summary>
+    private static async Task<string?> ThreadOfFirstDeliveryAsync(AutoBroker broker, AmqpConnection connection)
+    {
+        AmqpChannel channel = await connection.OpenChannelAsync();
+        return await ThreadOfFirstDeliveryAsync(broker, await channel.ConsumeAsync("q", consumerTag: "c", autoAck: true), "c");
+    }
+
+    private static async Task<string?> ThreadOfFirstDeliveryAsync(AutoBroker broker, AmqpConsumer consumer, string tag)
+    {
+        Task<string?> resumedOn = ThreadOfFirstDeliveryAsync(consumer);
+        await Task.Delay(50); // the loop waits before the delivery arrives
+        await broker.Current.DeliverAsync(tag, [1]);
+        return await resumedOn.WaitAsync(TimeSpan.FromSeconds(20));
     }
 
     /// <summary>The name of the thread the consumer's first delivery was handed out on (null for the pool's).</summary>

@@ -3,7 +3,7 @@ using System.Runtime.CompilerServices;
 
 namespace Spanwire.Amqp.Protocol;
 
-// The writers and the argument views are generated from the method table (gen/Spanwire.Amqp.Generators).
+// The writers and the argument views are generated from the method table (gen/Spanwire.Generators).
 internal static partial class AmqpMethodFrames
 {
     [DoesNotReturn]

@@ -5,7 +5,7 @@ namespace Spanwire.Amqp.Protocol;
 /// <summary>
 /// Every AMQP 0-9-1 method RabbitMQ speaks, extensions included, each defined once by its argument list.
 /// Adding a method is one field here and its entry in <see cref="All"/>; its frame writer and its typed argument view
-/// are generated from the field at build time (gen/Spanwire.Amqp.Generators).
+/// are generated from the field at build time (gen/Spanwire.Generators).
 /// </summary>
 public static class AmqpMethods
 {

@@ -9,7 +9,9 @@ namespace Spanwire.BinaryXml.Xml;
 // Array records read straight into the caller's array, as the in-box reader does when the reader is on the first
 // unread element of an array record of the requested type and name. Otherwise (repeated elements, another type)
 // XmlDictionaryReader reads element by element. After the last item the reader is on the node after the array;
-// after fewer, it stays on the array's element.
+// after fewer, it stays on the array's element. The ReadArray overrides, every array type by string and by dictionary
+// name, are generated (gen/Spanwire.Generators) and call the readers below.
+[GenerateArrayOverloads]
 internal sealed partial class NbfxXmlReader
 {
     private delegate T ItemReader<T>(ReadOnlySpan<byte> item, long offset);
@@ -46,66 +48,6 @@ internal sealed partial class NbfxXmlReader
 
     private bool IsStartArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri, NbfxValueType type) =>
         IsStartElement(localName, namespaceUri) && OnArrayElement && _arrayType == type;
-
-    public override int ReadArray(string localName, string namespaceUri, bool[] array, int offset, int count) =>
-        IsStartArray(localName, namespaceUri, NbfxValueType.Bool) ? ReadBooleans(array, offset, count) : base.ReadArray(localName, namespaceUri, array, offset, count);
-
-    public override int ReadArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri, bool[] array, int offset, int count) =>
-        IsStartArray(localName, namespaceUri, NbfxValueType.Bool) ? ReadBooleans(array, offset, count) : base.ReadArray(localName, namespaceUri, array, offset, count);
-
-    public override int ReadArray(string localName, string namespaceUri, short[] array, int offset, int count) =>
-        BitConverter.IsLittleEndian && IsStartArray(localName, namespaceUri, NbfxValueType.Int16) ? ReadRaw(array, offset, count) : base.ReadArray(localName, namespaceUri, array, offset, count);
-
-    public override int ReadArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri, short[] array, int offset, int count) =>
-        BitConverter.IsLittleEndian && IsStartArray(localName, namespaceUri, NbfxValueType.Int16) ? ReadRaw(array, offset, count) : base.ReadArray(localName, namespaceUri, array, offset, count);
-
-    public override int ReadArray(string localName, string namespaceUri, int[] array, int offset, int count) =>
-        BitConverter.IsLittleEndian && IsStartArray(localName, namespaceUri, NbfxValueType.Int32) ? ReadRaw(array, offset, count) : base.ReadArray(localName, namespaceUri, array, offset, count);
-
-    public override int ReadArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri, int[] array, int offset, int count) =>
-        BitConverter.IsLittleEndian && IsStartArray(localName, namespaceUri, NbfxValueType.Int32) ? ReadRaw(array, offset, count) : base.ReadArray(localName, namespaceUri, array, offset, count);
-
-    public override int ReadArray(string localName, string namespaceUri, long[] array, int offset, int count) =>
-        BitConverter.IsLittleEndian && IsStartArray(localName, namespaceUri, NbfxValueType.Int64) ? ReadRaw(array, offset, count) : base.ReadArray(localName, namespaceUri, array, offset, count);
-
-    public override int ReadArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri, long[] array, int offset, int count) =>
-        BitConverter.IsLittleEndian && IsStartArray(localName, namespaceUri, NbfxValueType.Int64) ? ReadRaw(array, offset, count) : base.ReadArray(localName, namespaceUri, array, offset, count);
-
-    public override int ReadArray(string localName, string namespaceUri, float[] array, int offset, int count) =>
-        BitConverter.IsLittleEndian && IsStartArray(localName, namespaceUri, NbfxValueType.Float) ? ReadRaw(array, offset, count) : base.ReadArray(localName, namespaceUri, array, offset, count);
-
-    public override int ReadArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri, float[] array, int offset, int count) =>
-        BitConverter.IsLittleEndian && IsStartArray(localName, namespaceUri, NbfxValueType.Float) ? ReadRaw(array, offset, count) : base.ReadArray(localName, namespaceUri, array, offset, count);
-
-    public override int ReadArray(string localName, string namespaceUri, double[] array, int offset, int count) =>
-        BitConverter.IsLittleEndian && IsStartArray(localName, namespaceUri, NbfxValueType.Double) ? ReadRaw(array, offset, count) : base.ReadArray(localName, namespaceUri, array, offset, count);
-
-    public override int ReadArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri, double[] array, int offset, int count) =>
-        BitConverter.IsLittleEndian && IsStartArray(localName, namespaceUri, NbfxValueType.Double) ? ReadRaw(array, offset, count) : base.ReadArray(localName, namespaceUri, array, offset, count);
-
-    public override int ReadArray(string localName, string namespaceUri, decimal[] array, int offset, int count) =>
-        IsStartArray(localName, namespaceUri, NbfxValueType.Decimal) ? ReadItems(array, offset, count, s_decimal) : base.ReadArray(localName, namespaceUri, array, offset, count);
-
-    public override int ReadArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri, decimal[] array, int offset, int count) =>
-        IsStartArray(localName, namespaceUri, NbfxValueType.Decimal) ? ReadItems(array, offset, count, s_decimal) : base.ReadArray(localName, namespaceUri, array, offset, count);
-
-    public override int ReadArray(string localName, string namespaceUri, DateTime[] array, int offset, int count) =>
-        IsStartArray(localName, namespaceUri, NbfxValueType.DateTime) ? ReadItems(array, offset, count, s_dateTime) : base.ReadArray(localName, namespaceUri, array, offset, count);
-
-    public override int ReadArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri, DateTime[] array, int offset, int count) =>
-        IsStartArray(localName, namespaceUri, NbfxValueType.DateTime) ? ReadItems(array, offset, count, s_dateTime) : base.ReadArray(localName, namespaceUri, array, offset, count);
-
-    public override int ReadArray(string localName, string namespaceUri, Guid[] array, int offset, int count) =>
-        IsStartArray(localName, namespaceUri, NbfxValueType.Guid) ? ReadItems(array, offset, count, s_guid) : base.ReadArray(localName, namespaceUri, array, offset, count);
-
-    public override int ReadArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri, Guid[] array, int offset, int count) =>
-        IsStartArray(localName, namespaceUri, NbfxValueType.Guid) ? ReadItems(array, offset, count, s_guid) : base.ReadArray(localName, namespaceUri, array, offset, count);
-
-    public override int ReadArray(string localName, string namespaceUri, TimeSpan[] array, int offset, int count) =>
-        IsStartArray(localName, namespaceUri, NbfxValueType.TimeSpan) ? ReadItems(array, offset, count, s_timeSpan) : base.ReadArray(localName, namespaceUri, array, offset, count);
-
-    public override int ReadArray(XmlDictionaryString localName, XmlDictionaryString namespaceUri, TimeSpan[] array, int offset, int count) =>
-        IsStartArray(localName, namespaceUri, NbfxValueType.TimeSpan) ? ReadItems(array, offset, count, s_timeSpan) : base.ReadArray(localName, namespaceUri, array, offset, count);
 
     private static readonly ItemReader<decimal> s_decimal = static (item, at) =>
         NbfxPrimitives.TryReadDecimal(item, out decimal value) ? value : ThrowBadItem<decimal>("a decimal with an invalid scale or flags", at);

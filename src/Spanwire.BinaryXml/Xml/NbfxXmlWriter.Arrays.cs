@@ -2,6 +2,9 @@ using System.Xml;
 
 namespace Spanwire.BinaryXml.Xml;
 
+// The WriteArray overrides, every array type by string and by dictionary name, are generated (gen/Spanwire.Generators)
+// and call WriteArrayCore.
+[GenerateArrayOverloads]
 internal sealed partial class NbfxXmlWriter
 {
     private delegate void ArrayValues<T>(NbfxWriter writer, ReadOnlySpan<T> values);
@@ -41,36 +44,4 @@ internal sealed partial class NbfxXmlWriter
         ExitScope();
         _writeState = WriteState.Content;
     }
-
-    private static readonly ArrayValues<bool> s_bool = (w, v) => w.WriteArrayValues(v);
-    private static readonly ArrayValues<short> s_int16 = (w, v) => w.WriteArrayValues(v);
-    private static readonly ArrayValues<int> s_int32 = (w, v) => w.WriteArrayValues(v);
-    private static readonly ArrayValues<long> s_int64 = (w, v) => w.WriteArrayValues(v);
-    private static readonly ArrayValues<float> s_float = (w, v) => w.WriteArrayValues(v);
-    private static readonly ArrayValues<double> s_double = (w, v) => w.WriteArrayValues(v);
-    private static readonly ArrayValues<decimal> s_decimal = (w, v) => w.WriteArrayValues(v);
-    private static readonly ArrayValues<DateTime> s_dateTime = (w, v) => w.WriteArrayValues(v);
-    private static readonly ArrayValues<Guid> s_guid = (w, v) => w.WriteArrayValues(v);
-    private static readonly ArrayValues<TimeSpan> s_timeSpan = (w, v) => w.WriteArrayValues(v);
-
-    public override void WriteArray(string? prefix, string localName, string? namespaceUri, bool[] array, int offset, int count) => WriteArrayCore(prefix, localName, null, namespaceUri, null, array, offset, count, s_bool);
-    public override void WriteArray(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri, bool[] array, int offset, int count) => WriteArrayCore(prefix, localName?.Value!, null, namespaceUri?.Value, null, array, offset, count, s_bool);
-    public override void WriteArray(string? prefix, string localName, string? namespaceUri, short[] array, int offset, int count) => WriteArrayCore(prefix, localName, null, namespaceUri, null, array, offset, count, s_int16);
-    public override void WriteArray(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri, short[] array, int offset, int count) => WriteArrayCore(prefix, localName?.Value!, null, namespaceUri?.Value, null, array, offset, count, s_int16);
-    public override void WriteArray(string? prefix, string localName, string? namespaceUri, int[] array, int offset, int count) => WriteArrayCore(prefix, localName, null, namespaceUri, null, array, offset, count, s_int32);
-    public override void WriteArray(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri, int[] array, int offset, int count) => WriteArrayCore(prefix, localName?.Value!, null, namespaceUri?.Value, null, array, offset, count, s_int32);
-    public override void WriteArray(string? prefix, string localName, string? namespaceUri, long[] array, int offset, int count) => WriteArrayCore(prefix, localName, null, namespaceUri, null, array, offset, count, s_int64);
-    public override void WriteArray(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri, long[] array, int offset, int count) => WriteArrayCore(prefix, localName?.Value!, null, namespaceUri?.Value, null, array, offset, count, s_int64);
-    public override void WriteArray(string? prefix, string localName, string? namespaceUri, float[] array, int offset, int count) => WriteArrayCore(prefix, localName, null, namespaceUri, null, array, offset, count, s_float);
-    public override void WriteArray(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri, float[] array, int offset, int count) => WriteArrayCore(prefix, localName?.Value!, null, namespaceUri?.Value, null, array, offset, count, s_float);
-    public override void WriteArray(string? prefix, string localName, string? namespaceUri, double[] array, int offset, int count) => WriteArrayCore(prefix, localName, null, namespaceUri, null, array, offset, count, s_double);
-    public override void WriteArray(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri, double[] array, int offset, int count) => WriteArrayCore(prefix, localName?.Value!, null, namespaceUri?.Value, null, array, offset, count, s_double);
-    public override void WriteArray(string? prefix, string localName, string? namespaceUri, decimal[] array, int offset, int count) => WriteArrayCore(prefix, localName, null, namespaceUri, null, array, offset, count, s_decimal);
-    public override void WriteArray(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri, decimal[] array, int offset, int count) => WriteArrayCore(prefix, localName?.Value!, null, namespaceUri?.Value, null, array, offset, count, s_decimal);
-    public override void WriteArray(string? prefix, string localName, string? namespaceUri, DateTime[] array, int offset, int count) => WriteArrayCore(prefix, localName, null, namespaceUri, null, array, offset, count, s_dateTime);
-    public override void WriteArray(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri, DateTime[] array, int offset, int count) => WriteArrayCore(prefix, localName?.Value!, null, namespaceUri?.Value, null, array, offset, count, s_dateTime);
-    public override void WriteArray(string? prefix, string localName, string? namespaceUri, Guid[] array, int offset, int count) => WriteArrayCore(prefix, localName, null, namespaceUri, null, array, offset, count, s_guid);
-    public override void WriteArray(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri, Guid[] array, int offset, int count) => WriteArrayCore(prefix, localName?.Value!, null, namespaceUri?.Value, null, array, offset, count, s_guid);
-    public override void WriteArray(string? prefix, string localName, string? namespaceUri, TimeSpan[] array, int offset, int count) => WriteArrayCore(prefix, localName, null, namespaceUri, null, array, offset, count, s_timeSpan);
-    public override void WriteArray(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri, TimeSpan[] array, int offset, int count) => WriteArrayCore(prefix, localName?.Value!, null, namespaceUri?.Value, null, array, offset, count, s_timeSpan);
 }
