@@ -7,6 +7,28 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
+for arg in "$@"; do
+  if [ "$arg" = "--help" ] || [ "$arg" = "-h" ]; then
+    cat <<'USAGE'
+Usage: scripts/bench.sh [--quick | --full | --steady] [--filter NAME]... [--publish] | --faults | --help
+
+Runs Spanwire beside each incumbent and prints one table of ratios (lower is faster), also written to
+artifacts/benchmarks/<mode>-report.md.
+
+  --quick        the default: a few minutes
+  --full         BenchmarkDotNet's default job (long)
+  --steady       each scenario's methods in turn in one process, shuffled rounds (also --stable)
+  --filter NAME  only the benchmark classes whose name contains NAME; repeat for more
+  --publish      also write the report to docs/performance.md
+  --faults       node faults on a three-node RabbitMQ cluster, Spanwire and RabbitMQ.Client side by side
+  --help         this text; nothing is built, started or run
+
+The AMQP client rows need RabbitMQ: SPANWIRE_AMQP_URI, or a private node the script starts when
+rabbitmq-server is installed (scripts/rabbitmq.sh install).
+USAGE
+    exit 0
+  fi
+done
 if [ $# -eq 0 ]; then set -- --quick; fi
 
 # The AMQP client comparison needs a broker: SPANWIRE_AMQP_URI, or a private node when rabbitmq-server is installed.

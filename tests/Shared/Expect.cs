@@ -41,4 +41,22 @@ internal static class Expect
         string s => $"\"{s}\"",
         _ => value.ToString() ?? "",
     };
+
+    /// <summary>Fails unless <paramref name="order"/> is 0, 1, 2, ...: says how many are out of place and shows the first.</summary>
+    public static void InOrder(IReadOnlyList<int> order, string what)
+    {
+        int outOfOrder = 0;
+        int first = -1;
+        for (int i = 0; i < order.Count; i++)
+        {
+            if (order[i] != i)
+            {
+                outOfOrder++;
+                first = first < 0 ? i : first;
+            }
+        }
+
+        Assert.True(outOfOrder == 0,
+            $"{outOfOrder} of {order.Count} {what} out of order; the first at position {first}: {string.Join(", ", order.Skip(Math.Max(0, first - 3)).Take(8))}");
+    }
 }

@@ -17,31 +17,31 @@ public class AllocationTests
     private const int Messages = 20_000;
     private const long Budget = Messages / 2; // under half a byte per message on average
 
-    [Fact]
+    [BrokerFact]
     public async Task Publish_after_warm_up_allocates_nothing_per_message()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync();
-        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
-        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: Timeout.Token);
+        AmqpChannel channel = await connection.OpenChannelAsync(TestTimeout.Token);
+        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: TestTimeout.Token);
         var body = new byte[256];
         await PublishAsync(channel, queue.Name, body);
-        await channel.QueuePurgeAsync(queue.Name, Timeout.Token);
+        await channel.QueuePurgeAsync(queue.Name, TestTimeout.Token);
 
         long allocated = await LeastOfThreeAsync(() => PublishAsync(channel, queue.Name, body));
         Assert.True(allocated < Budget, $"{allocated} B for {Messages} publishes ({(double)allocated / Messages:0.###} B each)");
     }
 
-    [Fact]
+    [BrokerFact]
     public async Task Publish_confirmed_after_warm_up_allocates_nothing_per_message()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync();
-        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
-        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: Timeout.Token);
-        await channel.EnableConfirmsAsync(Timeout.Token);
+        AmqpChannel channel = await connection.OpenChannelAsync(TestTimeout.Token);
+        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: TestTimeout.Token);
+        await channel.EnableConfirmsAsync(TestTimeout.Token);
         var body = new byte[256];
         var window = new ValueTask[500];
         await PublishConfirmedAsync(channel, queue.Name, body, window);
-        await channel.QueuePurgeAsync(queue.Name, Timeout.Token);
+        await channel.QueuePurgeAsync(queue.Name, TestTimeout.Token);
 
         long allocated = await LeastOfThreeAsync(() => PublishConfirmedAsync(channel, queue.Name, body, window));
         Assert.True(allocated < Budget, $"{allocated} B for {Messages} confirmed publishes ({(double)allocated / Messages:0.###} B each)");

@@ -4,7 +4,7 @@ namespace Spanwire.Amqp.IntegrationTests;
 
 /// <summary>
 /// The broker the tests run against: SPANWIRE_AMQP_URI, which scripts/test.sh sets to the private node it starts.
-/// Without one every test fails and says why; none is skipped.
+/// Under scripts/test.sh without one every test fails and says why; see <see cref="BrokerTests"/>.
 /// </summary>
 public static class Broker
 {
@@ -25,14 +25,8 @@ public static class Broker
     }
 
     public static Task<AmqpConnection> ConnectAsync(Action<AmqpConnectionOptions>? configure = null) =>
-        AmqpConnection.ConnectAsync(Options(configure), Timeout.Token);
+        AmqpConnection.ConnectAsync(Options(configure), TestTimeout.Token);
 
     /// <summary>A name no other test (or earlier run) uses.</summary>
     public static string Name(string prefix) => $"spanwire.{prefix}.{Guid.NewGuid():N}";
-}
-
-/// <summary>A cancellation token per test step, so a regression fails the test instead of hanging the suite.</summary>
-public static class Timeout
-{
-    public static CancellationToken Token => new CancellationTokenSource(TimeSpan.FromSeconds(60)).Token;
 }

@@ -10,7 +10,7 @@ namespace Spanwire.Amqp.IntegrationTests;
 /// </summary>
 public class BrokerStopTests
 {
-    [Fact]
+    [BrokerFact]
     public async Task Broker_stopped_mid_stream_pending_confirms_fault_connection_reports_failure_no_call_hangs()
     {
         string folder = Directory.CreateTempSubdirectory("spanwire-node-").FullName;
@@ -20,10 +20,10 @@ public class BrokerStopTests
             AmqpConnectionOptions options = AmqpConnectionOptions.Parse(uri);
             options.Heartbeat = 2;
             options.AutomaticRecovery = false; // this test is about how the connection ends
-            await using AmqpConnection connection = await AmqpConnection.ConnectAsync(options, Timeout.Token);
-            AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
-            AmqpQueueInfo queue = await channel.QueueDeclareAsync(durable: false, cancellationToken: Timeout.Token);
-            await channel.EnableConfirmsAsync(Timeout.Token);
+            await using AmqpConnection connection = await AmqpConnection.ConnectAsync(options, TestTimeout.Token);
+            AmqpChannel channel = await connection.OpenChannelAsync(TestTimeout.Token);
+            AmqpQueueInfo queue = await channel.QueueDeclareAsync(durable: false, cancellationToken: TestTimeout.Token);
+            await channel.EnableConfirmsAsync(TestTimeout.Token);
 
             // Publish continuously, awaiting confirms in windows, until the stop breaks the stream.
             using var stopPublishing = new CancellationTokenSource();
@@ -75,7 +75,7 @@ public class BrokerStopTests
             }
             Assert.True(publishError is AmqpClosedException, publishError?.ToString());
             Assert.False(connection.IsOpen);
-            await Assert.ThrowsAnyAsync<AmqpClosedException>(() => channel.QueuePurgeAsync(queue.Name, Timeout.Token));
+            await Assert.ThrowsAnyAsync<AmqpClosedException>(() => channel.QueuePurgeAsync(queue.Name, TestTimeout.Token));
             Assert.True(watch.Elapsed < TimeSpan.FromSeconds(60), $"took {watch.Elapsed}");
         }
         finally
@@ -85,7 +85,7 @@ public class BrokerStopTests
         }
     }
 
-    [Fact]
+    [BrokerFact]
     public async Task Node_restarted_in_its_folder_is_the_same_node_durable_queue_and_persistent_message_survive()
     {
         string folder = Directory.CreateTempSubdirectory("spanwire-node-").FullName;
@@ -93,21 +93,21 @@ public class BrokerStopTests
         {
             string uri = (await NodeScript.RunAsync($"start {folder}", TimeSpan.FromSeconds(120))).Trim();
             string queue = Broker.Name("restart");
-            await using (AmqpConnection connection = await AmqpConnection.ConnectAsync(uri, Timeout.Token))
+            await using (AmqpConnection connection = await AmqpConnection.ConnectAsync(uri, TestTimeout.Token))
             {
-                AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
-                await channel.QueueDeclareAsync(queue, durable: true, cancellationToken: Timeout.Token);
-                await channel.EnableConfirmsAsync(Timeout.Token);
-                await channel.PublishConfirmedAsync("", queue, new BasicProperties { DeliveryMode = 2 }, "kept"u8.ToArray(), cancellationToken: Timeout.Token);
+                AmqpChannel channel = await connection.OpenChannelAsync(TestTimeout.Token);
+                await channel.QueueDeclareAsync(queue, durable: true, cancellationToken: TestTimeout.Token);
+                await channel.EnableConfirmsAsync(TestTimeout.Token);
+                await channel.PublishConfirmedAsync("", queue, new BasicProperties { DeliveryMode = 2 }, "kept"u8.ToArray(), cancellationToken: TestTimeout.Token);
             }
 
             await NodeScript.RunAsync($"stop {folder}", TimeSpan.FromSeconds(60));
             string again = (await NodeScript.RunAsync($"start {folder}", TimeSpan.FromSeconds(120))).Trim();
 
             Expect.Equal(uri, again, "the same port and node name after a restart");
-            await using AmqpConnection reconnected = await AmqpConnection.ConnectAsync(again, Timeout.Token);
-            AmqpChannel reader = await reconnected.OpenChannelAsync(Timeout.Token);
-            AmqpDelivery? message = await reader.GetAsync(queue, autoAck: true, Timeout.Token);
+            await using AmqpConnection reconnected = await AmqpConnection.ConnectAsync(again, TestTimeout.Token);
+            AmqpChannel reader = await reconnected.OpenChannelAsync(TestTimeout.Token);
+            AmqpDelivery? message = await reader.GetAsync(queue, autoAck: true, TestTimeout.Token);
             Assert.NotNull(message);
             Assert.Equal("kept"u8.ToArray(), message.Body.ToArray());
         }

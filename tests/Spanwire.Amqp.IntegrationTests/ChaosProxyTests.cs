@@ -17,7 +17,7 @@ public sealed class ChaosProxyCollection;
 [Collection(nameof(ChaosProxyTests))]
 public class ChaosProxyTests
 {
-    [Fact]
+    [BrokerFact]
     public async Task Connections_cut_at_random_every_client_recovers_no_confirmed_message_lost_no_call_hangs()
     {
         await using var proxy = new ChaosProxy(new IPEndPoint(IPAddress.Loopback, Broker.Options().Port));
@@ -58,8 +58,8 @@ public class ChaosProxyTests
 
         await using (AmqpConnection cleanup = await Broker.ConnectAsync())
         {
-            AmqpChannel channel = await cleanup.OpenChannelAsync(Timeout.Token);
-            await channel.QueueDeleteAsync(queue, cancellationToken: Timeout.Token);
+            AmqpChannel channel = await cleanup.OpenChannelAsync(TestTimeout.Token);
+            await channel.QueueDeleteAsync(queue, cancellationToken: TestTimeout.Token);
         }
 
         string summary = $"{proxy.Cuts} cuts; confirmed {ledger.Confirmed.Count}, received {ledger.Received.Count} distinct, lost {lost}, duplicates {duplicates}";

@@ -9,7 +9,7 @@ namespace Spanwire.Amqp.IntegrationTests;
 /// </summary>
 public class ClusterFaultTests
 {
-    [Fact]
+    [BrokerFact]
     public async Task Nodes_killed_and_stopped_in_turn_no_confirmed_message_lost_clients_recover_within_10s_no_call_hangs()
     {
         ClusterControl cluster = await ClusterControl.StartAsync();

@@ -20,7 +20,7 @@ public class ConsumerCutTests
     private const int ConsumersPerChannel = 25;
     private const int AfterCut = 3;
 
-    [Fact]
+    [BrokerFact]
     public async Task Two_hundred_consumers_prefetch_1_socket_cut_every_consumer_goes_on_no_ack_fails_as_with_RabbitMQ_Client()
     {
         Outcome control = await RunAsync(new RabbitMqClientConsumers());
@@ -37,11 +37,11 @@ public class ConsumerCutTests
         string prefix = Broker.Name("cut");
         string[] queues = [.. Enumerable.Range(0, Channels * ConsumersPerChannel).Select(i => $"{prefix}.{i}")];
         await using AmqpConnection admin = await Broker.ConnectAsync();
-        AmqpChannel publisher = await admin.OpenChannelAsync(Timeout.Token);
-        await publisher.EnableConfirmsAsync(Timeout.Token);
+        AmqpChannel publisher = await admin.OpenChannelAsync(TestTimeout.Token);
+        await publisher.EnableConfirmsAsync(TestTimeout.Token);
         foreach (string queue in queues)
         {
-            await publisher.QueueDeclareAsync(queue, cancellationToken: Timeout.Token);
+            await publisher.QueueDeclareAsync(queue, cancellationToken: TestTimeout.Token);
         }
 
         var received = new int[queues.Length];
@@ -63,7 +63,7 @@ public class ConsumerCutTests
             await client.DisposeAsync();
             foreach (string queue in queues)
             {
-                await publisher.QueueDeleteAsync(queue, cancellationToken: Timeout.Token);
+                await publisher.QueueDeleteAsync(queue, cancellationToken: TestTimeout.Token);
             }
         }
     }
@@ -74,11 +74,11 @@ public class ConsumerCutTests
         {
             foreach (string queue in queues)
             {
-                await channel.PublishAsync("", queue, new byte[] { (byte)n }, Timeout.Token);
+                await channel.PublishAsync("", queue, new byte[] { (byte)n }, TestTimeout.Token);
             }
         }
 
-        await channel.WaitForConfirmsAsync(Timeout.Token);
+        await channel.WaitForConfirmsAsync(TestTimeout.Token);
     }
 
     private static async Task WaitAsync(Func<bool> done, TimeSpan limit)
@@ -113,11 +113,11 @@ public class ConsumerCutTests
         {
             AmqpConnectionOptions options = AmqpConnectionOptions.Parse(uri);
             options.RecoveryInterval = TimeSpan.FromMilliseconds(100);
-            _connection = await AmqpConnection.ConnectAsync(options, Timeout.Token);
+            _connection = await AmqpConnection.ConnectAsync(options, TestTimeout.Token);
             for (int c = 0; c < channels; c++)
             {
-                AmqpChannel channel = await _connection.OpenChannelAsync(Timeout.Token);
-                await channel.QosAsync(1, Timeout.Token);
+                AmqpChannel channel = await _connection.OpenChannelAsync(TestTimeout.Token);
+                await channel.QosAsync(1, TestTimeout.Token);
                 for (int i = c; i < queues.Length; i += channels)
                 {
                     int index = i;
@@ -132,7 +132,7 @@ public class ConsumerCutTests
                         {
                             ackFailed();
                         }
-                    }, cancellationToken: Timeout.Token);
+                    }, cancellationToken: TestTimeout.Token);
                 }
             }
         }
@@ -161,11 +161,11 @@ public class ConsumerCutTests
                 TopologyRecoveryEnabled = true,
                 NetworkRecoveryInterval = TimeSpan.FromMilliseconds(100),
             };
-            _connection = await factory.CreateConnectionAsync(Timeout.Token);
+            _connection = await factory.CreateConnectionAsync(TestTimeout.Token);
             for (int c = 0; c < channels; c++)
             {
-                IChannel channel = await _connection.CreateChannelAsync(cancellationToken: Timeout.Token);
-                await channel.BasicQosAsync(0, 1, false, Timeout.Token);
+                IChannel channel = await _connection.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+                await channel.BasicQosAsync(0, 1, false, TestTimeout.Token);
                 for (int i = c; i < queues.Length; i += channels)
                 {
                     int index = i;
@@ -182,7 +182,7 @@ public class ConsumerCutTests
                             ackFailed();
                         }
                     };
-                    await channel.BasicConsumeAsync(queues[i], autoAck: false, consumer, Timeout.Token);
+                    await channel.BasicConsumeAsync(queues[i], autoAck: false, consumer, TestTimeout.Token);
                 }
             }
         }

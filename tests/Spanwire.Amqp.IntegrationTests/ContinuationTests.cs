@@ -13,7 +13,7 @@ public class ContinuationTests
 {
     private const string ReaderThread = "Spanwire AMQP reader";
 
-    [Fact]
+    [BrokerFact]
     public async Task By_default_confirms_and_deliveries_resume_off_the_reader_thread()
     {
         (List<string?> confirmThreads, List<string?> deliveryThreads) = await Task.Run(() => PublishAndConsumeAsync(synchronous: false, count: 2_000));
@@ -21,7 +21,7 @@ public class ContinuationTests
         Assert.DoesNotContain(ReaderThread, deliveryThreads);
     }
 
-    [Fact]
+    [BrokerFact]
     public async Task With_synchronous_continuations_confirms_and_deliveries_resume_on_the_reader_thread_and_all_arrive_in_order()
     {
         (List<string?> confirmThreads, List<string?> deliveryThreads) = await Task.Run(() => PublishAndConsumeAsync(synchronous: true, count: 20_000));
@@ -29,28 +29,28 @@ public class ContinuationTests
         Assert.Contains(ReaderThread, deliveryThreads);
     }
 
-    [Fact]
+    [BrokerFact]
     public Task WithSynchronousContinuations_AnRpcAwaitedOnTheReaderThread_Completes() => Task.Run(async () =>
     {
         await using AmqpConnection connection = await Broker.ConnectAsync(o => o.AllowSynchronousContinuations = true);
-        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
-        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: Timeout.Token);
-        await channel.EnableConfirmsAsync(Timeout.Token);
+        AmqpChannel channel = await connection.OpenChannelAsync(TestTimeout.Token);
+        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: TestTimeout.Token);
+        await channel.EnableConfirmsAsync(TestTimeout.Token);
 
-        await channel.PublishConfirmedAsync("", queue.Name, default, new byte[4], cancellationToken: Timeout.Token);
+        await channel.PublishConfirmedAsync("", queue.Name, default, new byte[4], cancellationToken: TestTimeout.Token);
         // Here the code may run on the reader thread: awaiting another reply from the broker must not stall it.
-        AmqpQueueInfo info = await channel.QueueDeclareAsync(queue.Name, passive: true, cancellationToken: Timeout.Token);
+        AmqpQueueInfo info = await channel.QueueDeclareAsync(queue.Name, passive: true, cancellationToken: TestTimeout.Token);
         Assert.Equal(1u, info.MessageCount);
-        await channel.WaitForConfirmsAsync(Timeout.Token);
+        await channel.WaitForConfirmsAsync(TestTimeout.Token);
         Assert.True(connection.IsOpen);
     });
 
     private static async Task<(List<string?> Confirms, List<string?> Deliveries)> PublishAndConsumeAsync(bool synchronous, int count)
     {
         await using AmqpConnection connection = await Broker.ConnectAsync(o => o.AllowSynchronousContinuations = synchronous);
-        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
-        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: Timeout.Token);
-        await channel.EnableConfirmsAsync(Timeout.Token);
+        AmqpChannel channel = await connection.OpenChannelAsync(TestTimeout.Token);
+        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: TestTimeout.Token);
+        await channel.EnableConfirmsAsync(TestTimeout.Token);
 
         var confirmThreads = new List<string?>();
         var window = new ValueTask[500];
@@ -73,10 +73,10 @@ public class ContinuationTests
         Assert.Equal(0, channel.UnconfirmedCount);
 
         var deliveryThreads = new List<string?>();
-        await channel.QosAsync(1000, cancellationToken: Timeout.Token);
-        AmqpConsumer consumer = await channel.ConsumeAsync(queue.Name, cancellationToken: Timeout.Token);
+        await channel.QosAsync(1000, cancellationToken: TestTimeout.Token);
+        AmqpConsumer consumer = await channel.ConsumeAsync(queue.Name, cancellationToken: TestTimeout.Token);
         long expected = 0;
-        await foreach (AmqpDelivery delivery in consumer.ReadAllAsync(Timeout.Token))
+        await foreach (AmqpDelivery delivery in consumer.ReadAllAsync(TestTimeout.Token))
         {
             deliveryThreads.Add(Thread.CurrentThread.Name);
             Assert.Equal(expected, BinaryPrimitives.ReadInt64BigEndian(delivery.Body.Span));
@@ -88,8 +88,8 @@ public class ContinuationTests
         }
 
         Assert.Equal(count, expected);
-        await consumer.CancelAsync(Timeout.Token);
-        Assert.Equal(0u, (await channel.QueueDeclareAsync(queue.Name, passive: true, cancellationToken: Timeout.Token)).MessageCount);
+        await consumer.CancelAsync(TestTimeout.Token);
+        Assert.Equal(0u, (await channel.QueueDeclareAsync(queue.Name, passive: true, cancellationToken: TestTimeout.Token)).MessageCount);
         return (confirmThreads, deliveryThreads);
     }
 }

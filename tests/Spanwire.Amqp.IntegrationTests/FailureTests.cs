@@ -9,236 +9,51 @@ namespace Spanwire.Amqp.IntegrationTests;
 /// <summary>Errors stay where they belong: a channel error closes one channel, a connection fault ends every pending call promptly.</summary>
 public class FailureTests
 {
-    [Fact]
+    [BrokerFact]
     public async Task Precondition_failure_faults_that_call_closes_that_channel_connection_goes_on()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync();
-        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
-        AmqpChannel bystander = await connection.OpenChannelAsync(Timeout.Token);
+        AmqpChannel channel = await connection.OpenChannelAsync(TestTimeout.Token);
+        AmqpChannel bystander = await connection.OpenChannelAsync(TestTimeout.Token);
         string queue = Broker.Name("q");
-        await channel.QueueDeclareAsync(queue, autoDelete: true, cancellationToken: Timeout.Token);
+        await channel.QueueDeclareAsync(queue, autoDelete: true, cancellationToken: TestTimeout.Token);
 
         AmqpChannelClosedException error = await Assert.ThrowsAsync<AmqpChannelClosedException>(() =>
-            channel.QueueDeclareAsync(queue, durable: true, autoDelete: true, cancellationToken: Timeout.Token));
+            channel.QueueDeclareAsync(queue, durable: true, autoDelete: true, cancellationToken: TestTimeout.Token));
         Assert.Equal(AmqpReplyCode.PreconditionFailed, error.ReplyCode);
         Assert.Contains("PRECONDITION_FAILED", error.ReplyText);
         Assert.Equal((50, 10), (error.ClassId, error.MethodId)); // queue.declare
         Assert.False(channel.IsOpen);
-        await Assert.ThrowsAsync<AmqpChannelClosedException>(() => channel.QueuePurgeAsync(queue, Timeout.Token));
+        await Assert.ThrowsAsync<AmqpChannelClosedException>(() => channel.QueuePurgeAsync(queue, TestTimeout.Token));
 
         Assert.True(connection.IsOpen);
         Assert.True(bystander.IsOpen);
-        Assert.Equal(0u, (await bystander.QueueDeclareAsync(queue, autoDelete: true, cancellationToken: Timeout.Token)).MessageCount);
-        AmqpChannel fresh = await connection.OpenChannelAsync(Timeout.Token);
+        Assert.Equal(0u, (await bystander.QueueDeclareAsync(queue, autoDelete: true, cancellationToken: TestTimeout.Token)).MessageCount);
+        AmqpChannel fresh = await connection.OpenChannelAsync(TestTimeout.Token);
         AmqpChannelClosedException missing = await Assert.ThrowsAsync<AmqpChannelClosedException>(() =>
-            fresh.QueueDeclareAsync(Broker.Name("absent"), passive: true, cancellationToken: Timeout.Token));
+            fresh.QueueDeclareAsync(Broker.Name("absent"), passive: true, cancellationToken: TestTimeout.Token));
         Assert.Equal(AmqpReplyCode.NotFound, missing.ReplyCode);
-        await bystander.QueueDeleteAsync(queue, cancellationToken: Timeout.Token);
+        await bystander.QueueDeleteAsync(queue, cancellationToken: TestTimeout.Token);
     }
 
-    [Fact]
+    [BrokerFact]
     public async Task Heartbeat_1s_idle_5s_connection_stays_up()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync(o => o.Heartbeat = 1);
         Assert.Equal((ushort)1, connection.Heartbeat);
-        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
+        AmqpChannel channel = await connection.OpenChannelAsync(TestTimeout.Token);
         await Task.Delay(TimeSpan.FromSeconds(5));
         Assert.True(connection.IsOpen, connection.CloseReason?.Message);
-        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: Timeout.Token);
+        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: TestTimeout.Token);
         Assert.Equal(0u, queue.MessageCount);
     }
 
-    [Fact]
+    [BrokerFact]
     public async Task Wrong_password_is_refused_with_403()
     {
         AmqpConnectionOptions options = Broker.Options(o => o.Password = "not-the-password");
         AmqpConnectionClosedException error = await Assert.ThrowsAsync<AmqpConnectionClosedException>(() =>
-            AmqpConnection.ConnectAsync(options, Timeout.Token));
+            AmqpConnection.ConnectAsync(options, TestTimeout.Token));
         Assert.Equal(AmqpReplyCode.AccessRefused, error.ReplyCode);
-    }
-
-    [Theory]
-    [InlineData(14_000, (byte)'F')] // 98 KB of tables in tables: once enough to overflow the stack and end the process
-    [InlineData(14_000, (byte)'A')] // the same with arrays
-    [InlineData(65, (byte)'F')] // one level past the bound
-    public async Task Server_properties_nested_too_deep_connect_fails_with_protocol_exception_process_lives(int depth, byte kind)
-    {
-        await using var fake = new FakeBroker();
-        Task<AmqpConnection> connecting = AmqpConnection.ConnectAsync(fake.Uri, Timeout.Token);
-        await fake.AcceptAndStartAsync(NestedFieldTables.Nested(depth, kind), Timeout.Token);
-
-        AmqpProtocolException error = await Assert.ThrowsAsync<AmqpProtocolException>(() => connecting);
-        Assert.Contains("nest deeper than 64 levels", error.Message);
-    }
-
-    [Fact]
-    public async Task Broker_closes_with_320_then_resets_the_socket_while_publishing_the_reason_is_320_not_the_socket_error()
-    {
-        // What a node shutting down does: connection.close 320, then the socket goes at once, so the client's
-        // close-ok and pending publishes fail on a reset socket while the close frame waits to be read.
-        for (int run = 0; run < 20; run++)
-        {
-            await using var fake = new FakeBroker();
-            await using AmqpConnection connection = await fake.ConnectClientAsync(Timeout.Token);
-            AmqpChannel channel = await fake.OpenChannelAsync(connection, Timeout.Token);
-            Task publishing = Task.Run(async () =>
-            {
-                var body = new byte[4096];
-                while (true)
-                {
-                    await channel.PublishAsync("", "q", body);
-                }
-            });
-            await Task.Delay(run % 4 * 5);
-
-            await fake.SendMethodAsync(AmqpMethods.ConnectionClose, 300, (ref AmqpMethodWriter a) =>
-            {
-                a.WriteShort(AmqpReplyCode.ConnectionForced);
-                a.WriteShortString("CONNECTION_FORCED - broker forced connection closure with reason 'shutdown'"u8);
-                a.WriteShort(0);
-                a.WriteShort(0);
-            });
-            fake.Drop();
-
-            Exception reason = await connection.Completion.WaitAsync(Timeout.Token);
-            var closed = Assert.IsType<AmqpConnectionClosedException>(reason);
-            Expect.Equal(AmqpReplyCode.ConnectionForced, closed.ReplyCode, $"run {run}: {closed}");
-            await Assert.ThrowsAnyAsync<AmqpClosedException>(() => publishing.WaitAsync(Timeout.Token));
-        }
-    }
-
-    [Fact]
-    public async Task Broker_never_replies_request_times_out_after_ContinuationTimeout_without_a_cancellation_token()
-    {
-        await using var fake = new FakeBroker();
-        Task<AmqpConnection> connecting = AmqpConnection.ConnectAsync(
-            new AmqpConnectionOptions { Host = "127.0.0.1", Port = fake.Port, ContinuationTimeout = TimeSpan.FromMilliseconds(300), AutomaticRecovery = false }, Timeout.Token);
-        await fake.AcceptAsync(Timeout.Token);
-        await using AmqpConnection connection = await connecting;
-        AmqpChannel channel = await fake.OpenChannelAsync(connection, Timeout.Token);
-
-        var watch = System.Diagnostics.Stopwatch.StartNew();
-        TimeoutException error = await Assert.ThrowsAsync<TimeoutException>(() => channel.QueuePurgeAsync("q"));
-        Assert.Contains("queue.purge-ok", error.Message, StringComparison.Ordinal);
-        Assert.InRange(watch.Elapsed, TimeSpan.FromMilliseconds(250), TimeSpan.FromSeconds(10));
-
-        // The next request waits for the late reply first, and times out too rather than taking it for its own.
-        await Assert.ThrowsAsync<TimeoutException>(() => channel.QueuePurgeAsync("q"));
-        Assert.True(connection.IsOpen);
-    }
-
-    [Fact]
-    public async Task Malformed_frame_from_server_client_closes_with_501_caller_sees_protocol_exception()
-    {
-        await using var fake = new FakeBroker();
-        await using AmqpConnection connection = await fake.ConnectClientAsync(Timeout.Token);
-
-        Task<AmqpChannel> opening = connection.OpenChannelAsync(Timeout.Token);
-        await fake.ReceiveFrameAsync(Timeout.Token); // channel.open
-        // A method frame whose end octet is 0x00 instead of 0xCE.
-        await fake.SendAsync([1, 0, 1, 0, 0, 0, 4, 0, 20, 0, 11, 0x00]);
-
-        AmqpProtocolException error = await Assert.ThrowsAsync<AmqpProtocolException>(() => opening);
-        Assert.Equal(AmqpReplyCode.FrameError, error.ReplyCode);
-        Assert.Equal(fake.BytesSent - 1, error.Offset); // the bad frame-end byte, as a stream offset
-        byte[] sent = await fake.ReceiveUntilClosedAsync(Timeout.Token);
-        var view = AmqpMethodReader.Parse(sent.AsSpan(7, sent.Length - 8));
-        Assert.Equal(AmqpMethods.ConnectionClose, view.Method);
-        Assert.Equal(AmqpReplyCode.FrameError, view.GetShort(0));
-        Assert.Same(error, await connection.Completion.WaitAsync(Timeout.Token));
-    }
-
-    [Fact]
-    public async Task Blocked_and_unblocked_are_raised_as_events()
-    {
-        await using var fake = new FakeBroker();
-        await using AmqpConnection connection = await fake.ConnectClientAsync(Timeout.Token);
-        var blocked = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
-        var unblocked = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        connection.Blocked += (_, reason) => blocked.TrySetResult(reason);
-        connection.Unblocked += (_, _) => unblocked.TrySetResult();
-
-        await fake.SendMethodAsync(AmqpMethods.ConnectionBlocked, 256, (ref AmqpMethodWriter a) => a.WriteShortString("low on memory"u8));
-        Assert.Equal("low on memory", await blocked.Task.WaitAsync(Timeout.Token));
-        Assert.True(connection.IsBlocked);
-        await fake.SendMethodAsync(AmqpMethods.ConnectionUnblocked, 0, (ref AmqpMethodWriter _) => { });
-        await unblocked.Task.WaitAsync(Timeout.Token);
-        Assert.False(connection.IsBlocked);
-        Assert.True(connection.IsOpen);
-        fake.Drop(); // the fake does not answer connection.close; end it at once instead
-    }
-
-    [Fact]
-    public async Task Dropped_socket_faults_every_pending_call_promptly()
-    {
-        await using var fake = new FakeBroker();
-        await using AmqpConnection connection = await fake.ConnectClientAsync(Timeout.Token);
-        Task<AmqpChannel> opening = connection.OpenChannelAsync(Timeout.Token);
-        await fake.ReceiveFrameAsync(Timeout.Token);
-        fake.Drop();
-
-        var watch = Stopwatch.StartNew();
-        AmqpConnectionClosedException error = await Assert.ThrowsAsync<AmqpConnectionClosedException>(() => opening);
-        Assert.Equal(0, error.ReplyCode);
-        Assert.True(watch.Elapsed < TimeSpan.FromSeconds(5), $"took {watch.Elapsed}");
-        Assert.False(connection.IsOpen);
-        await Assert.ThrowsAsync<AmqpConnectionClosedException>(() => connection.OpenChannelAsync(Timeout.Token));
-    }
-
-    [Fact]
-    public async Task Silent_peer_is_declared_dead_after_two_heartbeat_intervals()
-    {
-        await using var fake = new FakeBroker(heartbeat: 1);
-        await using AmqpConnection connection = await fake.ConnectClientAsync(Timeout.Token);
-        Task<AmqpChannel> opening = connection.OpenChannelAsync(Timeout.Token); // never answered
-
-        var watch = Stopwatch.StartNew();
-        AmqpConnectionClosedException error = await Assert.ThrowsAsync<AmqpConnectionClosedException>(() => opening);
-        Assert.Contains("heartbeat", error.Message);
-        Assert.InRange(watch.Elapsed, TimeSpan.FromSeconds(1.5), TimeSpan.FromSeconds(4));
-    }
-
-    [Fact]
-    public async Task Connect_to_a_closed_port_fails_with_the_socket_error()
-    {
-        var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        int port = ((IPEndPoint)listener.LocalEndpoint).Port;
-        listener.Stop(); // nobody listens there now
-
-        SocketException error = await Assert.ThrowsAsync<SocketException>(() =>
-            AmqpConnection.ConnectAsync(new AmqpConnectionOptions { Host = "127.0.0.1", Port = port }, Timeout.Token));
-        Assert.Equal(SocketError.ConnectionRefused, error.SocketErrorCode);
-    }
-
-    [Fact]
-    public async Task Peer_that_never_answers_the_handshake_times_out_within_ConnectTimeout()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start(); // the kernel accepts the connection; nothing ever speaks
-        var options = new AmqpConnectionOptions
-        {
-            Host = "127.0.0.1",
-            Port = ((IPEndPoint)listener.LocalEndpoint).Port,
-            ConnectTimeout = TimeSpan.FromMilliseconds(500),
-        };
-
-        var watch = Stopwatch.StartNew();
-        TimeoutException error = await Assert.ThrowsAsync<TimeoutException>(() => AmqpConnection.ConnectAsync(options, Timeout.Token));
-        Assert.Contains("0.5 s", error.Message);
-        Assert.InRange(watch.Elapsed, TimeSpan.FromMilliseconds(400), TimeSpan.FromSeconds(5));
-    }
-
-    [Fact]
-    public async Task Cancelled_while_the_handshake_waits_throws_operation_canceled()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        var options = new AmqpConnectionOptions { Host = "127.0.0.1", Port = ((IPEndPoint)listener.LocalEndpoint).Port };
-        using var cancel = new CancellationTokenSource(TimeSpan.FromMilliseconds(300));
-
-        var watch = Stopwatch.StartNew();
-        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => AmqpConnection.ConnectAsync(options, cancel.Token));
-        Assert.True(watch.Elapsed < TimeSpan.FromSeconds(5), $"took {watch.Elapsed}");
     }
 }

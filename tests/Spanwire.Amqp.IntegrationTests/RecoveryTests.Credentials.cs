@@ -10,7 +10,7 @@ namespace Spanwire.Amqp.IntegrationTests;
 /// </summary>
 public partial class RecoveryTests
 {
-    [Fact]
+    [BrokerFact]
     public async Task Password_changed_on_the_node_recovery_asks_the_provider_again_and_logs_in_as_RabbitMQ_Client_does()
     {
         string user = $"rotating-{Guid.NewGuid():N}";
@@ -22,7 +22,7 @@ public partial class RecoveryTests
         AmqpConnectionOptions options = AmqpConnectionOptions.Parse(node.Uri);
         options.CredentialsProvider = new SpanwireProvider(user, password);
         options.RecoveryInterval = TimeSpan.FromMilliseconds(200);
-        await using AmqpConnection spanwire = await AmqpConnection.ConnectAsync(options, Timeout.Token);
+        await using AmqpConnection spanwire = await AmqpConnection.ConnectAsync(options, TestTimeout.Token);
         var spanwireRecovered = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         spanwire.RecoverySucceeded += (_, _) => spanwireRecovered.TrySetResult();
 
@@ -34,7 +34,7 @@ public partial class RecoveryTests
             CredentialsProvider = control,
             NetworkRecoveryInterval = TimeSpan.FromMilliseconds(200),
         };
-        await using IConnection rabbit = await factory.CreateConnectionAsync(Timeout.Token);
+        await using IConnection rabbit = await factory.CreateConnectionAsync(TestTimeout.Token);
         var controlRecovered = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         rabbit.RecoverySucceededAsync += (_, _) =>
         {
@@ -47,14 +47,14 @@ public partial class RecoveryTests
         await node.CtlAsync("close_all_connections \"password rotated\"");
         await Task.WhenAll(spanwireRecovered.Task, controlRecovered.Task).WaitAsync(TimeSpan.FromSeconds(30));
 
-        AmqpChannel channel = await spanwire.OpenChannelAsync(Timeout.Token);
-        await channel.QueueDeclareAsync(exclusive: true, cancellationToken: Timeout.Token);
+        AmqpChannel channel = await spanwire.OpenChannelAsync(TestTimeout.Token);
+        await channel.QueueDeclareAsync(exclusive: true, cancellationToken: TestTimeout.Token);
         Assert.True(rabbit.IsOpen);
         Expect.Equal(control.Calls > 1, ((SpanwireProvider)options.CredentialsProvider).Calls > 1, "the provider asked again on recovery, as RabbitMQ.Client's");
         await node.CtlAsync($"delete_user {user}");
     }
 
-    [Fact]
+    [BrokerFact]
     public async Task UpdateSecretAsync_keeps_the_secret_the_next_recovery_logs_in_with_it()
     {
         string user = $"updated-{Guid.NewGuid():N}";
@@ -63,21 +63,21 @@ public partial class RecoveryTests
         var endpoint = new Uri(node.Uri);
         AmqpConnectionOptions options = AmqpConnectionOptions.Parse($"amqp://{user}:old-secret@{endpoint.Host}:{endpoint.Port}/");
         options.RecoveryInterval = TimeSpan.FromMilliseconds(200);
-        await using AmqpConnection connection = await AmqpConnection.ConnectAsync(options, Timeout.Token);
+        await using AmqpConnection connection = await AmqpConnection.ConnectAsync(options, TestTimeout.Token);
         var recovered = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var failures = new List<string>();
         connection.RecoverySucceeded += (_, _) => recovered.TrySetResult();
         connection.RecoveryFailed += (_, e) => failures.Add(e.Error?.Message ?? "");
 
         await node.CtlAsync($"change_password {user} new-secret");
-        await connection.UpdateSecretAsync("new-secret", "rotated", Timeout.Token);
+        await connection.UpdateSecretAsync("new-secret", "rotated", TestTimeout.Token);
         await node.CtlAsync("close_all_connections \"secret rotated\"");
         await recovered.Task.WaitAsync(TimeSpan.FromSeconds(30));
 
         Expect.Equal(0, failures.Count, $"failed attempts: {string.Join(" | ", failures)}");
         Assert.DoesNotContain(failures, f => f.Contains("secret", StringComparison.Ordinal)); // no message shows a password
-        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
-        await channel.QueueDeclareAsync(exclusive: true, cancellationToken: Timeout.Token);
+        AmqpChannel channel = await connection.OpenChannelAsync(TestTimeout.Token);
+        await channel.QueueDeclareAsync(exclusive: true, cancellationToken: TestTimeout.Token);
         await node.CtlAsync($"delete_user {user}");
     }
 

@@ -12,13 +12,13 @@ namespace Spanwire.Amqp.IntegrationTests;
 /// </summary>
 public class ReturnedPublishTests
 {
-    [Fact]
+    [BrokerFact]
     public async Task Mandatory_publishes_awaited_unroutable_ones_fault_with_the_return_routable_ones_succeed_as_with_RabbitMQ_Client()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync();
-        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
-        string queue = (await channel.QueueDeclareAsync(exclusive: true, cancellationToken: Timeout.Token)).Name;
-        await channel.EnableConfirmsAsync(Timeout.Token);
+        AmqpChannel channel = await connection.OpenChannelAsync(TestTimeout.Token);
+        string queue = (await channel.QueueDeclareAsync(exclusive: true, cancellationToken: TestTimeout.Token)).Name;
+        await channel.EnableConfirmsAsync(TestTimeout.Token);
         string[] keys = [.. Enumerable.Range(0, 40).Select(i => i % 3 == 1 ? Broker.Name("nowhere") : queue)];
 
         // All in flight at once, so returns and acks interleave.
@@ -26,7 +26,7 @@ public class ReturnedPublishTests
         {
             try
             {
-                await channel.PublishConfirmedAsync("", key, new Protocol.BasicProperties { MessageId = "m" }, new byte[] { 1, 2 }, mandatory: true, Timeout.Token);
+                await channel.PublishConfirmedAsync("", key, new Protocol.BasicProperties { MessageId = "m" }, new byte[] { 1, 2 }, mandatory: true, TestTimeout.Token);
                 return "acked";
             }
             catch (AmqpPublishReturnedException ex)
@@ -36,14 +36,14 @@ public class ReturnedPublishTests
         })];
 
         var factory = new ConnectionFactory { Uri = new Uri(Broker.Uri) };
-        await using IConnection control = await factory.CreateConnectionAsync(Timeout.Token);
+        await using IConnection control = await factory.CreateConnectionAsync(TestTimeout.Token);
         await using IChannel controlChannel = await control.CreateChannelAsync(new CreateChannelOptions(publisherConfirmationsEnabled: true,
-            publisherConfirmationTrackingEnabled: true), Timeout.Token);
+            publisherConfirmationTrackingEnabled: true), TestTimeout.Token);
         Task<string>[] expected = [.. keys.Select(async key =>
         {
             try
             {
-                await controlChannel.BasicPublishAsync("", key, mandatory: true, new BasicProperties { MessageId = "m" }, new byte[] { 1, 2 }, Timeout.Token);
+                await controlChannel.BasicPublishAsync("", key, mandatory: true, new BasicProperties { MessageId = "m" }, new byte[] { 1, 2 }, TestTimeout.Token);
                 return "acked";
             }
             catch (PublishReturnException ex)
@@ -59,21 +59,21 @@ public class ReturnedPublishTests
         Expect.Equal(0L, channel.UnconfirmedCount, "publishes still awaiting confirms");
     }
 
-    [Fact]
+    [BrokerFact]
     public async Task A_return_raises_Returned_with_the_sequence_number_header_a_non_mandatory_unroutable_publish_just_succeeds()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync();
-        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
-        await channel.EnableConfirmsAsync(Timeout.Token);
+        AmqpChannel channel = await connection.OpenChannelAsync(TestTimeout.Token);
+        await channel.EnableConfirmsAsync(TestTimeout.Token);
         AmqpReturnedMessage? seen = null;
         channel.Returned += (_, r) => seen = r;
         string nowhere = Broker.Name("nowhere");
 
-        await channel.PublishConfirmedAsync("", nowhere, default, new byte[] { 1 }, mandatory: false, Timeout.Token); // nothing checks routing
+        await channel.PublishConfirmedAsync("", nowhere, default, new byte[] { 1 }, mandatory: false, TestTimeout.Token); // nothing checks routing
         Assert.Null(seen);
         ulong seq = channel.NextPublishSequenceNumber;
         await Assert.ThrowsAsync<AmqpPublishReturnedException>(async () =>
-            await channel.PublishConfirmedAsync("", nowhere, default, new byte[] { 2 }, mandatory: true, Timeout.Token));
+            await channel.PublishConfirmedAsync("", nowhere, default, new byte[] { 2 }, mandatory: true, TestTimeout.Token));
 
         Assert.NotNull(seen);
         Assert.True(seen!.Properties.Headers!.Value.Reader.TryGetValue(AmqpChannel.PublishSequenceNumberHeader, out Protocol.FieldValue value));

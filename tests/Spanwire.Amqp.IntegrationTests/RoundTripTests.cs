@@ -7,7 +7,7 @@ namespace Spanwire.Amqp.IntegrationTests;
 /// <summary>What goes through a real broker comes back equal: properties, headers of every type, bodies of every size.</summary>
 public class RoundTripTests
 {
-    [Fact]
+    [BrokerFact]
     public async Task Handshake_negotiates_with_the_broker()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync(o => { o.FrameMax = 0; o.Heartbeat = 30; o.ChannelMax = 0; });
@@ -18,25 +18,25 @@ public class RoundTripTests
         Assert.NotEqual((ushort)0, connection.ChannelMax);
     }
 
-    [Fact]
+    [BrokerFact]
     public async Task Update_secret_is_accepted_and_the_connection_goes_on()
     {
         AmqpConnectionOptions options = Broker.Options();
-        await using AmqpConnection connection = await AmqpConnection.ConnectAsync(options, Timeout.Token);
-        await connection.UpdateSecretAsync(options.Password, "rotation", Timeout.Token); // update-secret-ok
-        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
-        Assert.StartsWith("amq.gen-", (await channel.QueueDeclareAsync(exclusive: true, cancellationToken: Timeout.Token)).Name);
+        await using AmqpConnection connection = await AmqpConnection.ConnectAsync(options, TestTimeout.Token);
+        await connection.UpdateSecretAsync(options.Password, "rotation", TestTimeout.Token); // update-secret-ok
+        AmqpChannel channel = await connection.OpenChannelAsync(TestTimeout.Token);
+        Assert.StartsWith("amq.gen-", (await channel.QueueDeclareAsync(exclusive: true, cancellationToken: TestTimeout.Token)).Name);
     }
 
-    [Fact]
+    [BrokerFact]
     public async Task All_fourteen_properties_and_every_header_type_round_trip()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync();
-        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
+        AmqpChannel channel = await connection.OpenChannelAsync(TestTimeout.Token);
         string exchange = Broker.Name("x"), queue = Broker.Name("q");
-        await channel.ExchangeDeclareAsync(exchange, "direct", autoDelete: true, cancellationToken: Timeout.Token);
-        await channel.QueueDeclareAsync(queue, exclusive: true, cancellationToken: Timeout.Token);
-        await channel.QueueBindAsync(queue, exchange, "rk", cancellationToken: Timeout.Token);
+        await channel.ExchangeDeclareAsync(exchange, "direct", autoDelete: true, cancellationToken: TestTimeout.Token);
+        await channel.QueueDeclareAsync(queue, exclusive: true, cancellationToken: TestTimeout.Token);
+        await channel.QueueBindAsync(queue, exchange, "rk", cancellationToken: TestTimeout.Token);
 
         // Every field type RabbitMQ accepts ('L' and 'U' are not among them).
         var headers = new Dictionary<string, object?>
@@ -77,10 +77,10 @@ public class RoundTripTests
             ClusterId = "cluster-7",
         };
         byte[] body = Encoding.UTF8.GetBytes("{\"id\":1}");
-        await channel.PublishAsync(exchange, "rk", sent, body, cancellationToken: Timeout.Token);
+        await channel.PublishAsync(exchange, "rk", sent, body, cancellationToken: TestTimeout.Token);
 
-        AmqpConsumer consumer = await channel.ConsumeAsync(queue, cancellationToken: Timeout.Token);
-        await foreach (AmqpDelivery delivery in consumer.ReadAllAsync(Timeout.Token))
+        AmqpConsumer consumer = await channel.ConsumeAsync(queue, cancellationToken: TestTimeout.Token);
+        await foreach (AmqpDelivery delivery in consumer.ReadAllAsync(TestTimeout.Token))
         {
             BasicProperties got = delivery.Properties;
             Assert.Equal(sent.Flags, got.Flags);
@@ -107,39 +107,39 @@ public class RoundTripTests
             break;
         }
 
-        await channel.CloseAsync(Timeout.Token);
+        await channel.CloseAsync(TestTimeout.Token);
     }
 
-    [Fact]
+    [BrokerFact]
     public async Task Ten_megabyte_body_through_FrameMax_4096()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync(o => o.FrameMax = 4096);
         Assert.Equal(4096u, connection.FrameMax);
-        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
-        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: Timeout.Token);
+        AmqpChannel channel = await connection.OpenChannelAsync(TestTimeout.Token);
+        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: TestTimeout.Token);
         var body = new byte[10 * 1024 * 1024];
         new Random(42).NextBytes(body);
-        await channel.EnableConfirmsAsync(Timeout.Token);
-        await channel.PublishConfirmedAsync("", queue.Name, default, body, cancellationToken: Timeout.Token);
+        await channel.EnableConfirmsAsync(TestTimeout.Token);
+        await channel.PublishConfirmedAsync("", queue.Name, default, body, cancellationToken: TestTimeout.Token);
 
-        using AmqpDelivery? delivery = await channel.GetAsync(queue.Name, autoAck: true, Timeout.Token);
+        using AmqpDelivery? delivery = await channel.GetAsync(queue.Name, autoAck: true, TestTimeout.Token);
         Assert.NotNull(delivery);
         Assert.Equal(body.Length, delivery.Body.Length);
         Assert.False(delivery.Body.IsSingleSegment);
         Assert.True(body.AsSpan().SequenceEqual(delivery.Body.ToArray()));
     }
 
-    [Fact]
+    [BrokerFact]
     public async Task Empty_body_and_BasicGet_on_an_empty_queue()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync();
-        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
-        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: Timeout.Token);
+        AmqpChannel channel = await connection.OpenChannelAsync(TestTimeout.Token);
+        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: TestTimeout.Token);
         Assert.StartsWith("amq.gen-", queue.Name);
-        Assert.Null(await channel.GetAsync(queue.Name, cancellationToken: Timeout.Token));
+        Assert.Null(await channel.GetAsync(queue.Name, cancellationToken: TestTimeout.Token));
 
-        await channel.PublishAsync("", queue.Name, ReadOnlyMemory<byte>.Empty, Timeout.Token);
-        await channel.PublishAsync("", queue.Name, "second"u8.ToArray(), Timeout.Token);
+        await channel.PublishAsync("", queue.Name, ReadOnlyMemory<byte>.Empty, TestTimeout.Token);
+        await channel.PublishAsync("", queue.Name, "second"u8.ToArray(), TestTimeout.Token);
         using AmqpDelivery? first = await WaitForGetAsync(channel, queue.Name);
         Assert.Equal(0, first.Body.Length);
         Assert.Equal(1u, first.MessageCount); // one left behind it
@@ -148,21 +148,21 @@ public class RoundTripTests
         Assert.Equal("second", Encoding.UTF8.GetString(second.Body.Span));
     }
 
-    [Fact]
+    [BrokerFact]
     public async Task Body_used_after_release_throws_taken_body_outlives_the_delivery()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync();
-        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
-        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: Timeout.Token);
-        await channel.PublishAsync("", queue.Name, "one"u8.ToArray(), Timeout.Token);
-        await channel.PublishAsync("", queue.Name, "two"u8.ToArray(), Timeout.Token);
+        AmqpChannel channel = await connection.OpenChannelAsync(TestTimeout.Token);
+        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: TestTimeout.Token);
+        await channel.PublishAsync("", queue.Name, "one"u8.ToArray(), TestTimeout.Token);
+        await channel.PublishAsync("", queue.Name, "two"u8.ToArray(), TestTimeout.Token);
 
-        AmqpConsumer consumer = await channel.ConsumeAsync(queue.Name, autoAck: true, cancellationToken: Timeout.Token);
+        AmqpConsumer consumer = await channel.ConsumeAsync(queue.Name, autoAck: true, cancellationToken: TestTimeout.Token);
         AmqpMessageBody? kept = null;
         AmqpDelivery? released = null;
         AmqpMessageBody? releasedBody = null;
         int count = 0;
-        await foreach (AmqpDelivery delivery in consumer.ReadAllAsync(Timeout.Token))
+        await foreach (AmqpDelivery delivery in consumer.ReadAllAsync(TestTimeout.Token))
         {
             if (++count == 1)
             {
@@ -187,7 +187,7 @@ public class RoundTripTests
     {
         for (int i = 0; i < 200; i++)
         {
-            if (await channel.GetAsync(queue, cancellationToken: Timeout.Token) is { } delivery)
+            if (await channel.GetAsync(queue, cancellationToken: TestTimeout.Token) is { } delivery)
             {
                 return delivery;
             }

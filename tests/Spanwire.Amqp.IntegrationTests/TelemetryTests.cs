@@ -34,18 +34,18 @@ public sealed class TelemetryTests : IDisposable
 
     public void Dispose() => _listener.Dispose();
 
-    [Fact]
+    [BrokerFact]
     public async Task Publish_and_deliver_spans_carry_the_messaging_tags_the_deliver_span_links_to_the_publish()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync();
-        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
-        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: Timeout.Token);
-        await channel.EnableConfirmsAsync(Timeout.Token);
+        AmqpChannel channel = await connection.OpenChannelAsync(TestTimeout.Token);
+        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: TestTimeout.Token);
+        await channel.EnableConfirmsAsync(TestTimeout.Token);
 
-        await channel.PublishConfirmedAsync("", queue.Name, new SpanwireProperties { MessageId = "m-1" }, "hello"u8.ToArray(), cancellationToken: Timeout.Token);
-        AmqpConsumer consumer = await channel.ConsumeAsync(queue.Name, autoAck: true, cancellationToken: Timeout.Token);
+        await channel.PublishConfirmedAsync("", queue.Name, new SpanwireProperties { MessageId = "m-1" }, "hello"u8.ToArray(), cancellationToken: TestTimeout.Token);
+        AmqpConsumer consumer = await channel.ConsumeAsync(queue.Name, autoAck: true, cancellationToken: TestTimeout.Token);
         Activity? during = null;
-        await foreach (AmqpDelivery delivery in consumer.ReadAllAsync(Timeout.Token))
+        await foreach (AmqpDelivery delivery in consumer.ReadAllAsync(TestTimeout.Token))
         {
             during = delivery.Activity;
             break;
@@ -68,36 +68,36 @@ public sealed class TelemetryTests : IDisposable
         Expect.Equal(publish.SpanId, link.Context.SpanId, "linked to the publish span");
     }
 
-    [Fact]
+    [BrokerFact]
     public async Task Baggage_of_the_publishing_context_arrives_on_the_fetch_span_and_in_the_header_RabbitMQ_Client_writes()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync();
-        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
-        AmqpQueueInfo queue = await channel.QueueDeclareAsync(cancellationToken: Timeout.Token);
+        AmqpChannel channel = await connection.OpenChannelAsync(TestTimeout.Token);
+        AmqpQueueInfo queue = await channel.QueueDeclareAsync(cancellationToken: TestTimeout.Token);
         using (var request = new Activity("request").SetIdFormat(ActivityIdFormat.W3C).Start())
         {
             request.SetBaggage("tenant", "acme");
-            await channel.PublishAsync("", queue.Name, "spanwire"u8.ToArray(), Timeout.Token);
+            await channel.PublishAsync("", queue.Name, "spanwire"u8.ToArray(), TestTimeout.Token);
         }
 
         // The control: RabbitMQ.Client publishing in the same context.
         var factory = new ConnectionFactory { Uri = new Uri(Broker.Uri) };
-        await using IConnection other = await factory.CreateConnectionAsync(Timeout.Token);
-        await using IChannel otherChannel = await other.CreateChannelAsync(cancellationToken: Timeout.Token);
+        await using IConnection other = await factory.CreateConnectionAsync(TestTimeout.Token);
+        await using IChannel otherChannel = await other.CreateChannelAsync(cancellationToken: TestTimeout.Token);
         using (var request = new Activity("request").SetIdFormat(ActivityIdFormat.W3C).Start())
         {
             request.SetBaggage("tenant", "acme");
-            await otherChannel.BasicPublishAsync("", queue.Name, "control"u8.ToArray(), Timeout.Token);
+            await otherChannel.BasicPublishAsync("", queue.Name, "control"u8.ToArray(), TestTimeout.Token);
         }
 
-        using AmqpDelivery? ours = await channel.GetAsync(queue.Name, autoAck: true, Timeout.Token);
+        using AmqpDelivery? ours = await channel.GetAsync(queue.Name, autoAck: true, TestTimeout.Token);
         BasicGetResult? theirs = null;
         for (int i = 0; i < 50 && theirs is null; i++)
         {
-            theirs = await otherChannel.BasicGetAsync(queue.Name, autoAck: true, Timeout.Token);
+            theirs = await otherChannel.BasicGetAsync(queue.Name, autoAck: true, TestTimeout.Token);
         }
 
-        await channel.QueueDeleteAsync(queue.Name, cancellationToken: Timeout.Token);
+        await channel.QueueDeleteAsync(queue.Name, cancellationToken: TestTimeout.Token);
         Assert.NotNull(ours);
         Assert.NotNull(theirs);
         Activity fetch = Assert.Single(_stopped, a => a.DisplayName == $"fetch {queue.Name}" && a.Source.Name == AmqpTelemetry.SubscriberSourceName);
@@ -107,20 +107,20 @@ public sealed class TelemetryTests : IDisposable
         Expect.Equal(controlBaggage, Encoding.UTF8.GetString(baggage.GetLongString()), "the baggage header, as RabbitMQ.Client writes it");
     }
 
-    [Fact]
+    [BrokerFact]
     public async Task Spanwire_publishes_RabbitMQ_client_reads_the_traceparent_header_is_the_publish_span()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync();
-        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
-        AmqpQueueInfo queue = await channel.QueueDeclareAsync(cancellationToken: Timeout.Token);
-        await channel.EnableConfirmsAsync(Timeout.Token);
-        await channel.PublishConfirmedAsync("", queue.Name, default, "x"u8.ToArray(), cancellationToken: Timeout.Token);
+        AmqpChannel channel = await connection.OpenChannelAsync(TestTimeout.Token);
+        AmqpQueueInfo queue = await channel.QueueDeclareAsync(cancellationToken: TestTimeout.Token);
+        await channel.EnableConfirmsAsync(TestTimeout.Token);
+        await channel.PublishConfirmedAsync("", queue.Name, default, "x"u8.ToArray(), cancellationToken: TestTimeout.Token);
 
         var factory = new ConnectionFactory { Uri = new Uri(Broker.Uri) };
-        await using IConnection other = await factory.CreateConnectionAsync(Timeout.Token);
-        await using IChannel otherChannel = await other.CreateChannelAsync(cancellationToken: Timeout.Token);
-        BasicGetResult? got = await otherChannel.BasicGetAsync(queue.Name, autoAck: true, Timeout.Token);
-        await channel.QueueDeleteAsync(queue.Name, cancellationToken: Timeout.Token);
+        await using IConnection other = await factory.CreateConnectionAsync(TestTimeout.Token);
+        await using IChannel otherChannel = await other.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+        BasicGetResult? got = await otherChannel.BasicGetAsync(queue.Name, autoAck: true, TestTimeout.Token);
+        await channel.QueueDeleteAsync(queue.Name, cancellationToken: TestTimeout.Token);
 
         Assert.NotNull(got);
         Activity publish = Assert.Single(_stopped, a => a.DisplayName == $"publish {queue.Name}");
@@ -131,34 +131,34 @@ public sealed class TelemetryTests : IDisposable
         Expect.Equal(publish.TraceId, Assert.Single(fetch.Links).Context.TraceId, "RabbitMQ.Client's span links to Spanwire's");
     }
 
-    [Fact]
+    [BrokerFact]
     public async Task RabbitMQ_client_publishes_spanwire_fetches_its_span_links_to_RabbitMQ_clients_publish()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync();
-        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
-        AmqpQueueInfo queue = await channel.QueueDeclareAsync(cancellationToken: Timeout.Token);
+        AmqpChannel channel = await connection.OpenChannelAsync(TestTimeout.Token);
+        AmqpQueueInfo queue = await channel.QueueDeclareAsync(cancellationToken: TestTimeout.Token);
 
         var factory = new ConnectionFactory { Uri = new Uri(Broker.Uri) };
-        await using (IConnection other = await factory.CreateConnectionAsync(Timeout.Token))
-        await using (IChannel otherChannel = await other.CreateChannelAsync(cancellationToken: Timeout.Token))
+        await using (IConnection other = await factory.CreateConnectionAsync(TestTimeout.Token))
+        await using (IChannel otherChannel = await other.CreateChannelAsync(cancellationToken: TestTimeout.Token))
         {
-            await otherChannel.BasicPublishAsync("", queue.Name, mandatory: false, new BasicProperties(), "y"u8.ToArray(), Timeout.Token);
+            await otherChannel.BasicPublishAsync("", queue.Name, mandatory: false, new BasicProperties(), "y"u8.ToArray(), TestTimeout.Token);
         }
 
         AmqpDelivery? delivery = null;
         for (int i = 0; i < 50 && delivery is null; i++)
         {
-            delivery = await channel.GetAsync(queue.Name, autoAck: true, Timeout.Token) ?? await Task.Delay(50).ContinueWith(_ => (AmqpDelivery?)null);
+            delivery = await channel.GetAsync(queue.Name, autoAck: true, TestTimeout.Token) ?? await Task.Delay(50).ContinueWith(_ => (AmqpDelivery?)null);
         }
 
-        await channel.QueueDeleteAsync(queue.Name, cancellationToken: Timeout.Token);
+        await channel.QueueDeleteAsync(queue.Name, cancellationToken: TestTimeout.Token);
         Assert.NotNull(delivery);
         Activity theirs = Assert.Single(_stopped, a => a.Source.Name == "RabbitMQ.Client.Publisher");
         Activity ours = Assert.Single(_stopped, a => a.DisplayName == $"fetch {queue.Name}");
         Expect.Equal(theirs.TraceId, Assert.Single(ours.Links).Context.TraceId, "Spanwire's fetch span links to RabbitMQ.Client's publish");
     }
 
-    [Fact]
+    [BrokerFact]
     public async Task Counters_count_published_confirmed_delivered_and_acked()
     {
         var totals = new ConcurrentDictionary<string, long>();
@@ -176,17 +176,17 @@ public sealed class TelemetryTests : IDisposable
         meters.Start();
 
         await using AmqpConnection connection = await Broker.ConnectAsync();
-        AmqpChannel channel = await connection.OpenChannelAsync(Timeout.Token);
-        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: Timeout.Token);
-        await channel.EnableConfirmsAsync(Timeout.Token);
+        AmqpChannel channel = await connection.OpenChannelAsync(TestTimeout.Token);
+        AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: TestTimeout.Token);
+        await channel.EnableConfirmsAsync(TestTimeout.Token);
         for (int i = 0; i < 10; i++)
         {
-            await channel.PublishConfirmedAsync("", queue.Name, default, new byte[] { (byte)i }, cancellationToken: Timeout.Token);
+            await channel.PublishConfirmedAsync("", queue.Name, default, new byte[] { (byte)i }, cancellationToken: TestTimeout.Token);
         }
 
-        AmqpConsumer consumer = await channel.ConsumeAsync(queue.Name, cancellationToken: Timeout.Token);
+        AmqpConsumer consumer = await channel.ConsumeAsync(queue.Name, cancellationToken: TestTimeout.Token);
         int received = 0;
-        await foreach (AmqpDelivery delivery in consumer.ReadAllAsync(Timeout.Token))
+        await foreach (AmqpDelivery delivery in consumer.ReadAllAsync(TestTimeout.Token))
         {
             await channel.AckAsync(delivery.DeliveryTag, multiple: ++received == 10);
             if (received == 10)

@@ -58,8 +58,8 @@ public sealed class WriterWalkTests
         string Trace(int i) => string.Join(", ", calls.Take(i + 1).Select(c => c.What));
         for (int i = 0; i < calls.Count; i++)
         {
-            Exception? e = Run(() => calls[i].Call(expected));
-            Exception? a = Run(() => calls[i].Call(actual));
+            Exception? e = Record.Exception(() => calls[i].Call(expected));
+            Exception? a = Record.Exception(() => calls[i].Call(actual));
             if (e?.GetType() != a?.GetType())
             {
                 return $"call {i} {calls[i].What}: in-box {Name(e)}, ours {Name(a)}; calls: {Trace(i)}";
@@ -84,8 +84,8 @@ public sealed class WriterWalkTests
             }
         }
 
-        Exception? ec = Run(expected.Close);
-        Exception? ac = Run(actual.Close);
+        Exception? ec = Record.Exception(expected.Close);
+        Exception? ac = Record.Exception(actual.Close);
         if (ec?.GetType() != ac?.GetType())
         {
             return $"Close: in-box {Name(ec)}, ours {Name(ac)}; calls: {Trace(calls.Count - 1)}";
@@ -188,19 +188,6 @@ public sealed class WriterWalkTests
             case 31: return ($"CharEntity", w => w.WriteCharEntity('c'));
             case 32: return ($"AttributeString({prefix}, {name}, {ns}, {text})", w => w.WriteAttributeString(prefix, name, ns, text));
             default: return ($"ElementString({prefix}, {name}, {ns}, {text})", w => w.WriteElementString(prefix, name, ns, text));
-        }
-    }
-
-    private static Exception? Run(Action action)
-    {
-        try
-        {
-            action();
-            return null;
-        }
-        catch (Exception ex)
-        {
-            return ex;
         }
     }
 

@@ -4,9 +4,10 @@ using Spanwire.Amqp.Client;
 namespace Spanwire.Cli.Tests;
 
 /// <summary>
-/// amqp publish and amqp consume against the broker scripts/test.sh starts (SPANWIRE_AMQP_URI). Without one these
-/// fail and say so; they are not skipped.
+/// amqp publish and amqp consume against the broker scripts/test.sh starts (SPANWIRE_AMQP_URI); see
+/// <see cref="BrokerTests"/> for when they run.
 /// </summary>
+[Trait("Category", BrokerTests.Trait)]
 public sealed class AmqpClientCommandTests
 {
     private static string BrokerUri => Environment.GetEnvironmentVariable("SPANWIRE_AMQP_URI") is { Length: > 0 } uri
@@ -22,7 +23,7 @@ public sealed class AmqpClientCommandTests
         return name;
     }
 
-    [Fact]
+    [BrokerFact]
     public async Task Publish_sends_each_line_consume_writes_each_body_on_its_own_line()
     {
         string queue = await DeclareQueueAsync();
@@ -37,7 +38,7 @@ public sealed class AmqpClientCommandTests
         Assert.Equal(["spanwire amqp consume: 3 messages consumed"], consumed.ErrorLines);
     }
 
-    [Fact]
+    [BrokerFact]
     public async Task Whole_sends_one_message_length_prefixed_keeps_its_line_feeds()
     {
         string queue = await DeclareQueueAsync();
@@ -49,7 +50,7 @@ public sealed class AmqpClientCommandTests
         Assert.Equal("\0\0\0\u0004a\nb\n", consumed.StdOut);
     }
 
-    [Theory]
+    [BrokerTheory]
     [InlineData("a missing queue is the broker's 404, in one line", "consume", "--queue", "spanwire.cli.absent", "404 NOT_FOUND")]
     [InlineData("--count must be positive", "consume", "--queue", "q", "--count 0")]
     public void Errors_are_one_line_exit_code_2(string why, string verb, string option, string value, string containing)
@@ -63,7 +64,7 @@ public sealed class AmqpClientCommandTests
         Assert.Contains(containing.StartsWith("--", StringComparison.Ordinal) ? "--count" : containing, result.StdErr);
     }
 
-    [Fact]
+    [BrokerFact]
     public async Task Declare_queue_exchange_binding_then_mandatory_publish_routed_exits_0_unroutable_exits_1()
     {
         string name = $"spanwire.cli.{Guid.NewGuid():N}";
@@ -92,7 +93,7 @@ public sealed class AmqpClientCommandTests
         await channel.ExchangeDeleteAsync(name);
     }
 
-    [Theory]
+    [BrokerTheory]
     [InlineData("an exchange needs a name", "exchange", "", "an exchange takes one NAME")]
     [InlineData("a binding needs both ends", "binding", "q", "a binding takes QUEUE and EXCHANGE")]
     [InlineData("only three kinds", "policy", "p", "cannot declare 'policy'")]
@@ -104,7 +105,7 @@ public sealed class AmqpClientCommandTests
         Assert.Contains(containing, Assert.Single(result.ErrorLines));
     }
 
-    [Fact]
+    [BrokerFact]
     public async Task Consume_on_sigterm_acknowledges_what_it_wrote_prints_its_summary_exits_0()
     {
         string queue = await DeclareQueueAsync();
@@ -130,7 +131,7 @@ public sealed class AmqpClientCommandTests
         Expect.Equal(0u, after.MessageCount, "nothing requeued: the three were acknowledged before the exit");
     }
 
-    [Fact]
+    [BrokerFact]
     public void Uri_password_never_appears_in_an_error()
     {
         var result = CliRunner.Run([], "amqp", "publish", "amqp://guest:s3cret@127.0.0.1:1/?heartbeat=x", "--whole");
@@ -139,7 +140,7 @@ public sealed class AmqpClientCommandTests
         Assert.Contains("guest:***@", Assert.Single(result.ErrorLines), StringComparison.Ordinal);
     }
 
-    [Fact]
+    [BrokerFact]
     public void An_unreachable_broker_is_one_line()
     {
         var result = CliRunner.Run([], "amqp", "publish", "amqp://guest:guest@127.0.0.1:1/", "--whole");

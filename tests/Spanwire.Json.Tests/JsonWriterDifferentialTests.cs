@@ -122,8 +122,8 @@ public sealed class JsonWriterDifferentialTests
 
         for (int i = 0; i < ops.Count; i++)
         {
-            Exception? e = Run(() => ops[i].OnIncumbent(expected));
-            Exception? a = Run(() => ops[i].OnSpanwire(actual));
+            Exception? e = Record.Exception(() => ops[i].OnIncumbent(expected));
+            Exception? a = Record.Exception(() => ops[i].OnSpanwire(actual));
             if (e?.GetType() != a?.GetType() && !IsKnownIncumbentDefect(ops[i], e, a))
             {
                 return $"call {i} {ops[i]}: Utf8JsonWriter {Name(e)}, SpanwireJsonWriter {Name(a)}" + Context(i);
@@ -142,8 +142,8 @@ public sealed class JsonWriterDifferentialTests
             }
         }
 
-        Exception? ef = Run(expected.Flush);
-        Exception? af = Run(actual.Flush);
+        Exception? ef = Record.Exception(expected.Flush);
+        Exception? af = Record.Exception(actual.Flush);
         if (ef?.GetType() != af?.GetType() || expectedOutput.Log != actualOutput.Log ||
             !expectedOutput.WrittenSpan.SequenceEqual(actualOutput.WrittenSpan))
         {
@@ -166,8 +166,8 @@ public sealed class JsonWriterDifferentialTests
         using var actual = new SpanwireJsonWriter(actualStream, options);
         for (int i = 0; i < ops.Count; i++)
         {
-            Exception? e = Run(() => ops[i].OnIncumbent(expected));
-            Exception? a = Run(() => ops[i].OnSpanwire(actual));
+            Exception? e = Record.Exception(() => ops[i].OnIncumbent(expected));
+            Exception? a = Record.Exception(() => ops[i].OnSpanwire(actual));
             if (e?.GetType() != a?.GetType() && !IsKnownIncumbentDefect(ops[i], e, a))
             {
                 return $"stream, call {i} {ops[i]}: Utf8JsonWriter {Name(e)}, SpanwireJsonWriter {Name(a)}; calls: {string.Join(", ", ops.Take(i + 1))}";
@@ -201,19 +201,6 @@ public sealed class JsonWriterDifferentialTests
     internal static bool IsKnownIncumbentDefect(JsonOp op, Exception? incumbent, Exception? spanwire) =>
         op.Description.StartsWith("Comment(\"", StringComparison.Ordinal) &&
         incumbent is IndexOutOfRangeException && spanwire is ArgumentException;
-
-    private static Exception? Run(Action action)
-    {
-        try
-        {
-            action();
-            return null;
-        }
-        catch (Exception ex)
-        {
-            return ex;
-        }
-    }
 
     private static string Name(Exception? e) => e is null ? "no exception" : $"{e.GetType().Name} ({e.Message})";
 

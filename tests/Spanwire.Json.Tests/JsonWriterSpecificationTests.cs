@@ -384,8 +384,8 @@ public sealed class JsonWriterSpecificationTests
                 {
                     foreach (JsonOp op in ops)
                     {
-                        Exception? e = Record(() => op.OnIncumbent(expected));
-                        Exception? a = Record(() => op.OnSpanwire(actual));
+                        Exception? e = Record.Exception(() => op.OnIncumbent(expected));
+                        Exception? a = Record.Exception(() => op.OnSpanwire(actual));
                         Assert.True(e?.GetType() == a?.GetType() || JsonWriterDifferentialTests.IsKnownIncumbentDefect(op, e, a), $"seed {seed}, segments of {segmentSize}, {op}: {e?.GetType().Name} vs {a?.GetType().Name}");
                         if (e is not null)
                         {
@@ -408,19 +408,6 @@ public sealed class JsonWriterSpecificationTests
                 Assert.True(want.AsSpan().SequenceEqual(got),
                     $"seed {seed}, segments of {segmentSize}:\n{Encoding.UTF8.GetString(want)}\n{Encoding.UTF8.GetString(got)}\n{string.Join(", ", ops)}");
             }
-        }
-    }
-
-    private static Exception? Record(Action action)
-    {
-        try
-        {
-            action();
-            return null;
-        }
-        catch (Exception ex)
-        {
-            return ex;
         }
     }
 

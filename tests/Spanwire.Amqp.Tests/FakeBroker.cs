@@ -4,7 +4,7 @@ using System.Net.Sockets;
 using Spanwire.Amqp.Protocol;
 using Spanwire.Buffers;
 
-namespace Spanwire.Amqp.IntegrationTests;
+namespace Spanwire.Amqp.Tests;
 
 /// <summary>
 /// A broker on loopback that does the handshake and then whatever a test tells it to: send bytes, go silent, drop the
