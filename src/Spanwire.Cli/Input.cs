@@ -31,6 +31,27 @@ internal static class Input
         }
     }
 
+    /// <summary>Copies <paramref name="source"/> to <paramref name="destination"/>, reporting the bytes copied.</summary>
+    public static void CopyTo(Stream source, Stream destination, Progress progress)
+    {
+        byte[] buffer = System.Buffers.ArrayPool<byte>.Shared.Rent(81920);
+        try
+        {
+            long copied = 0;
+            int read;
+            while ((read = source.Read(buffer, 0, buffer.Length)) > 0)
+            {
+                destination.Write(buffer, 0, read);
+                copied += read;
+                progress.Report(copied);
+            }
+        }
+        finally
+        {
+            System.Buffers.ArrayPool<byte>.Shared.Return(buffer);
+        }
+    }
+
     /// <summary>Reads a key file whole: its raw bytes are the key. The caller clears the array when done.</summary>
     public static byte[] ReadKeyFile(string path)
     {

@@ -142,4 +142,69 @@ public sealed class JsonFormatTests
         Assert.Contains("--indent", result.StdOut, StringComparison.Ordinal);
         Assert.Contains("--minify", result.StdOut, StringComparison.Ordinal);
     }
+
+    [Fact]
+    public void A_byte_order_mark_is_skipped_as_JsonDocument_skips_it_in_a_stream()
+    {
+        byte[] withMark = [0xEF, 0xBB, 0xBF, .. Encoding.UTF8.GetBytes(Document)];
+        var result = CliRunner.Run(withMark, "json", "format");
+        var expected = new MemoryStream();
+        using (var writer = new Utf8JsonWriter(expected, new JsonWriterOptions { Indented = true }))
+        {
+            JsonDocument.Parse(new MemoryStream(withMark)).RootElement.WriteTo(writer); // the incumbent skips the mark when it reads a stream
+        }
+
+        Expect.Equal(0, result.ExitCode, result.StdErr);
+        Assert.Equal(Encoding.UTF8.GetString(expected.ToArray()) + "\n", result.StdOut);
+    }
+
+    [Theory]
+    [InlineData(new byte[] { (byte)'{', (byte)'"', (byte)'a', (byte)'"', (byte)':', (byte)'"', (byte)'x', 0xFF, (byte)'"', (byte)'}' }, "byte 8, in a string")] // a byte no UTF-8 sequence starts with
+    [InlineData(new byte[] { (byte)'{', (byte)'"', (byte)'a', 0xC3, (byte)'"', (byte)':', (byte)'1', (byte)'}' }, "byte 4, in a property name")] // a sequence cut short
+    [InlineData(new byte[] { (byte)'[', (byte)'/', (byte)'*', 0xED, 0xA0, 0x80, (byte)'*', (byte)'/', (byte)'1', (byte)']' }, "byte 4, in a comment")] // an encoded surrogate
+    [InlineData(new byte[] { (byte)'"', 0xC0, 0xAF, (byte)'"' }, "byte 2, in a string")] // an overlong form of '/'
+    public void Invalid_UTF8_is_refused_with_its_offset_and_exit_2_unless_lossy(byte[] json, string where)
+    {
+        var refused = CliRunner.Run(json, "json", "format");
+        var lossy = CliRunner.Run(json, "json", "format", "--lossy");
+
+        Expect.Equal(2, refused.ExitCode, refused.StdErr);
+        string line = Assert.Single(refused.ErrorLines);
+        Assert.Contains("invalid UTF-8 at " + where, line, StringComparison.Ordinal);
+        Assert.Empty(refused.StdOut);
+        Expect.Equal(0, lossy.ExitCode, lossy.StdErr);
+        Assert.True(lossy.StdOut.Contains("\\uFFFD", StringComparison.Ordinal) || lossy.StdOut.Contains('\uFFFD'), lossy.StdOut); // escaped in a string, as is in a comment
+    }
+
+    [Fact]
+    public void Relaxed_escaping_is_what_UnsafeRelaxedJsonEscaping_does_as_the_help_says()
+    {
+        const string Text = "{\"a\":\"\U0001F600 \u00e9 < & + ' \\u0001\"}";
+        var expected = new MemoryStream();
+        using (var writer = new Utf8JsonWriter(expected, new JsonWriterOptions { Encoder = System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping }))
+        {
+            JsonDocument.Parse(Text).RootElement.WriteTo(writer);
+        }
+
+        string output = Format(Text, "--minify", "--relaxed");
+        Assert.Equal(Encoding.UTF8.GetString(expected.ToArray()) + "\n", output);
+        Assert.Contains("\\uD83D\\uDE00", output, StringComparison.Ordinal); // beyond U+FFFF: escaped, as the help says
+        Assert.Contains("é < & + '", output, StringComparison.Ordinal);
+        string help = CliRunner.Run("json", "format", "--help").StdOut;
+        Assert.Contains("beyond U+FFFF (emoji) are still escaped", help, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Progress_goes_to_standard_error_only_when_asked_for_and_the_line_is_cleared()
+    {
+        string big = "[" + string.Join(",", Enumerable.Range(0, 200_000).Select(i => $"{{\"id\":{i},\"text\":\"item {i}\"}}")) + "]";
+        var quiet = CliRunner.Run(Encoding.UTF8.GetBytes(big), "json", "format", "--minify");
+        var shown = CliRunner.Run(Encoding.UTF8.GetBytes(big), "json", "format", "--minify", "--progress");
+
+        Expect.Equal(0, shown.ExitCode, shown.StdErr);
+        Assert.Equal("", quiet.StdErr); // not a terminal, not asked
+        Assert.Equal(quiet.StdOut, shown.StdOut);
+        Assert.Contains("json format", shown.StdErr, StringComparison.Ordinal);
+        Assert.EndsWith("\r", shown.StdErr, StringComparison.Ordinal); // cleared: the terminal's line is left empty
+    }
 }

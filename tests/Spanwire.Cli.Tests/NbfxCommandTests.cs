@@ -72,6 +72,32 @@ public sealed class NbfxCommandTests
     }
 
     [Fact]
+    public void Decode_shows_progress_on_standard_error_only_when_asked_for()
+    {
+        var stream = new MemoryStream();
+        using (XmlDictionaryWriter writer = XmlDictionaryWriter.CreateBinaryWriter(stream))
+        {
+            writer.WriteStartElement("items");
+            for (int i = 0; i < 20_000; i++)
+            {
+                writer.WriteElementString("item", $"value {i}");
+            }
+
+            writer.WriteEndElement();
+        }
+
+        byte[] document = stream.ToArray();
+        var quiet = CliRunner.Run(document, "nbfx", "decode", "--dictionary", "none");
+        var shown = CliRunner.Run(document, "nbfx", "decode", "--dictionary", "none", "--progress");
+
+        Expect.Equal(0, shown.ExitCode, shown.StdErr);
+        Assert.Equal("", quiet.StdErr);
+        Assert.Equal(quiet.StdOut, shown.StdOut);
+        Assert.Contains("nbfx decode", shown.StdErr, StringComparison.Ordinal);
+        Assert.EndsWith("\r", shown.StdErr, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void Decode_then_encode_then_decode_is_stable()
     {
         var first = CliRunner.Run(SoapMessage(), "nbfx", "decode");

@@ -6,7 +6,7 @@ using Spanwire.Json;
 
 namespace Spanwire.Cli.Commands;
 
-/// <summary><c>spanwire json format [--indent N | --minify] [--relaxed] [FILE|-]</c>: reads with Utf8JsonReader, writes with SpanwireJsonWriter.</summary>
+/// <summary><c>spanwire json format [--indent N | --minify] [--relaxed] [--lossy] [--progress] [FILE|-]</c>: reads with Utf8JsonReader, writes with SpanwireJsonWriter.</summary>
 internal sealed class JsonFormatCommand : ICommand
 {
     public string Name => "json format";
@@ -15,20 +15,25 @@ internal sealed class JsonFormatCommand : ICommand
 
     public string[] ValueOptions => ["--indent"];
 
-    public string[] Flags => ["--minify", "--relaxed"];
+    public string[] Flags => ["--minify", "--relaxed", "--lossy", Progress.Flag];
 
-    public string Help => """
-        usage: spanwire json format [--indent N | --minify] [--relaxed] [FILE|-]
+    public string Help => $"""
+        usage: spanwire json format [--indent N | --minify] [--relaxed] [--lossy] [--progress] [FILE|-]
 
         Reads one JSON document from FILE (standard input for '-' or no FILE) and writes it to standard output,
         indented (2 spaces unless --indent says otherwise) or minified. Strings are escaped as System.Text.Json's
-        default encoder does, or only as JSON requires with --relaxed. Numbers keep their text; /* */ and //
-        comments are kept as /* */ comments. A malformed document gives one line with its line and byte position.
+        default encoder does, or with --relaxed as its UnsafeRelaxedJsonEscaping encoder does. Numbers keep their
+        text; /* */ and // comments are kept as /* */ comments. A UTF-8 byte order mark at the start is skipped.
+        A malformed document, or a string that is not valid UTF-8, gives one line with its position, exit code 2.
 
         options:
           --indent N     indent by N spaces (0 to 127; default 2)
           --minify       no whitespace at all
-          --relaxed      escape only what JSON requires (not HTML-sensitive or non-ASCII characters)
+          --relaxed      leave HTML-sensitive characters (< > & ' +) and non-ASCII characters of the Basic
+                         Multilingual Plane unescaped; control characters, quotes, backslashes, and characters
+                         beyond U+FFFF (emoji) are still escaped (as \uXXXX, in surrogate pairs)
+          --lossy        write invalid UTF-8 in strings and comments as U+FFFD instead of refusing the document
+        {Progress.HelpLine(17)}
           --help, -h     show this help
           --version      show the version
         """;
@@ -38,6 +43,7 @@ internal sealed class JsonFormatCommand : ICommand
         string? indent = arguments.Option("--indent");
         bool minify = arguments.Flag("--minify");
         bool relaxed = arguments.Flag("--relaxed");
+        bool lossy = arguments.Flag("--lossy");
         arguments.Finish(maxPositionals: 1);
         if (minify && indent is not null)
         {
@@ -61,14 +67,20 @@ internal sealed class JsonFormatCommand : ICommand
         string inputName = arguments.FirstPositional ?? "-";
         using var input = new PooledStream();
         using (Stream source = Input.Open(arguments.FirstPositional))
+        using (Progress reading = Progress.Start("json format: reading", source.CanSeek ? source.Length : 0, arguments))
         {
-            source.CopyTo(input);
+            Input.CopyTo(source, input, reading);
         }
 
         using var output = new PooledBufferWriter();
         try
         {
-            Format(input.GetReadOnlySequence(), output, options);
+            using Progress formatting = Progress.Start("json format", input.Length, arguments);
+            Format(WithoutByteOrderMark(input.GetReadOnlySequence()), output, options, lossy, formatting);
+        }
+        catch (InvalidUtf8Exception ex)
+        {
+            throw new CliException($"{inputName}: invalid UTF-8 at byte {ex.Offset + 1}, in a {ex.Token} (--lossy writes U+FFFD for it)");
         }
         catch (JsonException ex) when (ex.LineNumber is null)
         {
@@ -87,16 +99,45 @@ internal sealed class JsonFormatCommand : ICommand
         return ExitCodes.Success;
     }
 
-    /// <summary>Copies one JSON document token by token from the reader to a SpanwireJsonWriter.</summary>
-    internal static void Format(ReadOnlySequence<byte> json, IBufferWriter<byte> output, JsonWriterOptions options)
+    /// <summary>The document without a UTF-8 byte order mark (EF BB BF), as Windows editors save.</summary>
+    private static ReadOnlySequence<byte> WithoutByteOrderMark(ReadOnlySequence<byte> json)
+    {
+        if (json.Length < 3)
+        {
+            return json;
+        }
+
+        Span<byte> start = stackalloc byte[3];
+        json.Slice(0, 3).CopyTo(start);
+        return start.SequenceEqual("\uFEFF"u8) ? json.Slice(3) : json;
+    }
+
+    /// <summary>
+    /// Copies one JSON document token by token from the reader to a SpanwireJsonWriter. Strings, property names and
+    /// comments must be valid UTF-8 (the reader does not check), unless <paramref name="lossy"/>: then the writer
+    /// replaces what is not with U+FFFD.
+    /// </summary>
+    /// <exception cref="InvalidUtf8Exception">A token holds invalid UTF-8 and <paramref name="lossy"/> is false.</exception>
+    internal static void Format(ReadOnlySequence<byte> json, IBufferWriter<byte> output, JsonWriterOptions options, bool lossy = false, Progress? progress = null)
     {
         var reader = new Utf8JsonReader(json, new JsonReaderOptions { CommentHandling = JsonCommentHandling.Allow, MaxDepth = 1000 });
         using var writer = new SpanwireJsonWriter(output, options);
         byte[] scratch = ArrayPool<byte>.Shared.Rent(1024);
         try
         {
+            int tokens = 0;
             while (reader.Read())
             {
+                if ((++tokens & 0xFFF) == 0)
+                {
+                    progress?.Report(reader.BytesConsumed);
+                }
+
+                if (!lossy && reader.TokenType is JsonTokenType.PropertyName or JsonTokenType.String or JsonTokenType.Comment)
+                {
+                    CheckUtf8(ref reader, ref scratch);
+                }
+
                 switch (reader.TokenType)
                 {
                     case JsonTokenType.StartObject: writer.WriteStartObject(); break;
@@ -109,7 +150,7 @@ internal sealed class JsonFormatCommand : ICommand
                     case JsonTokenType.True: writer.WriteBooleanValue(true); break;
                     case JsonTokenType.False: writer.WriteBooleanValue(false); break;
                     case JsonTokenType.Null: writer.WriteNullValue(); break;
-                    case JsonTokenType.Comment: writer.WriteCommentValue(Raw(ref reader, ref scratch)); break;
+                    case JsonTokenType.Comment: WriteComment(writer, Raw(ref reader, ref scratch)); break;
                 }
             }
         }
@@ -117,6 +158,45 @@ internal sealed class JsonFormatCommand : ICommand
         {
             ArrayPool<byte>.Shared.Return(scratch);
         }
+    }
+
+    /// <summary>A comment's text; invalid UTF-8 in it (only with --lossy) written as U+FFFD, which the writer would refuse.</summary>
+    private static void WriteComment(SpanwireJsonWriter writer, ReadOnlySpan<byte> text)
+    {
+        if (System.Text.Unicode.Utf8.IsValid(text))
+        {
+            writer.WriteCommentValue(text);
+        }
+        else
+        {
+            writer.WriteCommentValue(System.Text.Encoding.UTF8.GetString(text));
+        }
+    }
+
+    /// <summary>Throws <see cref="InvalidUtf8Exception"/> when the token's text, as it stands in the input, is not valid UTF-8.</summary>
+    private static void CheckUtf8(ref Utf8JsonReader reader, ref byte[] scratch)
+    {
+        ReadOnlySpan<byte> text = Raw(ref reader, ref scratch);
+        if (System.Text.Unicode.Utf8.IsValid(text))
+        {
+            return;
+        }
+
+        int bad = 0;
+        while (System.Text.Rune.DecodeFromUtf8(text[bad..], out _, out int consumed) == OperationStatus.Done)
+        {
+            bad += consumed;
+        }
+
+        // The value starts one byte after its token (past the opening quote, or the comment's two-byte opener).
+        long offset = reader.TokenStartIndex + (reader.TokenType == JsonTokenType.Comment ? 2 : 1) + bad;
+        string token = reader.TokenType switch
+        {
+            JsonTokenType.PropertyName => "property name",
+            JsonTokenType.Comment => "comment",
+            _ => "string",
+        };
+        throw new InvalidUtf8Exception(offset, token);
     }
 
     /// <summary>A string token's value, unescaped, as UTF-8.</summary>
@@ -168,5 +248,13 @@ internal sealed class JsonFormatCommand : ICommand
     {
         int end = message.IndexOf(". ", StringComparison.Ordinal);
         return (end > 0 ? message[..end] : message.TrimEnd('.')).Replace('\n', ' ');
+    }
+
+    /// <summary>Invalid UTF-8 in a token, at an offset from the start of the input.</summary>
+    internal sealed class InvalidUtf8Exception(long offset, string token) : Exception($"invalid UTF-8 at byte {offset} in a {token}")
+    {
+        public long Offset { get; } = offset;
+
+        public string Token { get; } = token;
     }
 }

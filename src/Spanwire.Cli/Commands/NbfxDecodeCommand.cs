@@ -3,7 +3,7 @@ using Spanwire.BinaryXml;
 
 namespace Spanwire.Cli.Commands;
 
-/// <summary><c>spanwire nbfx decode [--dictionary soap|none] [--session] [FILE|-]</c>: binary XML to indented XML text.</summary>
+/// <summary><c>spanwire nbfx decode [--dictionary soap|none] [--session] [--progress] [FILE|-]</c>: binary XML to indented XML text.</summary>
 internal sealed class NbfxDecodeCommand : ICommand
 {
     public string Name => "nbfx decode";
@@ -12,10 +12,10 @@ internal sealed class NbfxDecodeCommand : ICommand
 
     public string[] ValueOptions => ["--dictionary"];
 
-    public string[] Flags => ["--session"];
+    public string[] Flags => ["--session", Progress.Flag];
 
     public string Help => $"""
-        usage: spanwire nbfx decode [--dictionary soap|none] [--session] [FILE|-]
+        usage: spanwire nbfx decode [--dictionary soap|none] [--session] [--progress] [FILE|-]
 
         Reads one binary XML document from FILE (standard input for '-' or no FILE) and prints it as indented XML.
         Typed values (numbers, dates, GUIDs, base64) print as the in-box XmlDictionaryReader shows them. With
@@ -25,6 +25,7 @@ internal sealed class NbfxDecodeCommand : ICommand
         options:
         {NbfxOptions.DictionaryHelp}
           --session        the input starts with an MC-NBFSE session string table
+        {Progress.HelpLine(19)}
           --help, -h       show this help
           --version        show the version
         """;
@@ -35,9 +36,14 @@ internal sealed class NbfxDecodeCommand : ICommand
         bool withSession = arguments.Flag("--session");
         arguments.Finish(maxPositionals: 1);
         string inputName = arguments.FirstPositional ?? "-";
-        byte[] input = NbfxOptions.ReadAll(arguments.FirstPositional);
+        byte[] input;
+        using (Progress reading = Progress.Start("nbfx decode: reading", 0, arguments))
+        {
+            input = NbfxOptions.ReadAll(arguments.FirstPositional, reading);
+        }
 
         var output = new StringWriter();
+        using Progress decoding = Progress.Start("nbfx decode: XML written", 0, arguments);
         int tableLength = 0;
         try
         {
@@ -54,7 +60,7 @@ internal sealed class NbfxDecodeCommand : ICommand
             }
             var settings = new XmlWriterSettings { Indent = true, OmitXmlDeclaration = true, ConformanceLevel = ConformanceLevel.Auto };
             using XmlDictionaryReader reader = BinaryXml.Nbfx.CreateReader(input.AsMemory(tableLength), dictionary, XmlDictionaryReaderQuotas.Max, session);
-            using (XmlWriter writer = XmlWriter.Create(output, settings))
+            using (XmlWriter writer = XmlWriter.Create(new CountingWriter(output, decoding), settings))
             {
                 writer.WriteNode(reader, defattr: true);
             }
@@ -77,5 +83,43 @@ internal sealed class NbfxDecodeCommand : ICommand
         Console.Out.Write(output.ToString());
         Console.Out.WriteLine();
         return ExitCodes.Success;
+    }
+
+    /// <summary>Forwards to another writer, reporting the characters written so far as progress.</summary>
+    private sealed class CountingWriter(TextWriter inner, Progress progress) : TextWriter
+    {
+        private long _written;
+
+        public override System.Text.Encoding Encoding => inner.Encoding;
+
+        public override void Write(char value)
+        {
+            inner.Write(value);
+            _written++;
+        }
+
+        public override void Write(char[] buffer, int index, int count)
+        {
+            inner.Write(buffer, index, count);
+            Count(count);
+        }
+
+        public override void Write(ReadOnlySpan<char> buffer)
+        {
+            inner.Write(buffer);
+            Count(buffer.Length);
+        }
+
+        public override void Write(string? value)
+        {
+            inner.Write(value);
+            Count(value?.Length ?? 0);
+        }
+
+        private void Count(int count)
+        {
+            _written += count;
+            progress.Report(_written);
+        }
     }
 }

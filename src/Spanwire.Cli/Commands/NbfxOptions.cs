@@ -15,11 +15,20 @@ internal static class NbfxOptions
         string other => throw new CliException($"--dictionary takes 'soap' or 'none'; got '{other}'"),
     };
 
-    public static byte[] ReadAll(string? path)
+    public static byte[] ReadAll(string? path, Progress? progress = null)
     {
         using Stream source = Input.Open(path);
         using var buffer = new MemoryStream();
-        source.CopyTo(buffer);
+        if (progress is null)
+        {
+            source.CopyTo(buffer);
+        }
+        else
+        {
+            progress.Total = source.CanSeek ? source.Length : 0;
+            Input.CopyTo(source, buffer, progress);
+        }
+
         return buffer.ToArray();
     }
 }
