@@ -17,6 +17,7 @@ internal static class Program
         new AmqpDeclareCommand(),
         new NbfxDecodeCommand(),
         new NbfxEncodeCommand(),
+        new NbfxDumpCommand(),
     ];
 
     private static readonly Lazy<CommandLine> s_commandLine = new(() => new CommandLine(s_commands));

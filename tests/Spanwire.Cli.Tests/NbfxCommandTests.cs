@@ -98,6 +98,51 @@ public sealed class NbfxCommandTests
     }
 
     [Fact]
+    public void Dump_lists_every_record_the_in_box_writer_wrote_with_its_offset_type_dictionary_id_and_value()
+    {
+        XmlDictionary dictionary = SoapDictionary(); // the first strings of the SOAP dictionary, with their ids
+        var stream = new MemoryStream();
+        using (XmlDictionaryWriter writer = XmlDictionaryWriter.CreateBinaryWriter(stream, dictionary))
+        {
+            dictionary.TryLookup("Envelope", out XmlDictionaryString? envelope);
+            dictionary.TryLookup("http://www.w3.org/2003/05/soap-envelope", out XmlDictionaryString? soap);
+            writer.WriteStartElement("s", envelope!, soap!);
+            writer.WriteAttributeString("id", "7");
+            writer.WriteStartElement("n", "");
+            writer.WriteValue(42);
+            writer.WriteEndElement();
+            writer.WriteComment("c");
+            writer.WriteEndElement();
+        }
+
+        byte[] document = stream.ToArray();
+        var result = CliRunner.Run(document, "nbfx", "dump");
+
+        Expect.Equal(0, result.ExitCode, result.StdErr);
+        Expect.SameLines(
+        [
+            "00000000  PrefixDictionaryElementS (0x56)  s:Envelope #2", // Envelope is the dictionary's second string: key 1, id 2
+            "00000002    ShortAttribute (0x04)  id = Chars \"7\"", // attributes before declarations, as the in-box writer orders them
+            "00000009    DictionaryXmlnsAttribute (0x0B)  xmlns:s = Dictionary #4 \"http://www.w3.org/2003/05/soap-envelope\"",
+            "0000000D    ShortElement (0x40)  n",
+            "00000010      Int8TextWithEndElement (0x89)  Int8 \"42\"", // the end of n is in the text record
+            "00000012    Comment (0x02)  Chars \"c\"",
+            "00000015  EndElement (0x01)",
+        ], result.StdOut.Split('\n', StringSplitOptions.RemoveEmptyEntries), "the records of " + Convert.ToHexString(document));
+    }
+
+    [Fact]
+    public void Dump_prints_the_records_before_a_malformed_one_then_one_line_with_its_offset()
+    {
+        byte[] damaged = [0x40, 0x01, (byte)'a', 0x99, 0xFF]; // an element, then a text record longer than the input
+        var result = CliRunner.Run(damaged, "nbfx", "dump");
+
+        Expect.Equal(2, result.ExitCode, result.StdErr);
+        Assert.Equal("00000000  ShortElement (0x40)  a", result.StdOut.Trim());
+        Assert.Contains("at byte offset 3", Assert.Single(result.ErrorLines), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void Decode_then_encode_then_decode_is_stable()
     {
         var first = CliRunner.Run(SoapMessage(), "nbfx", "decode");
