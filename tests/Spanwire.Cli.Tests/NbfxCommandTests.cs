@@ -143,6 +143,49 @@ public sealed class NbfxCommandTests
     }
 
     [Fact]
+    public void Lenient_encode_writes_an_undeclared_prefix_which_the_in_box_reader_refuses()
+    {
+        byte[] xml = Encoding.UTF8.GetBytes("<a:b xmlns:c=\"urn:c\" c:x=\"1\"><a:c/></a:b>");
+        var strict = CliRunner.Run(xml, "nbfx", "encode", "--dictionary", "none");
+        byte[] lenient = RunBinary(xml, "nbfx", "encode", "--dictionary", "none", "--lenient");
+
+        Expect.Equal(2, strict.ExitCode, strict.StdErr);
+        Assert.Contains("undeclared prefix", Assert.Single(strict.ErrorLines), StringComparison.Ordinal);
+        // PrefixElementA b; an xmlns for c only (none for a); PrefixAttributeC x = OneText; PrefixElementA c; two ends.
+        Expect.Equal("5E0162" + "090163057572 6E3A63".Replace(" ", "", StringComparison.Ordinal) + "28017882" + "5E0163" + "01" + "01",
+            Convert.ToHexString(lenient), "the records of the lenient document");
+        using XmlDictionaryReader inBox = XmlDictionaryReader.CreateBinaryReader(lenient, XmlDictionaryReaderQuotas.Max);
+        Assert.Throws<XmlException>(() =>
+        {
+            while (inBox.Read())
+            {
+            }
+        });
+    }
+
+    [Theory]
+    [InlineData("5", "4001729808616263 01")] // the text says 8 bytes where 3 stand
+    [InlineData("-1", "4001729802616263 01")] // the text says 2 bytes: its last byte is read as a record
+    [InlineData("256", "4001729803616263 01")] // the one-byte field wraps around
+    public void Lenient_encode_writes_a_wrong_length_where_a_processing_instruction_asks_and_the_in_box_reader_refuses_it(string delta, string expectedHex)
+    {
+        byte[] xml = Encoding.UTF8.GetBytes($"<r><?nbfx-length {delta}?>abc</r>");
+        byte[] bytes = RunBinary(xml, "nbfx", "encode", "--lenient");
+
+        Expect.Equal(expectedHex.Replace(" ", "", StringComparison.Ordinal), Convert.ToHexString(bytes), $"<?nbfx-length {delta}?>");
+        if (delta != "256")
+        {
+            using XmlDictionaryReader inBox = XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max);
+            Assert.ThrowsAny<Exception>(() =>
+            {
+                while (inBox.Read())
+                {
+                }
+            });
+        }
+    }
+
+    [Fact]
     public void Decode_then_encode_then_decode_is_stable()
     {
         var first = CliRunner.Run(SoapMessage(), "nbfx", "decode");
@@ -221,6 +264,20 @@ public sealed class NbfxCommandTests
         var empty = CliRunner.Run([], "nbfx", "decode");
         Assert.Equal(2, empty.ExitCode);
         Assert.Single(empty.ErrorLines);
+    }
+
+    private static byte[] RunBinary(byte[] input, params string[] arguments)
+    {
+        string path = Path.GetTempFileName();
+        File.WriteAllBytes(path, input);
+        try
+        {
+            return RunBinary(path, arguments);
+        }
+        finally
+        {
+            File.Delete(path);
+        }
     }
 
     private static byte[] RunBinary(string path, params string[] arguments)

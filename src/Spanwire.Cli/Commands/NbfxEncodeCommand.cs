@@ -3,7 +3,7 @@ using System.Xml;
 
 namespace Spanwire.Cli.Commands;
 
-/// <summary><c>spanwire nbfx encode [--dictionary soap|none] [FILE|-]</c>: XML text to binary XML.</summary>
+/// <summary><c>spanwire nbfx encode [--dictionary soap|none] [--lenient] [FILE|-]</c>: XML text to binary XML.</summary>
 internal sealed class NbfxEncodeCommand : ICommand
 {
     private const string XmlnsNamespace = "http://www.w3.org/2000/xmlns/";
@@ -14,8 +14,10 @@ internal sealed class NbfxEncodeCommand : ICommand
 
     public string[] ValueOptions => ["--dictionary"];
 
+    public string[] Flags => ["--lenient"];
+
     public string Help => $"""
-        usage: spanwire nbfx encode [--dictionary soap|none] [FILE|-]
+        usage: spanwire nbfx encode [--dictionary soap|none] [--lenient] [FILE|-]
 
         Reads one XML document from FILE (standard input for '-' or no FILE) and writes it to standard output as
         binary XML, with the bytes the in-box XmlDictionaryWriter writes for the same nodes. Names and namespaces
@@ -23,8 +25,15 @@ internal sealed class NbfxEncodeCommand : ICommand
         and the XML declaration are dropped; text is written as text. decode, then encode, then decode gives the
         same XML. Malformed XML gives one line with its line and position, exit code 2.
 
+        With --lenient it writes records as the text names them, including what .NET would refuse to write or
+        read, for testing a service's parser: prefixes with no namespace declaration (the text is read without
+        namespace checks), xmlns attributes as given, and, on request, wrong lengths: a processing instruction
+        <?nbfx-length N?> before a text node makes that text record's length field N more than its bytes (N may
+        be negative). The text is then flushed as its own record (never merged with the end of its element).
+
         options:
         {NbfxOptions.DictionaryHelp}
+          --lenient        write what the in-box writer would refuse (see above)
           --help, -h       show this help
           --version        show the version
         """;
@@ -32,9 +41,14 @@ internal sealed class NbfxEncodeCommand : ICommand
     public int Run(ArgumentReader arguments)
     {
         IXmlDictionary? dictionary = NbfxOptions.Dictionary(arguments);
+        bool lenient = arguments.Flag("--lenient");
         arguments.Finish(maxPositionals: 1);
         string inputName = arguments.FirstPositional ?? "-";
         byte[] input = NbfxOptions.ReadAll(arguments.FirstPositional);
+        if (lenient)
+        {
+            return WriteLenient(input, inputName, dictionary);
+        }
 
         var output = new ArrayBufferWriter<byte>();
         var settings = new XmlReaderSettings
@@ -63,6 +77,146 @@ internal sealed class NbfxEncodeCommand : ICommand
         using Stream stdout = Console.OpenStandardOutput();
         stdout.Write(output.WrittenSpan);
         return ExitCodes.Success;
+    }
+
+    /// <summary>--lenient: the text read without namespace checks, written by the record layer as it is named.</summary>
+    private static int WriteLenient(byte[] input, string inputName, IXmlDictionary? dictionary)
+    {
+        var output = new ArrayBufferWriter<byte>();
+        var lengths = new List<(int Offset, int Delta)>();
+        try
+        {
+#pragma warning disable CA5366 // DTDs are prohibited below; XmlTextReader is the reader that can leave namespaces unchecked
+            using var reader = new XmlTextReader(new MemoryStream(input))
+            {
+                Namespaces = false,
+                DtdProcessing = DtdProcessing.Prohibit,
+                XmlResolver = null,
+                WhitespaceHandling = WhitespaceHandling.Significant,
+            };
+#pragma warning restore CA5366
+            var writer = new BinaryXml.NbfxWriter(output, dictionary);
+            CopyLenient(reader, writer, output, lengths);
+            writer.Flush();
+        }
+        catch (XmlException ex)
+        {
+            throw new CliException($"{inputName}: invalid XML: {ex.Message.TrimEnd('.')}");
+        }
+
+        byte[] bytes = output.WrittenSpan.ToArray();
+        foreach ((int offset, int delta) in lengths)
+        {
+            ChangeLength(bytes, offset, delta, inputName);
+        }
+
+        using Stream stdout = Console.OpenStandardOutput();
+        stdout.Write(bytes);
+        return ExitCodes.Success;
+    }
+
+    private static void CopyLenient(XmlTextReader reader, BinaryXml.NbfxWriter writer, ArrayBufferWriter<byte> output, List<(int Offset, int Delta)> lengths)
+    {
+        int? delta = null;
+        while (reader.Read())
+        {
+            switch (reader.NodeType)
+            {
+                case XmlNodeType.Element:
+                    bool empty = reader.IsEmptyElement;
+                    (string? prefix, string localName) = Split(reader.Name);
+                    writer.WriteStartElement(prefix, localName);
+                    while (reader.MoveToNextAttribute())
+                    {
+                        if (reader.Name == "xmlns" || reader.Name.StartsWith("xmlns:", StringComparison.Ordinal))
+                        {
+                            writer.WriteXmlnsAttribute(reader.Name.Length > 6 ? reader.Name[6..] : null, reader.Value);
+                        }
+                        else
+                        {
+                            (string? attributePrefix, string attributeName) = Split(reader.Name);
+                            writer.WriteStartAttribute(attributePrefix, attributeName);
+                            writer.WriteString(reader.Value);
+                            writer.WriteEndAttribute();
+                        }
+                    }
+
+                    reader.MoveToElement();
+                    if (empty)
+                    {
+                        writer.WriteEndElement();
+                    }
+
+                    break;
+                case XmlNodeType.EndElement:
+                    writer.WriteEndElement();
+                    break;
+                case XmlNodeType.Text:
+                case XmlNodeType.CDATA:
+                case XmlNodeType.SignificantWhitespace:
+                    if (delta is { } change)
+                    {
+                        writer.Flush();
+                        lengths.Add((output.WrittenCount, change));
+                        writer.WriteString(reader.Value);
+                        writer.Flush();
+                        delta = null;
+                    }
+                    else
+                    {
+                        writer.WriteString(reader.Value);
+                    }
+
+                    break;
+                case XmlNodeType.Comment:
+                    writer.WriteComment(reader.Value);
+                    break;
+                case XmlNodeType.ProcessingInstruction when reader.Name == "nbfx-length":
+                    delta = int.TryParse(reader.Value.Trim(), System.Globalization.NumberStyles.AllowLeadingSign, System.Globalization.CultureInfo.InvariantCulture, out int n)
+                        ? n
+                        : throw new CliException($"<?nbfx-length {reader.Value.Trim()}?> takes a whole number of bytes (line {reader.LineNumber})");
+                    break;
+            }
+        }
+    }
+
+    private static (string? Prefix, string LocalName) Split(string name)
+    {
+        int colon = name.IndexOf(':', StringComparison.Ordinal);
+        return colon < 0 ? (null, name) : (name[..colon], name[(colon + 1)..]);
+    }
+
+    /// <summary>Adds <paramref name="delta"/> to the length field of the text record at <paramref name="offset"/> (wrapping in the field's width).</summary>
+    private static void ChangeLength(byte[] bytes, int offset, int delta, string inputName)
+    {
+        byte record = (byte)(bytes[offset] & ~1); // the same text record with or without end element
+        int width = record switch
+        {
+            BinaryXml.NbfxRecord.Chars8Text or BinaryXml.NbfxRecord.Bytes8Text or BinaryXml.NbfxRecord.UnicodeChars8Text => 1,
+            BinaryXml.NbfxRecord.Chars16Text or BinaryXml.NbfxRecord.Bytes16Text or BinaryXml.NbfxRecord.UnicodeChars16Text => 2,
+            BinaryXml.NbfxRecord.Chars32Text or BinaryXml.NbfxRecord.Bytes32Text or BinaryXml.NbfxRecord.UnicodeChars32Text => 4,
+            _ => throw new CliException($"{inputName}: the text after <?nbfx-length?> was written as a record with no length field (0x{bytes[offset]:X2}); give it some text"),
+        };
+        Span<byte> field = bytes.AsSpan(offset + 1, width);
+        uint length = width switch
+        {
+            1 => field[0],
+            2 => System.Buffers.Binary.BinaryPrimitives.ReadUInt16LittleEndian(field),
+            _ => System.Buffers.Binary.BinaryPrimitives.ReadUInt32LittleEndian(field),
+        };
+        uint changed = unchecked(length + (uint)delta);
+        switch (width)
+        {
+            case 1:
+                field[0] = (byte)changed;
+                break;
+            case 2:
+                System.Buffers.Binary.BinaryPrimitives.WriteUInt16LittleEndian(field, (ushort)changed);
+                break;
+            default:
+                System.Buffers.Binary.BinaryPrimitives.WriteUInt32LittleEndian(field, changed);
+                break;
+        }
     }
 
     private static void Copy(XmlReader reader, XmlDictionaryWriter writer, Names names)
