@@ -7,17 +7,15 @@ namespace Spanwire.BinaryXml.Xml;
 internal static class ThreadSpare<T>
     where T : class, new()
 {
-    [ThreadStatic]
-    private static T? s_spare;
-
     /// <summary>The thread's spare, which is now the caller's, or a new one.</summary>
     public static T Take()
     {
-        T? spare = s_spare;
-        s_spare = null;
+        ref T? slot = ref ThreadSlot<T>.Value;
+        T? spare = slot;
+        slot = null;
         return spare ?? new T();
     }
 
     /// <summary>Leaves <paramref name="item"/> for the next <see cref="Take"/> on this thread.</summary>
-    public static void Give(T item) => s_spare = item;
+    public static void Give(T item) => ThreadSlot<T>.Value = item;
 }

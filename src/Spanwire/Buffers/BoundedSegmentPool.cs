@@ -54,17 +54,12 @@ internal sealed class BoundedSegmentPool : SegmentPool
     // One segment per thread in front of the locked stack, so that a short-lived writer rents and returns without a
     // lock (as ArrayPool.Shared keeps arrays per thread). To the counters a segment in a thread's slot is still rented:
     // the pool sees each thread's slot as one long-lived rent.
-    [ThreadStatic]
-    private static BoundedSegmentPool? s_slotPool;
-
-    [ThreadStatic]
-    private static byte[]? s_slot;
-
     public override byte[] Rent()
     {
-        if (s_slot is { } cached && ReferenceEquals(s_slotPool, this))
+        ref Kept kept = ref ThreadSlot<Kept>.Value;
+        if (kept.Segment is { } cached && ReferenceEquals(kept.Pool, this))
         {
-            s_slot = null;
+            kept.Segment = null;
             return cached;
         }
 
@@ -108,14 +103,11 @@ internal sealed class BoundedSegmentPool : SegmentPool
         {
             segment.AsSpan().Clear();
         }
-        else if (s_slot is null && KeepsSegmentsPerThread)
+        else if (KeepsSegmentsPerThread && ThreadSlot<Kept>.Value.Segment is null)
         {
-            if (!ReferenceEquals(s_slotPool, this))
-            {
-                s_slotPool = this;
-            }
-
-            s_slot = segment;
+            ref Kept kept = ref ThreadSlot<Kept>.Value;
+            kept.Pool = this;
+            kept.Segment = segment;
             return;
         }
 
@@ -145,6 +137,13 @@ internal sealed class BoundedSegmentPool : SegmentPool
         {
             return new SegmentPoolStatistics(_rented, _returned, _allocated, _retainedCount, (_rented - _returned) * _segmentSize);
         }
+    }
+
+    /// <summary>A thread's kept segment and the pool it belongs to (<see cref="ThreadSlot{T}"/>).</summary>
+    private struct Kept
+    {
+        public BoundedSegmentPool? Pool;
+        public byte[]? Segment;
     }
 }
 

@@ -16,26 +16,22 @@ internal static class SegmentTableCache
     // Tables past this many slots (64 MiB of content at the default segment size) are left to the collector.
     private const int MaxCachedSlots = 1024;
 
-    [ThreadStatic]
-    private static Segment[]? s_table;
-
-    [ThreadStatic]
-    private static SegmentPool? s_firstPool; // the pool of s_table[0]'s segment, while the node still holds it
 
     /// <summary>A table; <paramref name="firstReady"/> when its first node holds a segment of <paramref name="pool"/>, ready to use.</summary>
     public static Segment[] Rent(SegmentPool pool, out bool firstReady)
     {
-        Segment[]? table = s_table;
+        ref Kept kept = ref ThreadSlot<Kept>.Value;
+        Segment[]? table = kept.Table;
         firstReady = false;
         if (table is null)
         {
             return new Segment[InitialSlots];
         }
 
-        s_table = null;
-        if (s_firstPool is { } firstPool)
+        kept.Table = null;
+        if (kept.FirstPool is { } firstPool)
         {
-            s_firstPool = null;
+            kept.FirstPool = null;
             if (ReferenceEquals(firstPool, pool))
             {
                 firstReady = true;
@@ -55,15 +51,16 @@ internal static class SegmentTableCache
     /// </summary>
     public static void Return(Segment[] table, SegmentPool? firstPool)
     {
-        if (table.Length is > 0 and <= MaxCachedSlots && (s_table is null || s_table.Length < table.Length))
+        ref Kept kept = ref ThreadSlot<Kept>.Value;
+        if (table.Length is > 0 and <= MaxCachedSlots && (kept.Table is null || kept.Table.Length < table.Length))
         {
-            if (s_table is { } replaced && s_firstPool is { } replacedPool)
+            if (kept.Table is { } replaced && kept.FirstPool is { } replacedPool)
             {
                 ReleaseFirst(replaced, replacedPool);
             }
 
-            s_table = table;
-            s_firstPool = firstPool;
+            kept.Table = table;
+            kept.FirstPool = firstPool;
             return;
         }
 
@@ -85,5 +82,12 @@ internal static class SegmentTableCache
         {
             pool.Return(array);
         }
+    }
+
+    /// <summary>A thread's kept table and the pool of its first node's segment, while that node still holds one (<see cref="ThreadSlot{T}"/>).</summary>
+    private struct Kept
+    {
+        public Segment[]? Table;
+        public SegmentPool? FirstPool;
     }
 }
