@@ -14,6 +14,9 @@ internal static class WriterSessions
     private static readonly LookupFunc? s_lookup = BindLookup();
     private static readonly System.Runtime.CompilerServices.ConditionalWeakTable<XmlBinaryWriterSession, Dictionary<XmlDictionaryString, int>> s_known = new();
 
+    /// <summary>Whether the runtime's own lookup was found (the canary test fails when a runtime update renames it).</summary>
+    internal static bool UsesRuntimeLookup => s_lookup is not null;
+
     private static LookupFunc? BindLookup()
     {
         MethodInfo? method = typeof(XmlBinaryWriterSession).GetMethod("TryLookup", BindingFlags.Instance | BindingFlags.NonPublic,

@@ -15,6 +15,9 @@ internal static class ServiceModelDictionary
 {
     public static readonly IXmlDictionary Instance = Find();
 
+    /// <summary>Whether the probe found WCF's own dictionary (the canary test fails when a WCF update defeats the probe).</summary>
+    internal static bool IsWcfOwn => !ReferenceEquals(Instance, Nbfx.SoapDictionary);
+
     private static IXmlDictionary Find()
     {
         var probe = new ProbeDictionary();
