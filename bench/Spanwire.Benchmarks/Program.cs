@@ -64,6 +64,7 @@ public static class Program
             Console.Error.WriteLine("benchmarks: --full and --steady are two modes; choose one");
             return 2;
         }
+
         bool Selected(string name) => filters.Length == 0 || filters.Any(f => name.Contains(f, StringComparison.OrdinalIgnoreCase));
 
         Type[] classes = Assembly.GetExecutingAssembly().GetTypes()

@@ -33,6 +33,7 @@ public static class NbfxPrimitives
             written = 0;
             return false;
         }
+
         written = WriteMultiByteInt31(destination, value);
         return true;
     }
@@ -46,6 +47,7 @@ public static class NbfxPrimitives
             destination[0] = (byte)value;
             return 1;
         }
+
         int i = 0;
         uint v = (uint)value;
         while (v >= 0x80)
@@ -53,6 +55,7 @@ public static class NbfxPrimitives
             destination[i++] = (byte)(v | 0x80);
             v >>= 7;
         }
+
         destination[i++] = (byte)v;
         return i;
     }
@@ -76,6 +79,7 @@ public static class NbfxPrimitives
                 consumed = 0;
                 return System.Buffers.OperationStatus.NeedMoreData;
             }
+
             byte b = source[i];
             if (i == 4 && (b & 0xF8) != 0)
             {
@@ -83,6 +87,7 @@ public static class NbfxPrimitives
                 consumed = 0;
                 return System.Buffers.OperationStatus.InvalidData;
             }
+
             result |= (uint)(b & 0x7F) << (7 * i);
             if ((b & 0x80) == 0)
             {
@@ -91,6 +96,7 @@ public static class NbfxPrimitives
                 return System.Buffers.OperationStatus.Done;
             }
         }
+
         value = 0;
         consumed = 0;
         return System.Buffers.OperationStatus.InvalidData; // unreachable: the fifth byte never has its high bit set here
@@ -113,6 +119,7 @@ public static class NbfxPrimitives
             BinaryPrimitives.WriteUInt64LittleEndian(destination[8..], MemoryMarshal.Read<ulong>(bytes[8..]));
             return;
         }
+
         Span<int> bits = stackalloc int[4];
         decimal.GetBits(value, bits); // lo, mid, hi, flags
         BinaryPrimitives.WriteInt32LittleEndian(destination, bits[3]);
@@ -138,6 +145,7 @@ public static class NbfxPrimitives
             value = default;
             return false;
         }
+
         value = new decimal(lo, mid, hi, flags < 0, (byte)((flags >> 16) & 0xFF));
         return true;
     }
@@ -180,6 +188,7 @@ public static class NbfxPrimitives
             value = default;
             return false;
         }
+
         switch ((ulong)data >> 62)
         {
             case 0:

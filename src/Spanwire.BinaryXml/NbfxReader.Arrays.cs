@@ -24,6 +24,7 @@ public ref partial struct NbfxReader
             _cursor.CopyTo(ref _window, one);
             destination[i] = one[0] != 0;
         }
+
         return Done(count);
     }
 
@@ -71,6 +72,7 @@ public ref partial struct NbfxReader
                 bytes.Slice(at, size).Reverse();
             }
         }
+
         return Done(count);
     }
 
@@ -90,6 +92,7 @@ public ref partial struct NbfxReader
                 NbfxCursor.ThrowFormat("a decimal with an invalid scale or flags", at);
             }
         }
+
         return Done(count);
     }
 
@@ -109,6 +112,7 @@ public ref partial struct NbfxReader
                 NbfxCursor.ThrowFormat("a DateTime out of range", at);
             }
         }
+
         return Done(count);
     }
 
@@ -124,6 +128,7 @@ public ref partial struct NbfxReader
             _cursor.CopyTo(ref _window, item);
             destination[i] = new Guid(item);
         }
+
         return Done(count);
     }
 
@@ -133,6 +138,7 @@ public ref partial struct NbfxReader
         {
             throw new InvalidOperationException($"The reader is on {(_cursor.Token == NbfxTokenType.Array ? _cursor.ArrayType + " array" : _cursor.Token.ToString())}, not an array of {type}.");
         }
+
         return Math.Min(capacity, _cursor.ArrayRemaining);
     }
 

@@ -125,6 +125,7 @@ public ref partial struct NbfxReader
         {
             return Encoding.UTF8.GetBytes(value).AsSpan().SequenceEqual(utf8);
         }
+
         int n = Encoding.UTF8.GetBytes(value, buffer);
         return buffer[..n].SequenceEqual(utf8);
     }

@@ -33,10 +33,12 @@ public static class NbfxSessionTable
             int length = Encoding.UTF8.GetByteCount(s);
             size += NbfxPrimitives.GetMultiByteInt31Length(length) + length;
         }
+
         if (size > int.MaxValue)
         {
             throw new ArgumentException("The strings take more than 2^31 − 1 bytes.", nameof(strings));
         }
+
         Span<byte> header = output.GetSpan(NbfxPrimitives.MaxMultiByteInt31Length);
         output.Advance(NbfxPrimitives.WriteMultiByteInt31(header, (int)size));
         foreach (string s in strings)
@@ -69,10 +71,12 @@ public static class NbfxSessionTable
         {
             NbfxCursor.ThrowFormat(status == OperationStatus.NeedMoreData ? "the session table's size runs past the end of the input" : "invalid MB31 session table size", 0);
         }
+
         if (size > source.Length - at)
         {
             NbfxCursor.ThrowFormat($"a session table of {size} bytes runs past the end of the input", 0);
         }
+
         int end = at + size;
         int key = nextKey;
         while (at < end)
@@ -82,22 +86,27 @@ public static class NbfxSessionTable
             {
                 NbfxCursor.ThrowFormat("a session string runs past the end of its table", at);
             }
+
             ReadOnlySpan<byte> utf8 = source.Slice(at + consumed, length);
             if (!Utf8.IsValid(utf8))
             {
                 NbfxCursor.ThrowFormat("a session string that is not valid UTF-8", at);
             }
+
             if (length > maxName && Encoding.UTF8.GetCharCount(utf8) > maxName)
             {
                 NbfxCursor.ThrowFormat($"a session string longer than the MaxNameTableCharCount quota ({maxName})", at);
             }
+
             if (key == int.MaxValue / 2)
             {
                 NbfxCursor.ThrowFormat("the session has more strings than ids", at);
             }
+
             session.Add(key++, Encoding.UTF8.GetString(utf8));
             at += consumed + length;
         }
+
         nextKey = key;
         return end;
     }

@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Xml;
@@ -122,6 +123,7 @@ public sealed partial class NbfxWriter
         WriteArrayInfo(NbfxRecord.Int16Text + 1, values.Length);
         StageBlock(values.Length * Unsafe.SizeOf<short>());
         if (BitConverter.IsLittleEndian) { WriteRawBytes(MemoryMarshal.AsBytes(values)); return; }
+
         foreach (short v in values) { Ensure(2); BinaryPrimitives.WriteInt16LittleEndian(_w.Buffer.AsSpan(_w.Pos), v); _w.Pos += 2; }
     }
 
@@ -132,6 +134,7 @@ public sealed partial class NbfxWriter
         WriteArrayInfo(NbfxRecord.Int32Text + 1, values.Length);
         StageBlock(values.Length * Unsafe.SizeOf<int>());
         if (BitConverter.IsLittleEndian) { WriteRawBytes(MemoryMarshal.AsBytes(values)); return; }
+
         foreach (int v in values) { Ensure(4); BinaryPrimitives.WriteInt32LittleEndian(_w.Buffer.AsSpan(_w.Pos), v); _w.Pos += 4; }
     }
 
@@ -142,6 +145,7 @@ public sealed partial class NbfxWriter
         WriteArrayInfo(NbfxRecord.Int64Text + 1, values.Length);
         StageBlock(values.Length * Unsafe.SizeOf<long>());
         if (BitConverter.IsLittleEndian) { WriteRawBytes(MemoryMarshal.AsBytes(values)); return; }
+
         foreach (long v in values) { Ensure(8); BinaryPrimitives.WriteInt64LittleEndian(_w.Buffer.AsSpan(_w.Pos), v); _w.Pos += 8; }
     }
 
@@ -152,6 +156,7 @@ public sealed partial class NbfxWriter
         WriteArrayInfo(NbfxRecord.FloatText + 1, values.Length);
         StageBlock(values.Length * Unsafe.SizeOf<float>());
         if (BitConverter.IsLittleEndian) { WriteRawBytes(MemoryMarshal.AsBytes(values)); return; }
+
         foreach (float v in values) { Ensure(4); BinaryPrimitives.WriteSingleLittleEndian(_w.Buffer.AsSpan(_w.Pos), v); _w.Pos += 4; }
     }
 
@@ -162,6 +167,7 @@ public sealed partial class NbfxWriter
         WriteArrayInfo(NbfxRecord.DoubleText + 1, values.Length);
         StageBlock(values.Length * Unsafe.SizeOf<double>());
         if (BitConverter.IsLittleEndian) { WriteRawBytes(MemoryMarshal.AsBytes(values)); return; }
+
         foreach (double v in values) { Ensure(8); BinaryPrimitives.WriteDoubleLittleEndian(_w.Buffer.AsSpan(_w.Pos), v); _w.Pos += 8; }
     }
 
@@ -204,7 +210,14 @@ public sealed partial class NbfxWriter
             WriteRawBytes(MemoryMarshal.AsBytes(values));
             return;
         }
-        foreach (Guid v in values) { Ensure(16); v.TryWriteBytes(_w.Buffer.AsSpan(_w.Pos, 16)); _w.Pos += 16; }
+
+        foreach (Guid v in values)
+        {
+            Ensure(16);
+            bool written = v.TryWriteBytes(_w.Buffer.AsSpan(_w.Pos, 16));
+            Debug.Assert(written, "16 bytes were ensured");
+            _w.Pos += 16;
+        }
     }
 
     /// <summary>Ends the array's element start and writes TimeSpan values (ticks).</summary>
@@ -218,6 +231,7 @@ public sealed partial class NbfxWriter
             WriteRawBytes(MemoryMarshal.AsBytes(values));
             return;
         }
+
         foreach (TimeSpan v in values) { Ensure(8); BinaryPrimitives.WriteInt64LittleEndian(_w.Buffer.AsSpan(_w.Pos), v.Ticks); _w.Pos += 8; }
     }
 
@@ -263,6 +277,7 @@ public sealed partial class NbfxWriter
         {
             ThrowInvalidOperation("Array values must follow the array's element start.");
         }
+
         WriteNode(NbfxRecord.EndElement);
         WriteNode((byte)record);
         WriteMultiByteInt31(count);

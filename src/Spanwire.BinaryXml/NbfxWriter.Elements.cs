@@ -26,6 +26,7 @@ public sealed partial class NbfxWriter
             WriteNode(NbfxRecord.Element);
             WriteName(prefix);
         }
+
         WriteName(localName);
         _depth++;
     }
@@ -44,6 +45,7 @@ public sealed partial class NbfxWriter
             WriteStartElement(prefix, localName.Value);
             return;
         }
+
         if (string.IsNullOrEmpty(prefix))
         {
             WriteNode(NbfxRecord.ShortDictionaryElement);
@@ -57,6 +59,7 @@ public sealed partial class NbfxWriter
             WriteNode(NbfxRecord.DictionaryElement);
             WriteName(prefix);
         }
+
         WriteMultiByteInt31(key);
         _depth++;
     }
@@ -75,6 +78,7 @@ public sealed partial class NbfxWriter
         {
             ThrowInvalidOperation("There is no open element to end.");
         }
+
         if (_textRecord >= 0)
         {
             _w.Buffer[_textRecord]++;
@@ -105,6 +109,7 @@ public sealed partial class NbfxWriter
             WriteNode(NbfxRecord.Attribute);
             WriteName(prefix);
         }
+
         WriteName(localName);
     }
 
@@ -119,6 +124,7 @@ public sealed partial class NbfxWriter
             WriteStartAttribute(prefix, localName.Value);
             return;
         }
+
         if (string.IsNullOrEmpty(prefix))
         {
             WriteNode(NbfxRecord.ShortDictionaryAttribute);
@@ -132,6 +138,7 @@ public sealed partial class NbfxWriter
             WriteNode(NbfxRecord.DictionaryAttribute);
             WriteName(prefix);
         }
+
         WriteMultiByteInt31(key);
     }
 
@@ -164,6 +171,7 @@ public sealed partial class NbfxWriter
             WriteNode(NbfxRecord.XmlnsAttribute);
             WriteName(prefix);
         }
+
         WriteName(namespaceUri);
     }
 
@@ -178,6 +186,7 @@ public sealed partial class NbfxWriter
             WriteXmlnsAttribute(prefix, namespaceUri.Value);
             return;
         }
+
         if (string.IsNullOrEmpty(prefix))
         {
             WriteNode(NbfxRecord.ShortDictionaryXmlnsAttribute);
@@ -187,6 +196,7 @@ public sealed partial class NbfxWriter
             WriteNode(NbfxRecord.DictionaryXmlnsAttribute);
             WriteName(prefix);
         }
+
         WriteMultiByteInt31(key);
     }
 
@@ -224,17 +234,20 @@ public sealed partial class NbfxWriter
                 key = value.Key * 2;
                 return true;
             }
+
             if (_dictionary.TryLookup(value, out XmlDictionaryString? found))
             {
                 key = found.Key * 2;
                 return true;
             }
         }
+
         if (_session is not null && WriterSessions.TryGetOrAdd(_session, value, out int sessionKey))
         {
             key = sessionKey * 2 + 1;
             return true;
         }
+
         key = -1;
         return false;
     }

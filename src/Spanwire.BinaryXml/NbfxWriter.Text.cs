@@ -44,14 +44,17 @@ public sealed partial class NbfxWriter
                 WriteTextNode(NbfxRecord.EmptyText);
                 return;
             }
+
             if (count == 1 && (value[0] == '0' || value[0] == '1'))
             {
                 WriteTextNode(value[0] == '0' ? NbfxRecord.ZeroText : NbfxRecord.OneText);
                 return;
             }
+
             WriteShortText(value);
             return;
         }
+
         WriteLongText(value);
     }
 
@@ -74,6 +77,7 @@ public sealed partial class NbfxWriter
                 SwapUtf16(destination[..length]);
             }
         }
+
         Stage(request, 2 + length);
         _textRecord = _w.Pos;
         _w.Buffer[_w.Pos] = record;
@@ -124,6 +128,7 @@ public sealed partial class NbfxWriter
             System.Buffers.Binary.BinaryPrimitives.WriteInt32LittleEndian(span[1..], length);
             header = 5;
         }
+
         Stage(header, header); // the installed writer asks for exactly the header it writes
         _textRecord = _w.Pos;
         _w.Pos += header;
@@ -144,11 +149,13 @@ public sealed partial class NbfxWriter
             {
                 size--;
             }
+
             int bytes = utf16 ? size * 2 : ascii ? size : Encoding.UTF8.GetByteCount(chars[..size]);
             Stage(size * bytesPerChar, bytes);
             totalBytes -= bytes;
             chars = chars[size..];
         }
+
         if (chars.Length > 0)
         {
             Stage(chars.Length * bytesPerChar, totalBytes);
@@ -163,6 +170,7 @@ public sealed partial class NbfxWriter
             _w.Pos += EncodeUtf8(value, _w.Buffer.AsSpan(_w.Pos, byteCount));
             return;
         }
+
         const int Piece = 8192;
         while (value.Length > 0)
         {
@@ -171,6 +179,7 @@ public sealed partial class NbfxWriter
             {
                 size--;
             }
+
             Ensure(size * 3);
             _w.Pos += EncodeUtf8(value[..size], _w.Buffer.AsSpan(_w.Pos, size * 3));
             value = value[size..];
@@ -190,6 +199,7 @@ public sealed partial class NbfxWriter
             {
                 SwapUtf16(destination);
             }
+
             _w.Pos += size;
             bytes = bytes[size..];
         }
@@ -208,11 +218,13 @@ public sealed partial class NbfxWriter
         {
             return narrowed;
         }
+
         OperationStatus status = Utf8.FromUtf16(value[narrowed..], destination[narrowed..], out _, out int written, replaceInvalidSequences: false);
         if (status != OperationStatus.Done)
         {
             ThrowEncoding(value, destination);
         }
+
         return narrowed + written;
     }
 
@@ -238,6 +250,7 @@ public sealed partial class NbfxWriter
             WriteRawByte(0);
             return;
         }
+
         if (count < ShortNameChars)
         {
             int request = 1 + count * 3;
@@ -248,6 +261,7 @@ public sealed partial class NbfxWriter
             _w.Pos += 1 + length;
             return;
         }
+
         WriteLongName(name);
     }
 
@@ -326,11 +340,13 @@ public sealed partial class NbfxWriter
             WriteTextNode(NbfxRecord.EmptyText);
             return;
         }
+
         WriteTextHeader(NbfxRecord.Bytes8Text, length);
         if (trail.Length > 0)
         {
             Stage(trail.Length, trail.Length);
         }
+
         if (bytes.Length < StagingLength)
         {
             Stage(bytes.Length, bytes.Length);
@@ -339,6 +355,7 @@ public sealed partial class NbfxWriter
         {
             StageFlush();
         }
+
         WriteRawBytes(trail);
         WriteRawBytes(bytes);
     }
@@ -355,6 +372,7 @@ public sealed partial class NbfxWriter
             _committed += bytes.Length;
             return;
         }
+
         while (bytes.Length > 0)
         {
             int size = Math.Min(bytes.Length, DirectPayloadLimit);

@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Xml;
 
@@ -18,6 +19,7 @@ public sealed partial class NbfxWriter
                 WriteTextNode(value == 0 ? NbfxRecord.ZeroText : NbfxRecord.OneText);
                 return;
             }
+
             Ensure(2);
             Stage(2, 2);
             _textRecord = _w.Pos;
@@ -88,6 +90,7 @@ public sealed partial class NbfxWriter
             WriteValue((int)(short)value);
             return;
         }
+
         Ensure(5);
         Stage(5, 5);
         _textRecord = _w.Pos;
@@ -107,6 +110,7 @@ public sealed partial class NbfxWriter
             WriteValue(single);
             return;
         }
+
         Ensure(9);
         Stage(9, 9);
         _textRecord = _w.Pos;
@@ -162,7 +166,8 @@ public sealed partial class NbfxWriter
         Stage(17, 17);
         _textRecord = _w.Pos;
         _w.Buffer[_w.Pos] = record;
-        value.TryWriteBytes(_w.Buffer.AsSpan(_w.Pos + 1, 16));
+        bool written = value.TryWriteBytes(_w.Buffer.AsSpan(_w.Pos + 1, 16));
+        Debug.Assert(written, "the record's room was ensured");
         _w.Pos += 17;
     }
 

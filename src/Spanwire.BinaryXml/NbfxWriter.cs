@@ -142,6 +142,7 @@ public sealed partial class NbfxWriter
             carried = ArrayPool<byte>.Shared.Rent(carry);
             _w.Buffer.AsSpan(keepFrom, carry).CopyTo(carried);
         }
+
         _w.Pos = keepFrom;
         Commit();
 
@@ -177,6 +178,7 @@ public sealed partial class NbfxWriter
             stage = 0;
             _textRecord = -1;
         }
+
         _stage = stage + written;
     }
 

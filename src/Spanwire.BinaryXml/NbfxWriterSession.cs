@@ -15,6 +15,7 @@ public sealed class NbfxWriterSession : XmlBinaryWriterSession
         {
             _added.Add(value.Value);
         }
+
         return added;
     }
 

@@ -32,8 +32,10 @@ internal static class WriterSessions
             {
                 return true;
             }
+
             return session.TryAdd(value, out key);
         }
+
         Dictionary<XmlDictionaryString, int> known = s_known.GetOrCreateValue(session);
         lock (known)
         {
@@ -41,10 +43,12 @@ internal static class WriterSessions
             {
                 return true;
             }
+
             if (!session.TryAdd(value, out key))
             {
                 return false;
             }
+
             known.Add(value, key);
             return true;
         }

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Runtime.Intrinsics;
@@ -56,7 +57,8 @@ internal static class GuidFormatting
     private static int WriteQuotedScalar(byte[] buffer, int p, Guid value)
     {
         buffer[p++] = (byte)'"';
-        value.TryFormat(buffer.AsSpan(p), out int n);
+        bool formatted = value.TryFormat(buffer.AsSpan(p), out int n);
+        Debug.Assert(formatted, "the caller reserved a Guid's length");
         p += n;
         buffer[p++] = (byte)'"';
         return p;

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Globalization;
 
 namespace Spanwire.Json;
@@ -98,7 +99,8 @@ internal static class JsonFormatting
 
     private static int WriteLocalDateTime(Span<byte> destination, DateTime value)
     {
-        value.TryFormat(destination, out int written, "O", CultureInfo.InvariantCulture);
+        bool formatted = value.TryFormat(destination, out int written, "O", CultureInfo.InvariantCulture);
+        Debug.Assert(formatted, "the caller reserved the longest round-trip date");
         return TrimFraction(destination, written);
     }
 

@@ -244,6 +244,7 @@ public sealed partial class SpanwireJsonWriter
             escaped.Utf8.CopyTo(_w.Buffer.AsSpan(_w.Pos));
             _w.Pos += escaped.Utf8.Length;
         }
+
         if (carry != 0)
         {
             MemoryMarshal.AsBytes(value[^carry..]).CopyTo(_side!.Carry);

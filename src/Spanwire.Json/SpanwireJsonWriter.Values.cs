@@ -1,4 +1,5 @@
 using System.Buffers.Text;
+using System.Diagnostics;
 using System.Globalization;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
@@ -217,19 +218,22 @@ public sealed partial class SpanwireJsonWriter
 
     private static int NumberAt(byte[] buffer, int p, double value)
     {
-        value.TryFormat(buffer.AsSpan(p), out int n, default, CultureInfo.InvariantCulture);
+        bool formatted = value.TryFormat(buffer.AsSpan(p), out int n, default, CultureInfo.InvariantCulture);
+        Debug.Assert(formatted, "the caller reserved the longest text of the type");
         return p + n;
     }
 
     private static int NumberAt(byte[] buffer, int p, float value)
     {
-        value.TryFormat(buffer.AsSpan(p), out int n, default, CultureInfo.InvariantCulture);
+        bool formatted = value.TryFormat(buffer.AsSpan(p), out int n, default, CultureInfo.InvariantCulture);
+        Debug.Assert(formatted, "the caller reserved the longest text of the type");
         return p + n;
     }
 
     private static int NumberAt(byte[] buffer, int p, decimal value)
     {
-        Utf8Formatter.TryFormat(value, buffer.AsSpan(p), out int n);
+        bool formatted = Utf8Formatter.TryFormat(value, buffer.AsSpan(p), out int n);
+        Debug.Assert(formatted, "the caller reserved the longest text of the type");
         return p + n;
     }
 

@@ -17,6 +17,7 @@ internal sealed partial class BinaryMessageEncoder
         {
             throw new ArgumentNullException(nameof(buffer));
         }
+
         CheckContentType(contentType);
         XmlBinaryReaderSession? session = null;
         if (_isSession)
@@ -24,12 +25,14 @@ internal sealed partial class BinaryMessageEncoder
             session = ReaderSession;
             buffer = ExtractSessionStrings(buffer);
         }
+
         var source = new BufferedBinaryMessage.Source(_factory.Readers, buffer, bufferManager, _factory.BufferedReadQuotas, session);
         if (BufferedBinaryMessage.TryRead(source, MessageVersion) is { } read)
         {
             read.Properties.Encoder = this;
             return read;
         }
+
         XmlDictionaryReader reader = _factory.Readers.Open(buffer, bufferManager, Dictionary, _factory.BufferedReadQuotas, session);
         return CreateMessage(reader, int.MaxValue);
     }
@@ -59,6 +62,7 @@ internal sealed partial class BinaryMessageEncoder
                 {
                     break;
                 }
+
                 copy.Advance(read);
             }
         }
@@ -67,6 +71,7 @@ internal sealed partial class BinaryMessageEncoder
             copy.Dispose();
             throw;
         }
+
         XmlDictionaryReader reader = Nbfx.CreateReader(copy.WrittenSequence, Dictionary, _factory.BufferedReadQuotas, null, _ => copy.Dispose());
         return CreateMessage(reader, maxSizeOfHeaders);
     }
@@ -83,6 +88,7 @@ internal sealed partial class BinaryMessageEncoder
             reader.Close();
             throw;
         }
+
         message.Properties.Encoder = this;
         return message;
     }

@@ -41,11 +41,13 @@ internal sealed partial class BinaryMessageEncoder
                 int length = Encoding.UTF8.GetByteCount(s.Value);
                 tableSize += NbfxPrimitives.GetMultiByteInt31Length(length) + length;
             }
+
             if (maxMessageSize - (data.Offset + data.Count) - tableSize < 0)
             {
                 bufferManager.ReturnBuffer(buffer);
                 BufferManagerWriter.ThrowQuotaExceeded(maxMessageSize);
             }
+
             int required = data.Offset + data.Count + tableSize;
             if (buffer.Length < required)
             {
@@ -54,6 +56,7 @@ internal sealed partial class BinaryMessageEncoder
                 bufferManager.ReturnBuffer(buffer);
                 buffer = bigger;
             }
+
             buffer.AsSpan(data.Offset, data.Count).CopyTo(buffer.AsSpan(data.Offset + tableSize));
             Span<byte> table = buffer.AsSpan(data.Offset, tableSize);
             foreach (XmlDictionaryString s in strings)
@@ -63,8 +66,10 @@ internal sealed partial class BinaryMessageEncoder
                 n += Encoding.UTF8.GetBytes(s.Value, table[n..]);
                 table = table[n..];
             }
+
             strings.Clear();
         }
+
         int headerSize = NbfxPrimitives.GetMultiByteInt31Length(tableSize);
         int start = data.Offset - headerSize;
         NbfxPrimitives.TryWriteMultiByteInt31(buffer.AsSpan(start, headerSize), tableSize, out _);
@@ -81,6 +86,7 @@ internal sealed partial class BinaryMessageEncoder
         {
             throw new InvalidDataException("The binary encoder session is not valid. There was an error decoding a previous message.");
         }
+
         bool failed = true;
         try
         {
@@ -90,6 +96,7 @@ internal sealed partial class BinaryMessageEncoder
             {
                 ThrowMalformed();
             }
+
             if (size > 0)
             {
                 if (size > _remainingReaderSessionSize)
@@ -99,6 +106,7 @@ internal sealed partial class BinaryMessageEncoder
                         _factory.MaxSessionSize);
                     throw new CommunicationException(message, new QuotaExceededException(message));
                 }
+
                 _remainingReaderSessionSize -= size;
                 ReadOnlySpan<byte> table = bytes.Slice(headerSize, size);
                 XmlBinaryReaderSession session = ReaderSession;
@@ -109,10 +117,12 @@ internal sealed partial class BinaryMessageEncoder
                     {
                         ThrowMalformed();
                     }
+
                     session.Add(_nextReaderKey++, Encoding.UTF8.GetString(table.Slice(consumed, length)));
                     table = table[(consumed + length)..];
                 }
             }
+
             failed = false;
             int skip = headerSize + size;
             return new ArraySegment<byte>(data.Array!, data.Offset + skip, data.Count - skip);
@@ -132,6 +142,7 @@ internal sealed partial class BinaryMessageEncoder
         {
             ThrowMalformed();
         }
+
         return value;
     }
 

@@ -46,11 +46,13 @@ internal sealed partial class BinaryMessageEncoder : MessageEncoder
         {
             messageOffset += NbfxPrimitives.MaxMultiByteInt31Length;
         }
+
         ArgumentOutOfRangeException.ThrowIfNegative(messageOffset);
         if (messageOffset > maxMessageSize)
         {
             BufferManagerWriter.ThrowQuotaExceeded(maxMessageSize);
         }
+
         ThrowIfMismatchedVersion(message);
 
         PooledWriter pooled = _factory.Writers.Take(bufferManager, messageOffset, maxMessageSize, _factory.ExpectedSize, Dictionary, _isSession ? WriterSession : null);
@@ -67,6 +69,7 @@ internal sealed partial class BinaryMessageEncoder : MessageEncoder
             DisposeAfterFailure(writer);
             throw;
         }
+
         _factory.ExpectedSize = output.WrittenCount;
         ArraySegment<byte> data = output.Detach();
         _factory.Writers.Return(pooled);
@@ -113,10 +116,12 @@ internal sealed partial class BinaryMessageEncoder : MessageEncoder
         {
             message.WriteMessage(writer);
         }
+
         foreach (ReadOnlyMemory<byte> segment in buffer.WrittenSequence)
         {
             await stream.WriteAsync(segment).ConfigureAwait(false);
         }
+
         await stream.FlushAsync().ConfigureAwait(false);
     }
 

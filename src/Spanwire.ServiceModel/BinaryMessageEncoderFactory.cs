@@ -57,22 +57,27 @@ internal sealed class BinaryMessageEncoderFactory : MessageEncoderFactory
         {
             buffered.MaxStringContentLength = int.MaxValue;
         }
+
         if ((modified & XmlDictionaryReaderQuotaTypes.MaxArrayLength) == 0)
         {
             buffered.MaxArrayLength = int.MaxValue;
         }
+
         if ((modified & XmlDictionaryReaderQuotaTypes.MaxBytesPerRead) == 0)
         {
             buffered.MaxBytesPerRead = int.MaxValue;
         }
+
         if ((modified & XmlDictionaryReaderQuotaTypes.MaxNameTableCharCount) == 0)
         {
             buffered.MaxNameTableCharCount = int.MaxValue;
         }
+
         if ((modified & XmlDictionaryReaderQuotaTypes.MaxDepth) == 0)
         {
             buffered.MaxDepth = 128;
         }
+
         return buffered;
     }
 }

@@ -69,6 +69,7 @@ internal sealed class BufferManagerWriter : IBufferWriter<byte>
         {
             ThrowQuotaExceeded(_maxSize);
         }
+
         byte[] bigger = _manager.TakeBuffer((int)size);
         old.AsSpan(_offset, _position - _offset).CopyTo(bigger.AsSpan(_offset));
         _buffer = bigger;

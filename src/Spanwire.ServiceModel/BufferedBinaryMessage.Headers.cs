@@ -37,6 +37,7 @@ internal sealed partial class BufferedBinaryMessage
             reader.Read();
             return;
         }
+
         reader.ReadStartElement();
         AddressingVersion addressing = headers.MessageVersion.Addressing;
         string? addressing10 = addressing == AddressingVersion.WSAddressing10 ? SoapNamespaces.Addressing10 : null;
@@ -49,6 +50,7 @@ internal sealed partial class BufferedBinaryMessage
                 string message = $"Addressing Version '{addressing}' does not support adding WS-Addressing headers.";
                 throw new InvalidOperationException(message, new ProtocolException(message));
             }
+
             var attributes = HeaderAttributes.Read(reader, addressing10);
             AddressingHeader? kind = attributes.IsForUltimateReceiver && reader.NamespaceURI == addressingNamespace
                 && TryGetKind(reader.LocalName, out AddressingHeader k) ? k : null;
@@ -74,17 +76,21 @@ internal sealed partial class BufferedBinaryMessage
                     {
                         reader.Read();
                     }
+
                     if (reader.NodeType == XmlNodeType.EndElement && reader.Depth == depth)
                     {
                         reader.Read();
                     }
+
                     AddCopy(headers, CopyHeaderAt(source, ref scope, headers.Count, attributes), known, usual);
                     continue;
                 }
             }
+
             CopiedHeader header = CopiedHeader.Copy(reader, scope ??= ReadScope(source), attributes);
             AddCopy(headers, header, kind, usual);
         }
+
         reader.ReadEndElement();
     }
 
@@ -102,6 +108,7 @@ internal sealed partial class BufferedBinaryMessage
                 throw new PlatformNotSupportedException();
             }
         }
+
         headers.Add(header);
     }
 
@@ -115,6 +122,7 @@ internal sealed partial class BufferedBinaryMessage
         {
             reader.Skip();
         }
+
         return CopiedHeader.Copy(reader, scope, attributes);
     }
 
@@ -139,6 +147,7 @@ internal sealed partial class BufferedBinaryMessage
                 {
                     return false;
                 }
+
                 headers.Action = action;
                 return true;
             case AddressingHeader.To:
@@ -149,10 +158,12 @@ internal sealed partial class BufferedBinaryMessage
                     var uri = new Uri(text);
                     s_lastTo = last = new ToValue(text, uri, uri.AbsoluteUri == text);
                 }
+
                 if (!last.WrittenBackTheSame)
                 {
                     return false;
                 }
+
                 headers.To = last.Uri;
                 return true;
             case AddressingHeader.MessageId or AddressingHeader.RelatesTo:
@@ -160,6 +171,7 @@ internal sealed partial class BufferedBinaryMessage
                 {
                     return false;
                 }
+
                 if (kind == AddressingHeader.MessageId)
                 {
                     headers.MessageId = id;
@@ -168,12 +180,14 @@ internal sealed partial class BufferedBinaryMessage
                 {
                     headers.RelatesTo = id;
                 }
+
                 return true;
             default:
                 if (!TryReadAddress(reader, out EndpointAddress? address))
                 {
                     return false;
                 }
+
                 Set(headers, kind, address);
                 return true;
         }
@@ -188,11 +202,13 @@ internal sealed partial class BufferedBinaryMessage
             reader.Read();
             return false;
         }
+
         reader.Read();
         if (reader.NodeType != XmlNodeType.Text)
         {
             return false;
         }
+
         if (reader.ValueType == typeof(UniqueId))
         {
             id = reader.ReadContentAsUniqueId();
@@ -204,12 +220,15 @@ internal sealed partial class BufferedBinaryMessage
             {
                 return false;
             }
+
             id = new UniqueId(text);
         }
+
         if (reader.NodeType != XmlNodeType.EndElement)
         {
             return false;
         }
+
         reader.ReadEndElement();
         return true;
     }
@@ -226,27 +245,32 @@ internal sealed partial class BufferedBinaryMessage
             reader.Read();
             return false;
         }
+
         reader.Read();
         if (reader.NodeType != XmlNodeType.Element || reader.LocalName != "Address" || reader.NamespaceURI != SoapNamespaces.Addressing10
             || reader.AttributeCount != 0 || reader.IsEmptyElement)
         {
             return false;
         }
+
         reader.Read();
         if (reader.NodeType != XmlNodeType.Text)
         {
             return false;
         }
+
         string text = reader.ReadContentAsString();
         if (reader.NodeType != XmlNodeType.EndElement)
         {
             return false;
         }
+
         reader.Read();
         if (reader.NodeType != XmlNodeType.EndElement)
         {
             return false;
         }
+
         reader.Read();
         address = text switch
         {

@@ -31,6 +31,7 @@ internal sealed partial class BufferedBinaryMessage
         {
             return null;
         }
+
         XmlDictionaryReader reader = OpenReader(source);
         bool keepReader = false;
         try
@@ -39,6 +40,7 @@ internal sealed partial class BufferedBinaryMessage
             {
                 return null;
             }
+
             reader.Read();
             var headers = new MessageHeaders(version);
             bool hasHeaderElement = IsStartOf(reader, Header);
@@ -46,10 +48,12 @@ internal sealed partial class BufferedBinaryMessage
             {
                 ReadHeaders(reader, headers, addressingNamespace, source);
             }
+
             if (!IsStartOf(reader, Body))
             {
                 return null;
             }
+
             bool isEmpty, isFault;
             if (reader.IsEmptyElement)
             {
@@ -74,6 +78,7 @@ internal sealed partial class BufferedBinaryMessage
                     keepReader = true;
                 }
             }
+
             return new BufferedBinaryMessage(source, headers, keepReader ? reader : null, isEmpty, isFault, hasHeaderElement);
         }
         catch

@@ -44,6 +44,7 @@ internal sealed partial class BufferedBinaryMessage : Message
             bodyReader = OpenReaderAtBody(copy);
             EnterBody(bodyReader);
         }
+
         return new BufferedBinaryMessage(copy, headers, bodyReader, isEmpty, isFault, hasHeaderElement: true);
     }
 
@@ -85,15 +86,18 @@ internal sealed partial class BufferedBinaryMessage : Message
         {
             return;
         }
+
         using XmlDictionaryReader reader = OnGetReaderAtBodyContents();
         if (reader.ReadState is ReadState.Error or ReadState.Closed)
         {
             throw new InvalidOperationException($"The body reader is in ReadState '{reader.ReadState}'. The body reader must be in ReadState 'Interactive'.");
         }
+
         while (reader.NodeType != XmlNodeType.EndElement && !reader.EOF)
         {
             writer.WriteNode(reader, false);
         }
+
         reader.ReadEndElement();
         reader.ReadEndElement();
         reader.MoveToContent();
@@ -114,6 +118,7 @@ internal sealed partial class BufferedBinaryMessage : Message
             writer.WriteStartElement("s", Header, SoapNamespaces.Soap12);
             return;
         }
+
         using XmlDictionaryReader reader = OpenReaderInsideEnvelope(_source);
         writer.WriteStartElement(reader.Prefix, Header, SoapNamespaces.Soap12);
         writer.WriteAttributes(reader, false);
@@ -184,6 +189,7 @@ internal sealed partial class BufferedBinaryMessage : Message
             reader.Skip();
             reader.MoveToContent();
         }
+
         return reader;
     }
 

@@ -40,6 +40,7 @@ internal sealed class BufferedBinaryMessageBuffer : MessageBuffer
         {
             ThrowClosed();
         }
+
         var headers = new MessageHeaders(_headers);
         Message message = BufferedBinaryMessage.FromCopy(_source, headers, _isEmpty, _isFault);
         message.Properties.CopyProperties(_properties);

@@ -64,6 +64,7 @@ internal sealed class CopiedHeader : MessageHeader
             writer.WriteEndElement();
             writer.WriteEndElement();
         }
+
         return new CopiedHeader(output.WrittenSpan.ToArray(), name, ns, attributes);
     }
 
@@ -107,6 +108,7 @@ internal sealed class CopiedHeader : MessageHeader
                 {
                     open++;
                 }
+
                 reader.Read();
                 break;
             case XmlNodeType.EndElement:
@@ -133,12 +135,14 @@ internal sealed class CopiedHeader : MessageHeader
             reader.MoveToAttribute(i);
             typedDateTime = reader.ReadAttributeValue() && reader.ValueType == typeof(DateTime);
         }
+
         reader.MoveToElement();
         if (!typedDateTime)
         {
             writer.WriteAttributes(reader, false);
             return;
         }
+
         for (int i = 0; i < reader.AttributeCount; i++)
         {
             reader.MoveToAttribute(i);
@@ -151,8 +155,10 @@ internal sealed class CopiedHeader : MessageHeader
             {
                 writer.WriteString(reader.Value);
             }
+
             writer.WriteEndAttribute();
         }
+
         reader.MoveToElement();
     }
 

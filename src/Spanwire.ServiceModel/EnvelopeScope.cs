@@ -39,6 +39,7 @@ internal sealed class EnvelopeScope
             reader.MoveToAttribute(i);
             attributes[i] = new Attribute(reader.Prefix, reader.LocalName, reader.NamespaceURI, reader.Value);
         }
+
         reader.MoveToElement();
         return attributes;
     }

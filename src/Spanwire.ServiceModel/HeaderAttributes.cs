@@ -23,6 +23,7 @@ internal readonly record struct HeaderAttributes(string Actor, bool MustUndersta
         {
             return new HeaderAttributes("", false, false, false, true);
         }
+
         string? mustUnderstandText = reader.GetAttribute("mustUnderstand", SoapNamespaces.Soap12);
         bool mustUnderstand = mustUnderstandText is not null && ToBoolean(mustUnderstandText);
         string actor = "";
@@ -32,6 +33,7 @@ internal readonly record struct HeaderAttributes(string Actor, bool MustUndersta
             actor = reader.GetAttribute("role", SoapNamespaces.Soap12) ?? "";
             relay = reader.GetAttribute("relay", SoapNamespaces.Soap12) is { } relayText && ToBoolean(relayText);
         }
+
         bool isReferenceParameter = addressing10Namespace is not null
             && reader.GetAttribute("IsReferenceParameter", addressing10Namespace) is { } referenceText && ToBoolean(referenceText);
         return new HeaderAttributes(actor, mustUnderstand, relay, isReferenceParameter, count == 1 && mustUnderstandText is not null);
@@ -46,6 +48,7 @@ internal readonly record struct HeaderAttributes(string Actor, bool MustUndersta
             case "0" or "false":
                 return false;
         }
+
         try
         {
             return XmlConvert.ToBoolean(value);

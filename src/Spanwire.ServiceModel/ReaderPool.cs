@@ -44,6 +44,7 @@ internal sealed class ReaderPool(int capacity)
                 initializer.SetInput(data.Array!, data.Offset, data.Count, dictionary, quotas, session, _onClose);
                 return _reader;
             }
+
             return _reader = Nbfx.CreateReader(data.Array!, data.Offset, data.Count, dictionary, quotas, session, _onClose);
         }
 
@@ -57,6 +58,7 @@ internal sealed class ReaderPool(int capacity)
             {
                 manager!.ReturnBuffer(buffer);
             }
+
             _pool.Return(this);
         }
     }

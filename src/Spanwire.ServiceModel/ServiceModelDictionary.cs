@@ -26,6 +26,7 @@ internal static class ServiceModelDictionary
         {
             message.WriteMessage(writer);
         }
+
         return probe.Found is { } found && HoldsSoapStrings(found) ? found : Nbfx.SoapDictionary;
     }
 
@@ -39,8 +40,10 @@ internal static class ServiceModelDictionary
             {
                 return false;
             }
+
             key++;
         }
+
         return true;
     }
 
@@ -67,6 +70,7 @@ internal static class ServiceModelDictionary
             {
                 Found = dictionary;
             }
+
             result = null;
             return false;
         }

@@ -53,6 +53,7 @@ public sealed class SpanwireBinaryMessageEncodingBindingElement : MessageEncodin
             {
                 throw new InvalidOperationException($"The {GetType().FullName} binding element requires envelope version '{EnvelopeVersion.Soap12}' It doesn't support '{value.Envelope}'.");
             }
+
             _messageVersion = value;
         }
     }

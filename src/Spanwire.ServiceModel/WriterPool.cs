@@ -20,6 +20,7 @@ internal sealed class WriterPool(int capacity)
             var output = new BufferManagerWriter(manager, offset, maxSize, expectedSize);
             return new PooledWriter(output, Nbfx.CreateWriter(output, dictionary, session));
         }
+
         pooled.Output.Open(manager, offset, maxSize, expectedSize);
         ((IXmlBinaryBufferWriterInitializer)pooled.Writer).SetOutput(pooled.Output, dictionary, session);
         return pooled;

@@ -23,6 +23,7 @@ internal sealed class WriterSessionWithQuota(int maxSessionSize) : XmlBinaryWrit
             key = -1;
             return false;
         }
+
         int length = Encoding.UTF8.GetByteCount(value.Value);
         int required = length + NbfxPrimitives.GetMultiByteInt31Length(length);
         if (required > _bytesRemaining)
@@ -31,10 +32,12 @@ internal sealed class WriterSessionWithQuota(int maxSessionSize) : XmlBinaryWrit
             _bytesRemaining = 0;
             return false;
         }
+
         if (!base.TryAdd(value, out key))
         {
             return false;
         }
+
         _newStrings.Add(value);
         _bytesRemaining -= required;
         return true;

@@ -57,6 +57,7 @@ public class BrokerStopTests
             {
                 Assert.Fail($"Publishing stopped before the broker did: {await publishing}");
             }
+
             var watch = Stopwatch.StartNew();
             Task stopping = NodeScript.RunAsync($"stop {folder}", TimeSpan.FromSeconds(60));
 
@@ -73,6 +74,7 @@ public class BrokerStopTests
                 Expect.Equal((ushort)0, closed.ReplyCode, closed.Message);
                 Assert.True(closed.InnerException is IOException or System.Net.Sockets.SocketException, closed.ToString());
             }
+
             Assert.True(publishError is AmqpClosedException, publishError?.ToString());
             Assert.False(connection.IsOpen);
             await Assert.ThrowsAnyAsync<AmqpClosedException>(() => channel.QueuePurgeAsync(queue.Name, TestTimeout.Token));

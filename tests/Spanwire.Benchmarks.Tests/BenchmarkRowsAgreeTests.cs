@@ -186,6 +186,7 @@ public class BinaryXmlBenchmarkRowsAgreeTests
         {
             serializer.WriteObject(writer, graph);
         }
+
         return Convert.ToHexString(stream.ToArray());
     }
 }

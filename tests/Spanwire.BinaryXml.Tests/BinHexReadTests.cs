@@ -36,6 +36,7 @@ public class BinHexReadTests
                 writer.WriteString(text);
                 writer.WriteComment("split"); // keeps the writer from joining the texts into one record
             }
+
             writer.WriteEndElement();
             writer.WriteElementString("after", "x");
             writer.WriteEndElement();

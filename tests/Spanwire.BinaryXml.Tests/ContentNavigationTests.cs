@@ -38,6 +38,7 @@ public class ContentNavigationTests
                 more = expected.Read();
                 Assert.Equal(more, actual.Read());
             }
+
             if (!more)
             {
                 return;
@@ -82,6 +83,7 @@ public class ContentNavigationTests
             r.MoveToAttribute(localName, ns ?? "");
             r.ReadAttributeValue();
         }
+
         Assert.True(Same(expected, actual), $"{why}: in-box {Describe(expected)}, ours {Describe(actual)}");
 
         // On the attribute (not its value) MoveToContent returns to the element.
@@ -126,11 +128,13 @@ public class ContentNavigationTests
             {
                 log.Add(r.Value);
             }
+
             log.Add(r.ReadContentAsString());
             log.Add(r.Value);
             log.Add(r.ReadContentAsString());
             log.Add(Describe(r));
         }
+
         Assert.Equal(seen[0], seen[1]);
     }
 
@@ -152,6 +156,7 @@ public class ContentNavigationTests
         {
             write(writer);
         }
+
         return stream.ToArray();
     }
 }

@@ -120,6 +120,7 @@ public class ContentQuotaTests
             {
                 total += n;
             }
+
             return Convert.ToHexString(buffer, 0, total);
         }),
         ("ReadArray into the caller's array", r => { r.MoveToContent(); r.Read(); return r.ReadArray("v", "", new int[16], 0, 16); }),
@@ -161,6 +162,7 @@ public class ContentQuotaTests
             using XmlReader text = XmlReader.Create(new StringReader(xml));
             writer.WriteNode(text, defattr: true);
         }
+
         byte[] bytes = stream.ToArray();
         for (int level = 0; level <= 6; level++)
         {
@@ -181,8 +183,10 @@ public class ContentQuotaTests
                 writer.WriteStartElement(name);
                 writer.WriteEndElement();
             }
+
             return stream.ToArray();
         }
+
         byte[] first = Document("aaaa"), second = Document("bbbb");
         foreach ((string what, Func<XmlDictionaryReader, object> call) in new (string, Func<XmlDictionaryReader, object>)[]
         {
@@ -221,6 +225,7 @@ public class ContentQuotaTests
             {
             }
         }
+
         return -1;
     }
 
@@ -241,6 +246,7 @@ public class ContentQuotaTests
                 while (reader.MoveToNextAttribute());
                 reader.MoveToElement();
             }
+
             _ = level >= 6 ? reader.Name : null;
         }
     }

@@ -35,8 +35,10 @@ public class DamagedInputTests
             {
                 Expect.Equal((expected.Nodes, expected.Error), (whole.Nodes, whole.Error), $"{context}; ours: {whole.Message}");
             }
+
             compared++;
         }
+
         Assert.True(compared > 300, $"only {compared} documents compared");
         Assert.True(refusedAtArrayHeader < compared / 5, $"{refusedAtArrayHeader} of {compared} refused at an array header");
     }
@@ -73,8 +75,10 @@ public class DamagedInputTests
                 bool onPurpose = whole.Error is not null && whole.Nodes <= expected.Nodes && s_checksMadeOnPurpose.Any(whole.Message.Contains);
                 Assert.True(onPurpose, $"{context}: in-box {expected.Nodes} nodes then {expected.Error ?? "the end"}, ours {whole.Nodes} then {whole.Error ?? "the end"}: {whole.Message}");
             }
+
             compared++;
         }
+
         Assert.True(compared > 800, $"only {compared} documents compared");
         Assert.True(same > compared * 3 / 4, $"only {same} of {compared} read alike");
     }
@@ -104,6 +108,7 @@ public class DamagedInputTests
                     reader.MoveToElement();
                 }
             }
+
             return new Outcome(nodes, null, "");
         }
         catch (XmlException e)

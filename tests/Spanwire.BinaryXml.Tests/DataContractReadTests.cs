@@ -53,6 +53,7 @@ public class DataContractReadTests
             order.Number = i;
             orders.Add(order);
         }
+
         return new Catalog
         {
             Orders = orders,
@@ -73,6 +74,7 @@ public class DataContractReadTests
         {
             new DataContractSerializer(graph.GetType()).WriteObject(writer, graph);
         }
+
         return stream.ToArray();
     }
 
@@ -94,6 +96,7 @@ public class DataContractReadTests
             {
                 back = (Catalog)serializer.ReadObject(reader)!;
             }
+
             Assert.Equal(Convert.ToHexString(bytes), Convert.ToHexString(InBoxBytes(back)));
             Assert.Same(back.Orders![0].Buyer, back.Orders[0].SameBuyer);
             Assert.Equal(5, back.Figure!.Sides);
@@ -111,6 +114,7 @@ public class DataContractReadTests
         {
             serializer.WriteObject(writer, Sample());
         }
+
         byte[] bytes = output.WrittenSpan.ToArray();
         Assert.Equal(Convert.ToHexString(InBoxBytes(Sample(), Nbfx.SoapDictionary, new XmlBinaryWriterSession())), Convert.ToHexString(bytes));
 

@@ -98,6 +98,7 @@ public class DataContractRootTypeTests
         {
             serializer.WriteObject(writer, value);
         }
+
         return stream.ToArray();
     }
 
@@ -109,16 +110,19 @@ public class DataContractRootTypeTests
         {
             back = serializer.ReadObject(reader);
         }
+
         if (preserveReferences && back is Node node)
         {
             // A cycle cannot be written without references: compare the walk to its first repeat.
             return $"{node.Name}->{node.Next?.Name}->{(ReferenceEquals(node.Next?.Next, node) ? "back to the first" : "elsewhere")}";
         }
+
         var text = new StringWriter();
         using (XmlWriter writer = XmlWriter.Create(text))
         {
             new DataContractSerializer(type, s_knownTypes).WriteObject(writer, back);
         }
+
         return text.ToString();
     }
 }

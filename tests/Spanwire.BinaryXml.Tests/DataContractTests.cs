@@ -86,11 +86,13 @@ public class DataContractTests
         {
             serializer.WriteObject(writer, Sample());
         }
+
         var actual = new ArrayBufferWriter<byte>();
         using (XmlDictionaryWriter writer = Nbfx.CreateWriter(actual))
         {
             serializer.WriteObject(writer, Sample());
         }
+
         Assert.Equal(Convert.ToHexString(expected.ToArray()), Convert.ToHexString(actual.WrittenSpan));
 
         // And the in-box reader reads ours back.
@@ -109,11 +111,13 @@ public class DataContractTests
         {
             serializer.WriteObject(writer, graph);
         }
+
         var actual = new MemoryStream();
         using (XmlDictionaryWriter writer = Nbfx.CreateWriter(actual, Nbfx.SoapDictionary, new XmlBinaryWriterSession(), ownsStream: false))
         {
             serializer.WriteObject(writer, graph);
         }
+
         Assert.Equal(Convert.ToHexString(expected.ToArray()), Convert.ToHexString(actual.ToArray()));
     }
 }

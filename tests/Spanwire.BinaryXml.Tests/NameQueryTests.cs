@@ -21,6 +21,7 @@ public class NameQueryTests
             using XmlDictionaryReader disposeExpected = expected, disposeActual = actual;
             compared += CompareInStepUnlessRejected(expected, actual, $"seed {Seed}, document {i}");
         }
+
         Assert.True(compared > 1_000, $"only {compared} documents compared");
     }
 
@@ -42,6 +43,7 @@ public class NameQueryTests
             actual.SetInput(bytes, 0, bytes.Length, dictionary, XmlDictionaryReaderQuotas.Max, session, null);
             compared += CompareInStepUnlessRejected((XmlDictionaryReader)expected, (XmlDictionaryReader)actual, $"seed {Seed}, document {i} (reused readers)");
         }
+
         Assert.True(compared > 400, $"only {compared} documents compared");
     }
 
@@ -80,10 +82,12 @@ public class NameQueryTests
                             CompareQueries(expected, actual, $"{at}, attribute {a}'s value");
                         }
                     }
+
                     expected.MoveToElement();
                     actual.MoveToElement();
                     node++;
                 }
+
                 Assert.False(actual.Read(), $"{what}: ours has more nodes than {node}");
                 CompareQueries(expected, actual, $"{what}, at the end");
                 compared++;
@@ -96,6 +100,7 @@ public class NameQueryTests
             Expect.Equal(Copy(XmlDictionaryReader.CreateBinaryReader(bytes, 0, bytes.Length, dictionary, XmlDictionaryReaderQuotas.Max, session), dictionary),
                 Copy(Nbfx.CreateReader(bytes, dictionary, XmlDictionaryReaderQuotas.Max, session), dictionary), $"{what}: WriteNode copies");
         }
+
         Assert.True(compared > 1_000, $"only {compared} documents compared");
     }
 
@@ -134,6 +139,7 @@ public class NameQueryTests
                         writer.WriteNode(reader, defattr: true);
                     }
                 }
+
                 return Convert.ToHexString(output.ToArray());
             }
         }
@@ -221,6 +227,7 @@ public class NameQueryTests
                 }
             }
         }
+
         Assert.False(actual.Read(), $"{what}: ours has nodes after the in-box reader's last");
     }
 
@@ -232,6 +239,7 @@ public class NameQueryTests
         {
             Ask(expected, actual, strings, at, localName, ns);
         }
+
         Assert.Equal(expected.LocalName, actual.LocalName);
         Assert.Equal(expected.NamespaceURI, actual.NamespaceURI);
         Assert.Equal(expected.Prefix, actual.Prefix);
@@ -254,6 +262,7 @@ public class NameQueryTests
                 Expect.Equal(expected.IsNamespaceUri(nsString), actual.IsNamespaceUri(nsString), $"{at}: IsNamespaceUri('{n}')");
                 Expect.Equal(expected.IsNamespaceUri(n), actual.IsNamespaceUri(n), $"{at}: IsNamespaceUri(string '{n}')");
             }
+
             XmlDictionaryString[] nameStrings = names.Select(strings.Add).ToArray();
             Expect.Equal(expected.IndexOfLocalName(nameStrings, nsString), actual.IndexOfLocalName(nameStrings, nsString), $"{at}: IndexOfLocalName in '{n}'");
             if (expected.NodeType == XmlNodeType.Element)
@@ -265,6 +274,7 @@ public class NameQueryTests
                 }
             }
         }
+
         foreach (string l in names)
         {
             Expect.Equal(expected.IsLocalName(strings.Add(l)), actual.IsLocalName(strings.Add(l)), $"{at}: IsLocalName('{l}')");
@@ -282,6 +292,7 @@ public class NameQueryTests
             candidates.Add((name[0] == 'x' ? 'y' : 'x') + name[1..]);
             candidates.Add("é" + name[1..]);
         }
+
         return candidates.ToArray();
     }
 }

@@ -32,6 +32,7 @@ public class QuotaDifferentialTests
             refused += expected[^1].StartsWith("error", StringComparison.Ordinal) ? 1 : 0;
             compared++;
         }
+
         Assert.True(compared > 800, $"only {compared} documents compared");
         Assert.True(refused > compared / 10 && refused < compared * 9 / 10, $"{refused} of {compared} refused: the quotas should refuse some and pass some");
     }
@@ -56,12 +57,14 @@ public class QuotaDifferentialTests
                     reader.MoveToElement();
                 }
             }
+
             lines.Add("end");
         }
         catch (XmlException e)
         {
             lines.Add($"error: {Cause(e.Message)}");
         }
+
         return lines;
     }
 

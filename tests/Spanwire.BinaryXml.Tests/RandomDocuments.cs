@@ -53,11 +53,13 @@ internal sealed class RandomDocuments
             string? prefix = ns is null || ns.Length == 0 || _random.Next(2) == 0 ? null : s_prefixes[_random.Next(s_prefixes.Length)];
             calls.Add(w => w.WriteStartElement(prefix, name, ns));
         }
+
         int attributes = _random.Next(4);
         for (int i = 0; i < attributes; i++)
         {
             Attribute(calls);
         }
+
         int children = depth >= 4 ? 0 : _random.Next(5);
         for (int i = 0; i < children; i++)
         {
@@ -69,6 +71,7 @@ internal sealed class RandomDocuments
                 default: string c = Text(40); calls.Add(w => w.WriteComment(c.Replace("--", "- "))); break;
             }
         }
+
         if (_random.Next(4) == 0) Value(calls);
         calls.Add(w => w.WriteEndElement());
     }
@@ -104,13 +107,16 @@ internal sealed class RandomDocuments
                     break;
                 }
         }
+
         int parts = _random.Next(3);
         for (int i = 0; i < parts; i++)
         {
             if (_random.Next(3) == 0) { Value(calls, typedOnly: true); break; }
+
             string s = Text(200);
             calls.Add(w => w.WriteString(s));
         }
+
         calls.Add(w => w.WriteEndAttribute());
     }
 
@@ -261,10 +267,12 @@ internal sealed class RandomDocuments
                 chars.Append(a[_random.Next(a.Length)]);
             }
         }
+
         if (_random.Next(200) == 0)
         {
             chars.Insert(_random.Next(chars.Length + 1), '\uD800');
         }
+
         return chars.ToString();
     }
 }

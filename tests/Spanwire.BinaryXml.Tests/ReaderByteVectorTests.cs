@@ -188,6 +188,7 @@ public class ReaderByteVectorTests
                 {
                     if (reader.TokenType is NbfxTokenType.Text or NbfxTokenType.Attribute) text = reader.GetString();
                 }
+
                 return text;
             }
             finally
@@ -195,6 +196,7 @@ public class ReaderByteVectorTests
                 reader.Dispose();
             }
         }
+
         static string ReadAll(XmlReader reader)
         {
             var text = new System.Text.StringBuilder();
@@ -203,8 +205,10 @@ public class ReaderByteVectorTests
                 text.Append(reader.Value);
                 for (int i = 0; i < reader.AttributeCount; i++) text.Append(reader.GetAttribute(i));
             }
+
             return text.ToString();
         }
+
         using XmlDictionaryReader inBox = XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max);
         using XmlDictionaryReader dropIn = Nbfx.CreateReader(bytes);
         if (valid)
@@ -213,6 +217,7 @@ public class ReaderByteVectorTests
             Assert.Equal(ReadAll(inBox), ReadAll(dropIn));
             return;
         }
+
         Assert.Throws<XmlException>(() => ReadAll(inBox));
         foreach (Func<object?> read in new Func<object?>[] { Records, () => ReadAll(dropIn) })
         {
@@ -245,6 +250,7 @@ public class ReaderByteVectorTests
             reader.MoveToContent();
             return reader.ReadElementContentAsString();
         }
+
         using XmlDictionaryReader inBox = XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max);
         using XmlDictionaryReader dropIn = Nbfx.CreateReader(bytes, null, XmlDictionaryReaderQuotas.Max);
         if (valid)
@@ -252,6 +258,7 @@ public class ReaderByteVectorTests
             Expect.Equal(Read(inBox), Read(dropIn), why);
             return;
         }
+
         Assert.Throws<XmlException>(() => Read(inBox));
         var e = Assert.Throws<NbfxFormatException>(() => Read(dropIn));
         Assert.True(e.Message.Contains("not valid UTF-8", StringComparison.Ordinal) && e.Offset == 5, $"{why}: {e.Message} at {e.Offset}");
@@ -282,10 +289,13 @@ public class ReaderByteVectorTests
                     reader.MoveToAttribute(i);
                     seen.Append($"@{reader.Name} '{reader.XmlLang}'/{reader.XmlSpace}; ");
                 }
+
                 reader.MoveToElement();
             }
+
             return seen.Append($"end '{reader.XmlLang}'/{reader.XmlSpace}").ToString();
         }
+
         using XmlDictionaryReader inBox = XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max);
         using XmlDictionaryReader dropIn = Nbfx.CreateReader(bytes);
         Expect.Equal(Walk(inBox), Walk(dropIn), why);
@@ -327,6 +337,7 @@ public class ReaderByteVectorTests
             w.WriteString(new string('x', 8193));
             w.WriteEndElement();
         }
+
         var e = Assert.Throws<NbfxFormatException>(() => { var r = new NbfxReader(writer.WrittenSpan); while (r.Read()) { } });
         Assert.Contains("MaxStringContentLength", e.Message);
         // 8192 chars of 3-byte UTF-8 are within the quota: it counts chars, not bytes.
@@ -337,6 +348,7 @@ public class ReaderByteVectorTests
             w.WriteString(new string('中', 8192));
             w.WriteEndElement();
         }
+
         var ok = new NbfxReader(writer.WrittenSpan);
         while (ok.Read()) { }
 
@@ -345,6 +357,7 @@ public class ReaderByteVectorTests
         {
             w.WriteArray(null, "a", null, new int[16385], 0, 16385);
         }
+
         e = Assert.Throws<NbfxFormatException>(() => { var r = new NbfxReader(writer.WrittenSpan); while (r.Read()) { } });
         Assert.Contains("MaxArrayLength", e.Message);
     }

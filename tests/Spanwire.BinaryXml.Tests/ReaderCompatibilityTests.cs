@@ -160,16 +160,19 @@ public sealed class ReaderCompatibilityTests
                 {
                     continue;
                 }
+
                 w.WriteEndAttribute();
                 w.WriteElementString("text", new string('x', 40 * i));
                 w.WriteEndElement();
                 w.Flush();
             }
+
             if (!abandoned)
             {
                 Expect.Equal(Convert.ToHexString(expected.ToArray()), Convert.ToHexString(actual.WrittenSpan), $"document {i}");
             }
         }
+
         Assert.Throws<ArgumentNullException>(() => initializer.SetOutput(null!, null, null));
     }
 

@@ -25,6 +25,7 @@ public class ReaderDifferentialTests
                 rejected++;
                 continue;
             }
+
             AssertSameNodes(expected.Nodes!, actual, $"seed {Seed}, document {i}");
             if (i % 4 == 0)
             {
@@ -42,8 +43,10 @@ public class ReaderDifferentialTests
                 Assert.Equal(tokens, ReaderHarness.Tokens(ref pieces, readArrays: i % 8 == 0));
                 pieces.Dispose();
             }
+
             compared++;
         }
+
         Assert.True(compared > 8_000, $"only {compared} documents compared");
     }
 
@@ -73,6 +76,7 @@ public class ReaderDifferentialTests
                 Assert.Fail($"{what}, node {n}:\n in-box {Clip(expected[n])}\n ours   {Clip(actual.Nodes[n])}");
             }
         }
+
         Expect.Equal(expected.Count, actual.Nodes.Count, $"{what}: {expected.Count} nodes in-box, {actual.Nodes.Count} ours");
     }
 

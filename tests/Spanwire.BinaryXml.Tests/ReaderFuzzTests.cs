@@ -28,6 +28,7 @@ public class ReaderFuzzTests
             }
             catch (XmlException) { }
         }
+
         for (int i = 0; i < count; i++)
         {
             byte[] input = Mutate(corpus[random.Next(corpus.Count)], random);
@@ -69,10 +70,12 @@ public class ReaderFuzzTests
             {
                 Assert.Fail($"{what}: the drop-in threw {e.GetType().Name}: {e.Message} {e.StackTrace}");
             }
+
             long dropInAllocated = GC.GetAllocatedBytesForCurrentThread() - before;
             // Strings for every name and value (UTF-16 doubles text, base64 and number text grow it) plus fixed overheads.
             Assert.True(dropInAllocated < 64L * input.Length + 256_000, $"{what}: the drop-in allocated {dropInAllocated} bytes for {input.Length}");
         }
+
         Assert.True(rejected > count / 4, $"only {rejected} of {count} inputs were rejected: the mutations are too gentle");
     }
 
@@ -146,11 +149,13 @@ public class ReaderFuzzTests
                         reader.GetDouble();
                         break;
                 }
+
                 if (reader.TokenType == NbfxTokenType.Array && reader.ArrayType == NbfxValueType.Int64)
                 {
                     reader.ReadArray(longs);
                 }
             }
+
             return true;
         }
         catch (NbfxFormatException)
@@ -174,6 +179,7 @@ public class ReaderFuzzTests
             var (bytes, error) = WriterDifferentialTests.InBox(documents.Next(), documents.Dictionary, writerSession);
             if (error is null && bytes!.Length < 4096) corpus.Add(bytes);
         }
+
         return (corpus, documents.Dictionary, writerSession.ToReaderSession());
     }
 
@@ -199,6 +205,7 @@ public class ReaderFuzzTests
                     break;
             }
         }
+
         return bytes.ToArray();
     }
 }

@@ -29,6 +29,7 @@ internal static class ReaderHarness
                 reader.MoveToElement();
             }
         }
+
         nodes.Add($"end {reader.NodeType} {reader.ReadState} {reader.EOF}");
         return nodes;
     }
@@ -71,8 +72,10 @@ internal static class ReaderHarness
                     reader.MoveToAttribute(i);
                     nodes.Add($"  @{reader.Depth}|{reader.Prefix}|{reader.LocalName}|{reader.NamespaceURI}|{reader.Value}");
                 }
+
                 reader.MoveToElement();
             }
+
             nodes.Add($"end {reader.NodeType} {reader.ReadState}");
             return (nodes, null);
         }
@@ -135,8 +138,10 @@ internal static class ReaderHarness
                     if (readArrays) text.Append(" [").Append(ArrayText(ref reader)).Append(']');
                     break;
             }
+
             text.Append('\n');
         }
+
         return text.ToString();
     }
 
@@ -191,6 +196,7 @@ internal static class ReaderHarness
         {
             last = last.Append(data.AsMemory(at, Math.Min(size, data.Length - at)));
         }
+
         return new ReadOnlySequence<byte>(first, 0, last, last.Memory.Length);
     }
 

@@ -32,6 +32,7 @@ public class ReaderLifetimeTests
         {
             write(writer);
         }
+
         return stream.ToArray();
     }
 
@@ -55,9 +56,11 @@ public class ReaderLifetimeTests
                 Assert.Equal(a, b);
                 break;
             }
+
             fromFirst.Add(Describe(first));
             fromSecond.Add(Describe(second));
         }
+
         List<string> inBoxNodes = [];
         using (XmlDictionaryReader control = InBox(s_document))
         {
@@ -66,6 +69,7 @@ public class ReaderLifetimeTests
                 inBoxNodes.Add(Describe(control));
             }
         }
+
         Expect.SameLines(inBoxNodes, fromFirst, "the first of two readers open at once");
         Expect.SameLines(inBoxNodes, fromSecond, "the second of two readers open at once");
         Expect.SameLines(ReaderHarness.Nodes(InBox(s_document)), ReaderHarness.Nodes(Ours(s_document)), "a third reader after the two");
@@ -109,6 +113,7 @@ public class ReaderLifetimeTests
                 inBox.Read();
                 ours.Read();
             }
+
             string at = $"{inBox.NodeType} {inBox.LocalName} at depth {inBox.Depth}";
             inBox.Close();
             ours.Close();
@@ -137,6 +142,7 @@ public class ReaderLifetimeTests
             // Another reader between two uses takes the arrays the closed one gave back.
             Expect.SameLines(ReaderHarness.Nodes(InBox(other)), ReaderHarness.Nodes(Ours(other)), $"a reader between rounds {round} and {round + 1}");
         }
+
         Assert.Equal(4, closes);
     }
 
@@ -150,10 +156,12 @@ public class ReaderLifetimeTests
             {
                 writer.WriteStartElement("e" + i);
             }
+
             for (int i = 0; i < 70; i++)
             {
                 writer.WriteAttributeString("a" + i, new string('v', i * 100));
             }
+
             writer.WriteEndDocument();
         });
         List<string> expected = ReaderHarness.Nodes(InBox(deep));
@@ -161,6 +169,7 @@ public class ReaderLifetimeTests
         {
             Expect.SameLines(expected, ReaderHarness.Nodes(reader), "the deep document");
         }
+
         Expect.SameLines(expected, ReaderHarness.Nodes(Ours(deep)), "the deep document, by the next reader");
         Expect.SameLines(ReaderHarness.Nodes(InBox(s_document)), ReaderHarness.Nodes(Ours(s_document)), "a small document after it");
     }
@@ -174,6 +183,7 @@ public class ReaderLifetimeTests
             attributes.Add($"{reader.LocalName}={reader.Value}");
             reader.MoveToElement();
         }
+
         return string.Join("|", [reader.LocalName, reader.Depth.ToString(), reader.AttributeCount.ToString(), .. attributes]);
     }
 

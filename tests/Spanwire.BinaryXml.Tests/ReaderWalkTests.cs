@@ -24,6 +24,7 @@ public class ReaderWalkTests
         {
             divergences[op] = divergences.TryGetValue(op, out var d) ? (d.Count + 1, d.First) : (1, message);
         }
+
         foreach ((int i, byte[] bytes, IXmlDictionary? dictionary, XmlBinaryReaderSession? session) in ReaderHarness.InBoxDocuments(Seed, 10_000))
         {
             using XmlDictionaryReader expected = XmlDictionaryReader.CreateBinaryReader(bytes, 0, bytes.Length, dictionary, XmlDictionaryReaderQuotas.Max, session);
@@ -48,6 +49,7 @@ public class ReaderWalkTests
                     // refusing to move to the attribute of an element that has one): nothing to compare against.
                     break;
                 }
+
                 if (expectedError is not null || actualError is not null)
                 {
                     if (!SameFailure(expectedError, actualError))
@@ -60,8 +62,10 @@ public class ReaderWalkTests
                     {
                         break;
                     }
+
                     continue;
                 }
+
                 bool withValue = random.Next(2) == 0;
                 string expectedState = State(expected, withValue), actualState = State(actual, withValue);
                 if (expectedResult != actualResult || expectedState != actualState)
@@ -70,8 +74,10 @@ public class ReaderWalkTests
                     break;
                 }
             }
+
             walks++;
         }
+
         Expect.Equal(0, divergences.Count, string.Join("\n", divergences.Select(d => $"{d.Key} ({d.Value.Count}): {d.Value.First}")));
         Assert.True(walks > 8_000 && calls > 20_000, $"only {walks} walks, {calls} calls");
     }
@@ -110,12 +116,14 @@ public class ReaderWalkTests
             {
                 return "on an attribute";
             }
+
             var all = new List<byte>();
             var buffer = new byte[7];
             for (int n; (n = r.ReadContentAsBase64(buffer, 0, 7)) > 0;)
             {
                 all.AddRange(buffer.AsSpan(0, n));
             }
+
             return Convert.ToHexString(all.ToArray());
         }),
         ("ReadStartElement", r => { r.ReadStartElement(); return ""; }),

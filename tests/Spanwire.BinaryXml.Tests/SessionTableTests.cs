@@ -63,6 +63,7 @@ public class SessionTableTests
                 writer.WriteEndElement();
                 writer.WriteEndElement();
             }
+
             var framed = new ArrayBufferWriter<byte>();
             NbfxSessionTable.Write(framed, writerSession.TakeNewStrings());
             framed.Write(body.WrittenSpan);
@@ -80,6 +81,7 @@ public class SessionTableTests
             var actual = ReaderHarness.Nodes(Nbfx.CreateReader(message.AsMemory(b), null, null, ourSession));
             Assert.Equal(expected, actual);
         }
+
         Assert.Equal(4, ourKey); // Order, urn:shop, Line, Extra
     }
 }

@@ -66,6 +66,7 @@ public class TypedReadTests
             data.Add(i, false);
             data.Add(i, true);
         }
+
         return data;
     }
 
@@ -86,15 +87,18 @@ public class TypedReadTests
                 case ulong u: writer.WriteValue((object)u); break;
                 default: writer.WriteValue(value); break;
             }
+
             if (comment)
             {
                 writer.WriteComment("c");
             }
+
             writer.WriteEndElement();
             writer.WriteStartElement("n");
             writer.WriteEndElement();
             writer.WriteEndElement();
         }
+
         return stream.ToArray();
     }
 
@@ -114,6 +118,7 @@ public class TypedReadTests
             {
                 reader.ReadStartElement("v");
             }
+
             string value = Convert.ToString(read(reader), CultureInfo.InvariantCulture)!;
             return $"{value} then {reader.NodeType} {reader.LocalName}";
         }
@@ -166,6 +171,7 @@ public class TypedReadTests
             writer.WriteEndElement();
             writer.WriteEndElement();
         }
+
         return stream.ToArray();
     }
 
@@ -185,6 +191,7 @@ public class TypedReadTests
                 counts.Add(n);
                 at += n;
             }
+
             return $"{string.Join(",", counts)}: {string.Join(" ", items.Select(i => Convert.ToString(i is float f ? BitConverter.SingleToInt32Bits(f) : i is double d ? BitConverter.DoubleToInt64Bits(d) : i is DateTime t ? $"{t.Ticks}{t.Kind}" : i, CultureInfo.InvariantCulture)))} then {reader.NodeType} {reader.LocalName}";
         }
         catch (XmlException)

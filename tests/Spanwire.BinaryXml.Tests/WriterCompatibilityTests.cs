@@ -105,8 +105,10 @@ public sealed class WriterCompatibilityTests
                 records.Add(Convert.ToHexString(stream.ToArray()));
                 writer.WriteEndElement();
             }
+
             return string.Join("\n", records);
         }
+
         Expect.Equal(Records(stream => XmlDictionaryWriter.CreateBinaryWriter(stream)), Records(stream => Nbfx.CreateWriter(stream, ownsStream: false)), "one record per line");
     }
 
@@ -136,6 +138,7 @@ public sealed class WriterCompatibilityTests
                             writer.WriteNode(reader, defattr: true);
                         }
                     }
+
                     return Convert.ToHexString(output.ToArray());
                 }
                 catch (Exception e) when (e is XmlException or ArgumentException or InvalidOperationException)
@@ -143,10 +146,12 @@ public sealed class WriterCompatibilityTests
                     return e.GetType().Name;
                 }
             }
+
             string expected = Copy(stream => XmlDictionaryWriter.CreateBinaryWriter(stream, dictionary));
             Expect.Equal(expected, Copy(stream => Nbfx.CreateWriter(stream, dictionary)), $"seed {Seed}, document {i}");
             copied += expected.Length > 20 ? 1 : 0;
         }
+
         Assert.True(copied > 500, $"only {copied} documents copied");
     }
 

@@ -18,6 +18,7 @@ public class WriterDifferentialTests
             {
                 foreach (var call in calls) call(writer);
             }
+
             return (stream.ToArray(), null);
         }
         catch (Exception e)
@@ -42,6 +43,7 @@ public class WriterDifferentialTests
             {
                 foreach (var call in calls) call(writer);
             }
+
             return (output is ArrayBufferWriter<byte> a ? a.WrittenSpan.ToArray() : ((TinyBufferWriter)output).ToArray(), null);
         }
         catch (Exception e)
@@ -112,6 +114,7 @@ public class WriterDifferentialTests
                 inBoxSession = new(); ourSession = new();
                 continue;
             }
+
             Assert.True(actual.Error is null, $"seed {Seed}, document {i}: ours threw {actual.Error}");
             if (!expected.Bytes!.AsSpan().SequenceEqual(actual.Bytes))
             {
@@ -121,9 +124,11 @@ public class WriterDifferentialTests
                     Console.WriteLine("in-box " + Convert.ToHexString(expected.Bytes!));
                     Console.WriteLine("ours   " + Convert.ToHexString(actual.Bytes!));
                 }
+
                 Assert.Fail($"seed {Seed}, document {i}: first difference at byte {at} of {expected.Bytes!.Length}/{actual.Bytes!.Length}: " +
                     $"in-box {Hex(expected.Bytes, at)} ours {Hex(actual.Bytes, at)}");
             }
+
             compared++;
         }
         // About one document in seven ends in an exception on both sides (an undefined or rebound prefix, a lone surrogate).

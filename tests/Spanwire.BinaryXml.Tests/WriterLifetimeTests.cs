@@ -42,6 +42,7 @@ public class WriterLifetimeTests
         {
             write(writer);
         }
+
         return stream.ToArray();
     }
 
@@ -52,6 +53,7 @@ public class WriterLifetimeTests
         {
             write(writer);
         }
+
         return stream.ToArray();
     }
 
@@ -69,6 +71,7 @@ public class WriterLifetimeTests
                 WriteSample(b, part);
             }
         }
+
         Expect.Equal(Convert.ToHexString(expected), Convert.ToHexString(first.ToArray()), "the first of two writers open at once");
         Expect.Equal(Convert.ToHexString(expected), Convert.ToHexString(second.ToArray()), "the second of two writers open at once");
         Expect.Equal(Convert.ToHexString(expected), Convert.ToHexString(Ours(w => { for (int part = 0; part < 4; part++) WriteSample(w, part); })), "a third writer after them");
@@ -90,6 +93,7 @@ public class WriterLifetimeTests
             WriteSample(inBox, part);
             WriteSample(ours, part);
         }
+
         inBox.Close();
         ours.Close();
         string context = $"closed after {parts} of 4 parts";
@@ -121,6 +125,7 @@ public class WriterLifetimeTests
             {
                 WriteSample(asWriter, part);
             }
+
             asWriter.Close();
             Expect.Equal(Convert.ToHexString(expected), Convert.ToHexString(stream.ToArray()), $"round {round}");
             // Another writer between two uses takes the set the closed one gave back.
@@ -137,8 +142,10 @@ public class WriterLifetimeTests
             {
                 writer.WriteStartElement("p" + (i % 3), "e", "urn:" + i);
             }
+
             writer.WriteEndDocument();
         }
+
         Expect.Equal(Convert.ToHexString(InBox(Deep)), Convert.ToHexString(Ours(Deep)), "200 elements, each declaring a namespace");
         Expect.Equal(Convert.ToHexString(InBox(Deep)), Convert.ToHexString(Ours(Deep)), "the same, by the next writer");
     }

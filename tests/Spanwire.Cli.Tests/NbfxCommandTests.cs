@@ -36,6 +36,7 @@ public sealed class NbfxCommandTests
                 Blob = [1, 2, 3],
             });
         }
+
         return stream.ToArray();
     }
 
@@ -47,6 +48,7 @@ public sealed class NbfxCommandTests
         {
             dictionary.Add(s);
         }
+
         return dictionary;
     }
 
@@ -58,6 +60,7 @@ public sealed class NbfxCommandTests
         {
             writer.WriteNode(XmlDictionaryReader.CreateBinaryReader(bytes, offset, bytes.Length - offset, dictionary, XmlDictionaryReaderQuotas.Max, session), true);
         }
+
         return text + Environment.NewLine;
     }
 
@@ -222,6 +225,7 @@ public sealed class NbfxCommandTests
             writer.WriteString("x");
             writer.WriteEndElement();
         }
+
         var framed = new System.Buffers.ArrayBufferWriter<byte>();
         Spanwire.BinaryXml.NbfxSessionTable.Write(framed, session.TakeNewStrings());
         int table = framed.WrittenCount;

@@ -30,6 +30,7 @@ public class BufferedMessageTests
         {
             yield return (name, v10, create);
         }
+
         yield return ("every addressing header, with reference parameters on ReplyTo", v10, EveryAddressingHeader);
         yield return ("anonymous To and a None ReplyTo", v10, () =>
         {
@@ -111,6 +112,7 @@ public class BufferedMessageTests
             using XmlDictionaryReader header = headers.GetReaderAtHeader(i);
             text.AppendLine("    " + Canonical(header.ReadOuterXml()));
         }
+
         text.AppendLine("Action=" + Ask(() => headers.Action));
         text.AppendLine("To=" + Ask(() => headers.To));
         text.AppendLine("MessageId=" + Ask(() => headers.MessageId));
@@ -154,6 +156,7 @@ public class BufferedMessageTests
             {
                 text.Append(' ').Append(a.Name).Append("=\"").Append(a.Value).Append('"');
             }
+
             text.Append('>');
             foreach (System.Xml.Linq.XNode node in element.Nodes())
             {
@@ -166,6 +169,7 @@ public class BufferedMessageTests
                     text.Append(node);
                 }
             }
+
             text.Append("</").Append(element.Name).Append('>');
         }
     }
@@ -215,6 +219,7 @@ public class BufferedMessageTests
             {
                 return $"refused: {e.GetType().Name}: {e.Message} ({e.InnerException?.GetType().Name})";
             }
+
             using (message)
             {
                 return Snapshot(message);
@@ -239,12 +244,14 @@ public class BufferedMessageTests
             {
                 return $"refused: {e.GetType().Name}: {e.Message}";
             }
+
             using (Message message = Read(encoder, bytes, manager))
             {
                 text.AppendLine("written: " + Messages.Describe(message));
                 text.AppendLine("state: " + message.State + ", ToString after writing: " + message.ToString());
                 text.AppendLine("read again: " + Refusal(() => message.GetReaderAtBodyContents()));
             }
+
             using (Message message = Read(encoder, bytes, manager))
             {
                 MessageBuffer copy = message.CreateBufferedCopy(int.MaxValue);
@@ -254,10 +261,12 @@ public class BufferedMessageTests
                     using Message fromCopy = copy.CreateMessage();
                     text.AppendLine($"copy {i}: " + Messages.Describe(fromCopy));
                 }
+
                 text.AppendLine($"copy: {copy.BufferSize} bytes, {copy.MessageContentType}");
                 copy.Close();
                 text.AppendLine("closed copy: " + Refusal(() => copy.CreateMessage()));
             }
+
             using (Message message = Read(encoder, bytes, manager))
             {
                 if (message.IsEmpty)
@@ -269,10 +278,12 @@ public class BufferedMessageTests
                     using XmlDictionaryReader body = message.GetReaderAtBodyContents();
                     text.AppendLine("body: " + body.NodeType + " " + body.ReadOuterXml());
                 }
+
                 text.AppendLine("state: " + message.State + ", headers after reading: " + message.Headers.Count);
                 text.AppendLine("body attribute after reading: " + Refusal(() => message.GetBodyAttribute("when", "urn:spanwire:attr")));
                 text.AppendLine("ToString after reading: " + message.ToString());
             }
+
             Message closed = Read(encoder, bytes, manager);
             closed.Close();
             text.AppendLine("closed: " + closed.State + " " + Refusal(() => closed.Headers) + " / " + Refusal(() => closed.Properties)
@@ -333,11 +344,13 @@ public class BufferedMessageTests
         {
             expected = Messages.Describe(control);
         }
+
         MessageBuffer copy;
         using (Message message = Read(Spanwire(v10), bytes, manager))
         {
             copy = message.CreateBufferedCopy(int.MaxValue);
         }
+
         Expect.Equal(0, manager.Outstanding, "buffer not given back once the message closed");
         string[] seen = new string[8 * 50];
         Parallel.For(0, seen.Length, new ParallelOptions { MaxDegreeOfParallelism = 8 }, i =>
@@ -375,6 +388,7 @@ public class BufferedMessageTests
             {
                 deepest = Math.Max(deepest, header.Depth - top);
             }
+
             return $"{message.Headers.Count} headers, header 1 {message.Headers[1].Name} {deepest} levels deep, written {Messages.Describe(message).Length} chars";
         }
     }
@@ -391,6 +405,7 @@ public class BufferedMessageTests
             {
                 writer.WriteStartElement("d", "urn:spanwire:headers");
             }
+
             writer.WriteString("bottom");
             for (int i = 0; i < levels; i++)
             {

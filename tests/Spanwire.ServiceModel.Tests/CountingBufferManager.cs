@@ -26,6 +26,7 @@ public sealed class CountingBufferManager : BufferManager
         {
             _out.Add(buffer);
         }
+
         return buffer;
     }
 
@@ -35,6 +36,7 @@ public sealed class CountingBufferManager : BufferManager
         {
             Assert.True(_out.Remove(buffer), "a buffer returned that was not taken, or returned twice");
         }
+
         _inner.ReturnBuffer(buffer);
     }
 

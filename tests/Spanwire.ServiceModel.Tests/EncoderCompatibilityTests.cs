@@ -51,6 +51,7 @@ public class EncoderCompatibilityTests
             byte[] actual = WriteBuffered(SpanwireFactory().Encoder, Create(name)(), manager, offset);
             Expect.Equal(Convert.ToHexString(expected), Convert.ToHexString(actual), $"{name}, offset {offset}");
         }
+
         Expect.Equal(0, manager.Outstanding, "buffers not given back");
     }
 
@@ -299,6 +300,7 @@ public class EncoderCompatibilityTests
             });
             Assert.True(e is System.Xml.XmlException or CommunicationException, $"cut at {cut}: {e?.GetType().Name}: {e?.Message}");
         }
+
         Expect.Equal(0, manager.Outstanding, "buffers not given back after malformed messages");
     }
 
@@ -319,9 +321,11 @@ public class EncoderCompatibilityTests
                 {
                     Assert.Throws<QuotaExceededException>(() => encoder.WriteMessage(messages[i].Create(), 30, manager, 5));
                 }
+
                 Expect.Equal(expected[i], Convert.ToHexString(WriteBuffered(encoder, messages[i].Create(), manager, 5)), $"round {round}, {messages[i].Name}");
             }
         }
+
         string[] written = new string[8 * messages.Length];
         Parallel.For(0, written.Length, new ParallelOptions { MaxDegreeOfParallelism = 8 }, i =>
             written[i] = Convert.ToHexString(WriteBuffered(encoder, messages[i % messages.Length].Create(), manager, 5)));
@@ -329,6 +333,7 @@ public class EncoderCompatibilityTests
         {
             Expect.Equal(expected[i % messages.Length], written[i], $"parallel write {i}, {messages[i % messages.Length].Name}");
         }
+
         Expect.Equal(0, manager.Outstanding, "buffers not given back");
     }
 
@@ -346,6 +351,7 @@ public class EncoderCompatibilityTests
                 Expect.Equal(expected[i], ReadBuffered(encoder, written[i], manager), $"round {round}, message {i}");
             }
         }
+
         Expect.Equal(0, manager.Outstanding, "buffers not given back");
     }
 }

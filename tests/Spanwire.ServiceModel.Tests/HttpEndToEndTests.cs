@@ -107,6 +107,7 @@ public sealed class HttpEndToEndTests : IAsyncLifetime
             sent.Id = i;
             Expect.Equal(i + 1, orders.Place(sent).Id, $"call {i}");
         }
+
         ((IClientChannel)orders).Close();
     }
 
@@ -135,6 +136,7 @@ public sealed class HttpEndToEndTests : IAsyncLifetime
             {
                 return;
             }
+
             _ = Task.Run(() => Handle(context));
         }
     }
@@ -147,6 +149,7 @@ public sealed class HttpEndToEndTests : IAsyncLifetime
             {
                 _requestContentTypes.Add(context.Request.ContentType ?? "");
             }
+
             var body = new MemoryStream();
             context.Request.InputStream.CopyTo(body);
             byte[] buffer = _buffers.TakeBuffer((int)body.Length);
@@ -169,6 +172,7 @@ public sealed class HttpEndToEndTests : IAsyncLifetime
             {
                 writer.Write(e.ToString());
             }
+
             context.Response.Close();
         }
     }
@@ -185,6 +189,7 @@ public sealed class HttpEndToEndTests : IAsyncLifetime
             order.Id++;
             return Message.CreateMessage(request.Version, $"{Ns}/IOrders/PlaceResponse", new WrappedBody("PlaceResponse", "PlaceResult", order));
         }
+
         isFault = true;
         reader.ReadStartElement("Refuse", Ns);
         string reason = reader.ReadElementContentAsString("reason", Ns);

@@ -51,6 +51,7 @@ public class MalformedMessageFuzzTests
                 differences.Add($"case {i}: WCF {expected}, Spanwire {actual}, bytes {Convert.ToHexString(damaged)}");
             }
         }
+
         Expect.Equal(0, manager.Outstanding, "buffers not given back");
         Expect.Equal(count, agreed + stricter, string.Join(Environment.NewLine, differences));
         Assert.True(stricter < count / 10, $"{stricter} of {count} damaged messages refused by Spanwire only");
@@ -101,6 +102,7 @@ public class MalformedMessageFuzzTests
                     break;
             }
         }
+
         return [.. bytes];
     }
 }

@@ -89,6 +89,7 @@ public static class Messages
             writer.WriteArray(null, "Samples", "urn:spanwire:raw", new int[] { 1, 2, 3 }, 0, 3);
             writer.WriteEndElement();
         }
+
         XmlDictionaryReader body = XmlDictionaryReader.CreateBinaryReader(bytes.ToArray(), XmlDictionaryReaderQuotas.Max);
         return Message.CreateMessage(Version, "urn:spanwire:reading", body);
     }
@@ -166,6 +167,7 @@ public static class Messages
         {
             message.WriteMessage(writer);
         }
+
         return text.ToString();
     }
 

@@ -36,6 +36,7 @@ public class SessionEncoderTests
             written.Add(data.ToArray());
             manager.ReturnBuffer(data.Array!);
         }
+
         return written;
     }
 
@@ -49,6 +50,7 @@ public class SessionEncoderTests
             using Message message = encoder.ReadMessage(new ArraySegment<byte>(buffer, 0, bytes.Length), manager, null);
             seen.Add(Messages.Describe(message));
         }
+
         return seen;
     }
 
@@ -67,6 +69,7 @@ public class SessionEncoderTests
         {
             Expect.Equal(Convert.ToHexString(expected[i]), Convert.ToHexString(actual[i]), $"message {i}, MaxSessionSize {maxSessionSize}");
         }
+
         Expect.Equal(0, manager.Outstanding, "buffers not given back");
     }
 

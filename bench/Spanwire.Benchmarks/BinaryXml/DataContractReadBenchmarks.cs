@@ -35,6 +35,7 @@ public class DataContractReadBenchmarks
         {
             _serializer.WriteObject(writer, value);
         }
+
         _bytes = stream.ToArray();
     }
 

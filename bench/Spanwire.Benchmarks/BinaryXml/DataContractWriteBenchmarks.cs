@@ -43,6 +43,7 @@ public class DataContractWriteBenchmarks
         {
             _serializer.WriteObject(writer, _value);
         }
+
         return _stream.Position;
     }
 
@@ -54,6 +55,7 @@ public class DataContractWriteBenchmarks
         {
             _serializer.WriteObject(writer, _value);
         }
+
         return _output.WrittenCount;
     }
 }

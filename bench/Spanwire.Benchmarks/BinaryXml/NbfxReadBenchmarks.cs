@@ -43,10 +43,13 @@ public class NbfxReadBenchmarks
                     writer.WriteStartElement("Blob", "urn:shop"); writer.WriteBase64(new byte[48], 0, 48); writer.WriteEndElement();
                     writer.WriteArray(null, "Lines", "urn:shop", new int[] { 1, 2, 3, 4, 5, 6, 7, 8 }, 0, 8);
                 }
+
                 writer.WriteEndElement();
             }
+
             writer.WriteEndElement();
         }
+
         return stream.ToArray();
     }
 
@@ -59,6 +62,7 @@ public class NbfxReadBenchmarks
         {
             nodes++;
         }
+
         return nodes;
     }
 
@@ -71,6 +75,7 @@ public class NbfxReadBenchmarks
         {
             tokens++;
         }
+
         return tokens;
     }
 
@@ -83,6 +88,7 @@ public class NbfxReadBenchmarks
         {
             nodes++;
         }
+
         return nodes;
     }
 }

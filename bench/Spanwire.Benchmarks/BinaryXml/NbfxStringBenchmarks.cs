@@ -42,6 +42,7 @@ public class NbfxStringBenchmarks
                 _ => (char)(0x4E00 + random.Next(0x5000)),
             });
         }
+
         _text = text.ToString();
         _inBox = XmlDictionaryWriter.CreateBinaryWriter(Stream.Null);
         _inBox.WriteStartElement("root");

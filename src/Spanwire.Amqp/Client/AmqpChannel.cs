@@ -288,6 +288,7 @@ public sealed partial class AmqpChannel : IAsyncDisposable
                 var nack = new BasicNackArguments(method);
                 (tag, multiple) = (nack.DeliveryTag, nack.Multiple);
             }
+
             _confirms.Resolve(tag, multiple, m == AmqpMethods.BasicAck);
             RaiseConfirm(m == AmqpMethods.BasicAck ? Acked : Nacked, new AmqpConfirm(tag, multiple));
         }

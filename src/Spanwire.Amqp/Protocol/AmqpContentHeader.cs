@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Text;
 
@@ -250,7 +251,11 @@ public readonly ref struct AmqpContentHeader
             {
                 case 2: FieldTableConversion.Describe(Headers, text); break;
                 case 3 or 4: text.Append(Get(i)[0]); break;
-                case 9: TryGetTimestamp(out AmqpTimestamp timestamp); text.Append(timestamp.ToString()); break;
+                case 9:
+                    bool present = TryGetTimestamp(out AmqpTimestamp timestamp);
+                    Debug.Assert(present, "only present properties are described");
+                    text.Append(timestamp.ToString());
+                    break;
                 default: FieldTableConversion.AppendQuoted(text, Get(i), quoteAlways: true); break;
             }
         }

@@ -225,7 +225,7 @@ public sealed class AmqpFrameReader
             return;
         }
 
-        _content.TryGetValue(channel, out ContentState state);
+        ContentState state = _content.GetValueOrDefault(channel); // a channel with no content under way has the default state
         Span<byte> head = stackalloc byte[12];
         switch (type)
         {

@@ -1,4 +1,5 @@
 using System.Collections;
+using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
 using System.Globalization;
 using System.Runtime.CompilerServices;
@@ -288,7 +289,8 @@ public static class FieldTableConversion
                 text.Append(']');
                 break;
             default:
-                value.TryGetInteger(out long integer);
+                bool integral = value.TryGetInteger(out long integer);
+                Debug.Assert(integral, "every other value type is a case above");
                 text.Append(integer.ToString(inv));
                 break;
         }

@@ -19,6 +19,7 @@ internal static class SoapDictionary
         {
             dictionary.Add(line);
         }
+
         return dictionary;
     }
 }

@@ -44,16 +44,19 @@ internal partial struct NbfxCursor
         {
             return false;
         }
+
         bool dictionary = record is NbfxRecord.ShortDictionaryElement || record is >= NbfxRecord.PrefixDictionaryElementA and <= NbfxRecord.PrefixDictionaryElementZ;
         if ((uint)q >= (uint)w.Length)
         {
             return false;
         }
+
         int n = w[q];
         if (n >= 0x80 || _depth >= _maxDepth)
         {
             return false;
         }
+
         if (dictionary)
         {
             q++;
@@ -65,13 +68,16 @@ internal partial struct NbfxCursor
             {
                 return false;
             }
+
             nameLength = n;
             q = nameStart + n;
         }
+
         if ((uint)q >= (uint)w.Length)
         {
             return false;
         }
+
         attributesFollow = IsAttributeRecord(w[q]);
         if (dictionary)
         {
@@ -82,6 +88,7 @@ internal partial struct NbfxCursor
                 return false; // the general step refuses an element with an empty name
             }
         }
+
         _pos = q;
         _depth++;
         _inStartTag = true;
@@ -114,11 +121,13 @@ internal partial struct NbfxCursor
         {
             return false;
         }
+
         int consumed = ParseAttribute(w, record, out _);
         if (consumed == 0 || _list != ListPhase.None)
         {
             return false;
         }
+
         _pos += consumed;
         return true;
     }
@@ -131,6 +140,7 @@ internal partial struct NbfxCursor
         {
             return false;
         }
+
         _depth--;
         _pos = p + 1;
         _inStartTag = false;
@@ -156,11 +166,13 @@ internal partial struct NbfxCursor
         {
             return false;
         }
+
         int end = ParseTextPayload(w, p, record, out _);
         if (end < 0)
         {
             return false;
         }
+
         _pos = end;
         _inStartTag = false;
         _pendingEnd = (record & 1) != 0;

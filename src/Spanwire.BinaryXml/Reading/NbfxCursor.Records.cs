@@ -59,20 +59,24 @@ internal partial struct NbfxCursor
         {
             return ParseInArrayOrList(w, record, out needed);
         }
+
         if (NbfxRecord.IsText(record))
         {
             _inStartTag = false;
             return ParseContentText(w, record, out needed);
         }
+
         if (record is >= NbfxRecord.ShortElement and <= NbfxRecord.PrefixElementZ)
         {
             _inStartTag = false;
             return ParseElement(w, p, p + 1, record, isArray: false, out needed);
         }
+
         if (IsAttributeRecord(record))
         {
             return ParseAttribute(w, record, out needed);
         }
+
         _inStartTag = false;
         if (record == NbfxRecord.EndElement)
         {
@@ -81,6 +85,7 @@ internal partial struct NbfxCursor
             {
                 ThrowFormat("end element record with no open element", _windowOffset + p);
             }
+
             _depth--;
             Token = NbfxTokenType.EndElement;
             TokenDepth = _depth;
@@ -88,6 +93,7 @@ internal partial struct NbfxCursor
             Record = record;
             return 1;
         }
+
         return ParseRareRecord(w, record, out needed);
     }
 
@@ -100,6 +106,7 @@ internal partial struct NbfxCursor
         {
             return ParseListItem(w, record, out needed);
         }
+
         return IsAttributeRecord(record) ? ParseAttribute(w, record, out needed) : ParseArrayValues(w, out needed);
     }
 
@@ -119,6 +126,7 @@ internal partial struct NbfxCursor
                     {
                         return 0;
                     }
+
                     CheckStringQuota(w.Slice(start, length), utf16: false, _windowOffset + start);
                     SetToken(NbfxTokenType.Comment, record, at, _depth);
                     SetValue(NbfxValueType.Chars, start, length);
@@ -131,11 +139,13 @@ internal partial struct NbfxCursor
                         needed = 2;
                         return 0;
                     }
+
                     byte element = w[p + 1];
                     if (element is < NbfxRecord.ShortElement or > NbfxRecord.PrefixElementZ)
                     {
                         ThrowFormat("an array record must start with an element record, not 0x{0:X2}", element, at + 1);
                     }
+
                     return ParseElement(w, p, p + 2, element, isArray: true, out needed);
                 }
             default:
@@ -174,10 +184,12 @@ internal partial struct NbfxCursor
         {
             return 0;
         }
+
         if (_depth >= _maxDepth)
         {
             ThrowFormat("elements nest deeper than the MaxDepth quota ({0})", _maxDepth, _windowOffset + p);
         }
+
         Token = NbfxTokenType.StartElement;
         Record = element;
         TokenOffset = _windowOffset + p;
@@ -210,6 +222,7 @@ internal partial struct NbfxCursor
         {
             return false;
         }
+
         if (form is NameForm.ShortDictionary or NameForm.PrefixedDictionary or NameForm.LetterDictionary)
         {
             NameLength = 0;
@@ -217,20 +230,25 @@ internal partial struct NbfxCursor
             {
                 return false;
             }
+
             if (NameString!.Value.Length == 0 && record >= NbfxRecord.ShortElement)
             {
                 ThrowEmptyName(record, _windowOffset + p); // an empty dictionary string names no element either
             }
+
             return true;
         }
+
         if (!TryName(w, ref q, out int start, out int length, checkQuota: true, ref needed))
         {
             return false;
         }
+
         if (length == 0)
         {
             ThrowEmptyName(record, _windowOffset + p);
         }
+
         NameStart = start;
         NameLength = length;
         return true;
@@ -249,30 +267,36 @@ internal partial struct NbfxCursor
         {
             ThrowFormat("attribute record 0x{0:X2} outside a start tag", record, _windowOffset + p);
         }
+
         if (record is >= NbfxRecord.ShortXmlnsAttribute and <= NbfxRecord.DictionaryXmlnsAttribute)
         {
             return ParseNamespaceDeclaration(w, record, out needed);
         }
+
         int q = p + 1;
         if (!TryRecordName(w, ref q, record, NbfxRecord.ShortAttribute, NbfxRecord.PrefixDictionaryAttributeA, NbfxRecord.PrefixAttributeA, p, ref needed))
         {
             return 0;
         }
+
         if (q >= w.Length)
         {
             needed = q - p + 1;
             return 0;
         }
+
         byte text = w[q];
         if (!NbfxRecord.IsText(text) || (text & 1) != 0 || text == NbfxRecord.EndListText)
         {
             ThrowFormat("record 0x{0:X2} is not a valid attribute value", text, _windowOffset + q);
         }
+
         int valueEnd = ParseTextPayload(w, q, text, out needed);
         if (valueEnd < 0)
         {
             return 0;
         }
+
         Token = NbfxTokenType.Attribute;
         Record = record;
         TokenOffset = _windowOffset + p;
@@ -282,6 +306,7 @@ internal partial struct NbfxCursor
         {
             _list = ListPhase.Attribute;
         }
+
         return valueEnd - p;
     }
 
@@ -308,11 +333,13 @@ internal partial struct NbfxCursor
         {
             return 0;
         }
+
         if (prefixLength > 0 && (ns is null ? valueLength == 0 : ns.Value.Length == 0))
         {
             // xmlns:p="" undeclares nothing in XML 1.0: the in-box reader rejects it too.
             ThrowFormat("a prefix declared with the empty namespace", _windowOffset + p);
         }
+
         SetToken(NbfxTokenType.NamespaceDeclaration, record, _windowOffset + p, _depth);
         PrefixLetter = -1;
         PrefixStart = prefixStart;
@@ -333,15 +360,18 @@ internal partial struct NbfxCursor
         {
             ThrowFormat("a text record with end element outside any element", at);
         }
+
         if (record is NbfxRecord.EndListText or NbfxRecord.EndListText + 1 || (record == NbfxRecord.StartListText + 1))
         {
             ThrowFormat("record 0x{0:X2} is not valid outside a list", record, at);
         }
+
         int end = ParseTextPayload(w, p, record, out needed);
         if (end < 0)
         {
             return 0;
         }
+
         Token = NbfxTokenType.Text;
         Record = record;
         TokenOffset = at;
@@ -352,6 +382,7 @@ internal partial struct NbfxCursor
         {
             _list = ListPhase.Content;
         }
+
         _pendingEnd = withEnd;
         return end - p;
     }
@@ -364,20 +395,24 @@ internal partial struct NbfxCursor
         {
             ThrowFormat("record 0x{0:X2} is not a valid list item", record, at);
         }
+
         bool withEnd = record == NbfxRecord.EndListText + 1;
         if (withEnd && _list != ListPhase.Content)
         {
             ThrowFormat("a list in an attribute cannot end its element", at);
         }
+
         if (withEnd && _depth == 0)
         {
             ThrowFormat("a text record with end element outside any element", at);
         }
+
         int end = ParseTextPayload(w, p, record, out needed);
         if (end < 0)
         {
             return 0;
         }
+
         Token = NbfxTokenType.Text;
         Record = record;
         TokenOffset = at;
@@ -388,6 +423,7 @@ internal partial struct NbfxCursor
             _list = ListPhase.None;
             _pendingEnd = withEnd;
         }
+
         return end - p;
     }
 
@@ -400,11 +436,13 @@ internal partial struct NbfxCursor
         {
             ThrowFormat("an array's element must end (0x01) before its values, not 0x{0:X2}", w[p], at);
         }
+
         if (p + 2 > w.Length)
         {
             needed = 2;
             return 0;
         }
+
         byte typeRecord = w[p + 1];
         NbfxValueType type = (typeRecord & 1) != 0 && NbfxRecord.IsText(typeRecord) ? (NbfxValueType)TextKinds[(typeRecord - 0x80) >> 1] : NbfxValueType.None;
         int size = ArrayItemSizeOf(type);
@@ -412,30 +450,36 @@ internal partial struct NbfxCursor
         {
             ThrowFormat("0x{0:X2} is not an array value type", typeRecord, at + 1);
         }
+
         OperationStatus status = NbfxPrimitives.TryReadMultiByteInt31(w[(p + 2)..], out int count, out int countLength);
         if (status == OperationStatus.NeedMoreData)
         {
             needed = Math.Max(w.Length - p + 1, 3);
             return 0;
         }
+
         if (status != OperationStatus.Done)
         {
             ThrowFormat("invalid MB31 array count", at + 2);
         }
+
         if (count == 0)
         {
             ThrowFormat("an array record with no items", at + 2);
         }
+
         if (count > _maxArrayLength)
         {
             ThrowFormat("an array of {0} items exceeds the MaxArrayLength quota ({1})", count, _maxArrayLength, at + 2);
         }
+
         int headerLength = 2 + countLength;
         long valuesLeft = _length - (at + headerLength);
         if ((long)count * size > valuesLeft)
         {
             ThrowFormat("an array of {0} items of {1} bytes runs past the end of the input", count, size, at + headerLength);
         }
+
         _depth--;
         _inStartTag = false;
         _arrayPhase = ArrayPhase.None;
@@ -470,10 +514,12 @@ internal partial struct NbfxCursor
                 needed = q + size - _pos;
                 return -1;
             }
+
             CheckFixedSizeValue(type, w.Slice(q, size), at + 1);
             SetValue(type, q, size);
             return q + size;
         }
+
         switch (type)
         {
             case NbfxValueType.Chars:
@@ -487,6 +533,7 @@ internal partial struct NbfxCursor
                         needed = q + lengthSize - _pos;
                         return -1;
                     }
+
                     long length = lengthSize switch
                     {
                         1 => w[q],
@@ -497,28 +544,34 @@ internal partial struct NbfxCursor
                     {
                         ThrowFormat("a negative text length", at + 1);
                     }
+
                     q += lengthSize;
                     if (length > _length - (_windowOffset + q))
                     {
                         ThrowFormat("a text of {0} bytes runs past the end of the input", length, at);
                     }
+
                     if (type == NbfxValueType.UnicodeChars && (length & 1) != 0)
                     {
                         ThrowFormat("UTF-16 text with an odd byte length", at + 1);
                     }
+
                     if (type == NbfxValueType.Bytes && length > _maxArrayLength)
                     {
                         ThrowFormat("{0} bytes exceed the MaxArrayLength quota ({1})", length, _maxArrayLength, at);
                     }
+
                     if (q + length > w.Length)
                     {
                         needed = (int)(q + length - _pos);
                         return -1;
                     }
+
                     if (type != NbfxValueType.Bytes)
                     {
                         CheckStringQuota(w.Slice(q, (int)length), type == NbfxValueType.UnicodeChars, at);
                     }
+
                     SetValue(type, q, (int)length);
                     return q + (int)length;
                 }
@@ -528,6 +581,7 @@ internal partial struct NbfxCursor
                     {
                         return -1;
                     }
+
                     SetValue(type, 0, 0);
                     ValueString = value;
                     return q;
@@ -539,16 +593,19 @@ internal partial struct NbfxCursor
                         needed = q + 1 - _pos;
                         return -1;
                     }
+
                     int letter = w[q];
                     if (letter > 25)
                     {
                         ThrowFormat("QName prefix letter {0} is past 'z'", letter, at + 1);
                     }
+
                     q++;
                     if (!TryDictionary(w, ref q, out XmlDictionaryString? value, ref needed))
                     {
                         return -1;
                     }
+
                     SetValue(type, 0, 0);
                     ValueString = value;
                     QNamePrefixLetter = letter;
@@ -571,6 +628,7 @@ internal partial struct NbfxCursor
             consumed = 1;
             return true;
         }
+
         return TryLongMultiByteInt31(w, q, what, out value, out consumed, ref needed);
     }
 
@@ -583,10 +641,12 @@ internal partial struct NbfxCursor
             needed = w.Length - _pos + 1;
             return false;
         }
+
         if (status != OperationStatus.Done)
         {
             ThrowFormat("invalid MB31 {0}", what, _windowOffset + q);
         }
+
         return true;
     }
 
@@ -607,6 +667,7 @@ internal partial struct NbfxCursor
                 return true;
             }
         }
+
         return TryAnyName(w, ref q, out start, out length, checkQuota, ref needed);
     }
 
@@ -629,8 +690,10 @@ internal partial struct NbfxCursor
             {
                 any |= BinaryPrimitives.ReadUInt64LittleEndian(w[(s + 8)..]) | BinaryPrimitives.ReadUInt64LittleEndian(w[(s + n - 16)..]);
             }
+
             return (any & HighBits) == 0;
         }
+
         return w.Length - s >= 8 && (BinaryPrimitives.ReadUInt64LittleEndian(w[s..]) & ((1UL << (n * 8)) - 1) & HighBits) == 0;
     }
 
@@ -651,24 +714,29 @@ internal partial struct NbfxCursor
         {
             return false;
         }
+
         int s = q + consumed;
         if (value > _length - (_windowOffset + s))
         {
             ThrowFormat("a name of {0} bytes runs past the end of the input", value, _windowOffset + q);
         }
+
         if (checkQuota && value > _maxNameLength)
         {
             CheckNameQuota(w, s, value, _windowOffset + q);
         }
+
         if (value > w.Length - s)
         {
             needed = s + value - _pos;
             return false;
         }
+
         if (!Utf8.IsValid(w.Slice(s, value)))
         {
             ThrowFormat("a name that is not valid UTF-8", _windowOffset + q);
         }
+
         start = s;
         length = value;
         q = s + value;
@@ -692,6 +760,7 @@ internal partial struct NbfxCursor
             value = null;
             return false;
         }
+
         value = Lookup(id, _windowOffset + q);
         q += consumed;
         return true;
@@ -711,6 +780,7 @@ internal partial struct NbfxCursor
                 ? $"dictionary id {id} (key {id >> 1}) is not in the static dictionary"
                 : $"dictionary id {id} (session key {id >> 1}) is not in the session", at);
         }
+
         return value;
     }
 
@@ -745,11 +815,13 @@ internal partial struct NbfxCursor
         {
             return Encoding.UTF8.GetCharCount(utf8);
         }
+
         int chars = 0;
         foreach (byte b in utf8)
         {
             chars += (b & 0xC0) != 0x80 ? (b >= 0xF0 ? 2 : 1) : 0;
         }
+
         return chars;
     }
 }

@@ -154,23 +154,27 @@ internal partial struct NbfxCursor
             TokenDepth = _depth;
             return true;
         }
+
         if (_arrayRemaining > 0)
         {
             Skip(ref window, (long)_arrayRemaining * _arrayItemSize);
             _arrayRemaining = 0;
         }
+
         while (true)
         {
             if (_pos >= window.Length && !NextWindow(ref window))
             {
                 return AtEnd();
             }
+
             int consumed = ParseRecord(window, out int needed);
             if (consumed > 0)
             {
                 _pos += consumed;
                 return true;
             }
+
             Gather(ref window, needed);
         }
     }
@@ -186,6 +190,7 @@ internal partial struct NbfxCursor
             record = 0;
             return false;
         }
+
         record = window[_pos];
         return true;
     }
@@ -196,6 +201,7 @@ internal partial struct NbfxCursor
         {
             ThrowFormat("the input ends inside an open element", _length);
         }
+
         Token = NbfxTokenType.None;
         return false;
     }
@@ -207,6 +213,7 @@ internal partial struct NbfxCursor
         {
             return false;
         }
+
         _windowOffset += window.Length;
         _pos = 0;
         while (_sequence.TryGet(ref _next, out ReadOnlyMemory<byte> memory))
@@ -218,6 +225,7 @@ internal partial struct NbfxCursor
                 return true;
             }
         }
+
         return false;
     }
 
@@ -234,6 +242,7 @@ internal partial struct NbfxCursor
         {
             ThrowFormat("the record runs past the end of the input ({0} bytes needed, {1} left)", needed, left, start);
         }
+
         int have = window.Length - _pos;
         byte[]? scratch = _scratch;
         if (scratch is null || scratch.Length < needed)
@@ -244,12 +253,14 @@ internal partial struct NbfxCursor
             {
                 ArrayPool<byte>.Shared.Return(scratch);
             }
+
             _scratch = scratch = bigger;
         }
         else
         {
             window[_pos..].CopyTo(scratch); // may overlap when the window is the scratch itself: CopyTo is a memmove
         }
+
         ReadOnlySequence<byte> rest = _sequence.Slice(_next, needed - have);
         rest.CopyTo(scratch.AsSpan(have));
         _next = rest.End;
@@ -268,6 +279,7 @@ internal partial struct NbfxCursor
             {
                 ThrowFormat("the array runs past the end of the input", Position);
             }
+
             int n = Math.Min(destination.Length, window.Length - _pos);
             window.Slice(_pos, n).CopyTo(destination);
             _pos += n;
@@ -283,6 +295,7 @@ internal partial struct NbfxCursor
             {
                 ThrowFormat("the array runs past the end of the input", Position);
             }
+
             int n = (int)Math.Min(count, window.Length - _pos);
             _pos += n;
             count -= n;

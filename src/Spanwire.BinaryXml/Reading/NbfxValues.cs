@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
 using System.Globalization;
 using System.Runtime.CompilerServices;
@@ -78,9 +79,11 @@ internal readonly ref struct NbfxValue
     {
         if (Type == NbfxValueType.Decimal)
         {
-            NbfxPrimitives.TryReadDecimal(Payload, out decimal value); // validated when the record was parsed
+            bool valid = NbfxPrimitives.TryReadDecimal(Payload, out decimal value);
+            Debug.Assert(valid, "validated when the record was parsed");
             return value;
         }
+
         return Type == NbfxValueType.UInt64 ? BinaryPrimitives.ReadUInt64LittleEndian(Payload)
             : IsInteger ? ToInt64() : ThrowNotA<decimal>("a Decimal");
     }
@@ -99,7 +102,9 @@ internal readonly ref struct NbfxValue
         {
             return ThrowNotA<DateTime>("a DateTime");
         }
-        NbfxPrimitives.TryDateTimeFromBinary(BinaryPrimitives.ReadInt64LittleEndian(Payload), out DateTime value); // validated when parsed
+
+        bool valid = NbfxPrimitives.TryDateTimeFromBinary(BinaryPrimitives.ReadInt64LittleEndian(Payload), out DateTime value);
+        Debug.Assert(valid, "validated when the record was parsed");
         return value;
     }
 
@@ -136,6 +141,7 @@ internal readonly ref struct NbfxValue
                 {
                     ThrowInvalidUtf8();
                 }
+
                 return written;
             case NbfxValueType.UnicodeChars:
                 ReadOnlySpan<byte> bytes = Payload;
@@ -143,10 +149,12 @@ internal readonly ref struct NbfxValue
                 {
                     throw new ArgumentException("The destination is too short for the text.", nameof(destination));
                 }
+
                 for (int i = 0; i < bytes.Length / 2; i++)
                 {
                     destination[i] = (char)BinaryPrimitives.ReadUInt16LittleEndian(bytes[(2 * i)..]);
                 }
+
                 CheckUtf16(destination[..(bytes.Length / 2)]);
                 return bytes.Length / 2;
             case NbfxValueType.Dictionary:
@@ -241,6 +249,7 @@ internal readonly ref struct NbfxValue
         {
             return;
         }
+
         for (; i < text.Length; i++)
         {
             if (char.IsHighSurrogate(text[i]) && i + 1 < text.Length && char.IsLowSurrogate(text[i + 1]))
@@ -271,6 +280,7 @@ internal readonly ref struct NbfxValue
         {
             return string.Create(payload.Length, payload, static (chars, bytes) => Ascii.ToUtf16(bytes, chars, out _));
         }
+
         try
         {
             return s_strictUtf8.GetString(payload);

@@ -81,6 +81,7 @@ internal sealed partial class NbfxXmlReader
         {
             bytes[i] = bytes[i] != 0 ? (byte)1 : (byte)0; // any non-zero byte is true; keep bool's one representation
         }
+
         return n;
     }
 
@@ -102,8 +103,10 @@ internal sealed partial class NbfxXmlReader
             {
                 array[offset + done + i] = convert(bytes.Slice(i * size, size), at + (long)i * size);
             }
+
             done += items;
         }
+
         EndArrayItems(n);
         return n;
     }

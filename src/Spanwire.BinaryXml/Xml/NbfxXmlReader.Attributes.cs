@@ -13,6 +13,7 @@ internal sealed partial class NbfxXmlReader
         {
             throw new ArgumentOutOfRangeException(nameof(i));
         }
+
         return AttributeValue(i);
     }
 
@@ -34,6 +35,7 @@ internal sealed partial class NbfxXmlReader
         {
             throw new ArgumentOutOfRangeException(nameof(i));
         }
+
         SetAttributePosition(i);
     }
 
@@ -55,6 +57,7 @@ internal sealed partial class NbfxXmlReader
         {
             return false;
         }
+
         SetAttributePosition(-1);
         return true;
     }
@@ -65,6 +68,7 @@ internal sealed partial class NbfxXmlReader
         {
             return false;
         }
+
         _onAttributeValue = true;
         _attributeValueSeen = _attributeValueHandedOver = false;
         _attributeValueOverride = null;
@@ -77,6 +81,7 @@ internal sealed partial class NbfxXmlReader
         {
             return false;
         }
+
         SetAttributePosition(i);
         return true;
     }
@@ -97,6 +102,7 @@ internal sealed partial class NbfxXmlReader
         {
             return -1;
         }
+
         int colon = name.IndexOf(':');
         for (int i = 0; i < _attributeCount; i++)
         {
@@ -109,6 +115,7 @@ internal sealed partial class NbfxXmlReader
                 return i;
             }
         }
+
         return -1;
     }
 
@@ -118,6 +125,7 @@ internal sealed partial class NbfxXmlReader
         {
             return -1;
         }
+
         for (int i = 0; i < _attributeCount; i++)
         {
             AttributeNode a = _attributes[i];
@@ -126,6 +134,7 @@ internal sealed partial class NbfxXmlReader
                 return i;
             }
         }
+
         return -1;
     }
 }

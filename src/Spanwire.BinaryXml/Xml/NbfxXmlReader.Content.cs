@@ -128,8 +128,10 @@ internal sealed partial class NbfxXmlReader
                     {
                         break;
                     }
+
                     continue;
                 }
+
                 if (!LoadValueBytes(binHex, joined: true))
                 {
                     if (_base64Carry is { } left)
@@ -137,9 +139,11 @@ internal sealed partial class NbfxXmlReader
                         _base64Carry = null;
                         ThrowNotBytes(left, binHex);
                     }
+
                     break;
                 }
             }
+
             int n = Math.Min(count, _base64.Length - _base64Offset);
             _base64.AsSpan(_base64Offset, n).CopyTo(buffer.AsSpan(index));
             _base64Offset += n;
@@ -154,6 +158,7 @@ internal sealed partial class NbfxXmlReader
                 ReadKeepingCarry();
             }
         }
+
         return total;
     }
 
@@ -169,10 +174,12 @@ internal sealed partial class NbfxXmlReader
         {
             return 0;
         }
+
         if (_base64 is null && !LoadValueBytes(binHex: false, joined: false))
         {
             return 0;
         }
+
         int n = Math.Min(count, _base64.Length - _base64Offset);
         _base64.AsSpan(_base64Offset, n).CopyTo(buffer.AsSpan(offset));
         _base64Offset += n;
@@ -205,6 +212,7 @@ internal sealed partial class NbfxXmlReader
         {
             return false;
         }
+
         _base64Offset = 0;
         return true;
     }
@@ -241,10 +249,12 @@ internal sealed partial class NbfxXmlReader
         {
             text = _base64Carry + text;
         }
+
         if (text.AsSpan().IndexOfAny(" \t\r\n") >= 0)
         {
             text = string.Concat(text.Split([' ', '\t', '\r', '\n'], StringSplitOptions.RemoveEmptyEntries));
         }
+
         int block = binHex ? 2 : 4;
         int whole = text.Length / block * block;
         _base64Carry = whole < text.Length ? text[whole..] : null;

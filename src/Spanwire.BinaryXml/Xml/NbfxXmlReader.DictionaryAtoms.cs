@@ -25,11 +25,13 @@ internal sealed partial class NbfxXmlReader
         {
             return Names.Add(name.Value);
         }
+
         int slot = name.Key & (DictionaryAtomSlots - 1);
         if (ReferenceEquals(keys[slot], name))
         {
             return _dictionaryAtoms![slot];
         }
+
         string atom = Names.Add(name.Value);
         keys[slot] = name;
         _dictionaryAtoms![slot] = atom;

@@ -22,11 +22,13 @@ internal sealed partial class NbfxXmlReader
             MoveToEndElementNode();
             return true;
         }
+
         int p = _c.NextRecord;
         if ((uint)p >= (uint)w.Length)
         {
             return false;
         }
+
         byte record = w[p];
         if (record == NbfxRecord.EndElement)
         {
@@ -34,19 +36,23 @@ internal sealed partial class NbfxXmlReader
             {
                 return false;
             }
+
             MoveToEndElementNode();
             return true;
         }
+
         if (record >= NbfxRecord.ZeroText)
         {
             if (record > NbfxRecord.MaxText || !_c.TryContentTextInPlace(w, p, record))
             {
                 return false;
             }
+
             SetNode(XmlNodeType.Text, _frameCount);
             _atomic = (record & 1) != 0;
             return true;
         }
+
         if (record is >= NbfxRecord.ShortElement and <= NbfxRecord.PrefixElementZ
             && _c.TryStartElementInPlace(w, p, record, out int prefixLetter, out int nameStart, out int nameLength, out XmlDictionaryString? nameString, out bool attributesFollow))
         {
@@ -54,9 +60,11 @@ internal sealed partial class NbfxXmlReader
             {
                 return StartTagWithAttributesInPlace(p, prefixLetter, nameStart, nameLength, nameString);
             }
+
             StartElementInPlace(prefixLetter, nameStart, nameLength, nameString);
             return true;
         }
+
         return false;
     }
 
@@ -80,6 +88,7 @@ internal sealed partial class NbfxXmlReader
             {
                 return PutBackStartTag(p, bindingsBefore);
             }
+
             AddAttributeOrDeclaration(ref w);
             next = _c.NextRecord;
         }
@@ -88,6 +97,7 @@ internal sealed partial class NbfxXmlReader
         {
             return PutBackStartTag(p, bindingsBefore);
         }
+
         FinishStartTag(LetterPrefix(prefixLetter), InPlaceName(nameStart, nameLength, nameString), bindingsBefore, nameTop);
         return true;
     }
@@ -140,9 +150,11 @@ internal sealed partial class NbfxXmlReader
                 ReadOnlySpan<byte> window = Window;
                 _peekedHas = _c.Read(ref window);
             }
+
             _peeked = true;
             _state = state;
         }
+
         return _peekedHas;
     }
 
@@ -153,6 +165,7 @@ internal sealed partial class NbfxXmlReader
         {
             return false;
         }
+
         ReadOnlySpan<byte> w = Input;
         int p = _c.NextRecord;
         return (uint)p < (uint)w.Length && NbfxRecord.IsText(w[p]) && _c.TryContentTextInPlace(w, p, w[p]);
@@ -174,6 +187,7 @@ internal sealed partial class NbfxXmlReader
         {
             return false;
         }
+
         input = Input;
         at = _c.NextRecord;
         return (uint)at < (uint)input.Length;
@@ -195,6 +209,7 @@ internal sealed partial class NbfxXmlReader
         {
             return false;
         }
+
         byte record = w[p];
         int start = p + 1;
         int length;
@@ -202,6 +217,7 @@ internal sealed partial class NbfxXmlReader
         {
             return false;
         }
+
         if (NbfxCursor.TryFixedSizeText(record, out NbfxValueType type, out length))
         {
             if (length > w.Length - start || !NbfxCursor.IsValidFixedSizeValue(type, w.Slice(start, length)))
@@ -220,6 +236,7 @@ internal sealed partial class NbfxXmlReader
         {
             return false;
         }
+
         value = new NbfxValue(type, w.Slice(start, length), null, 0, start);
         end = start + length;
         return true;
@@ -240,6 +257,7 @@ internal sealed partial class NbfxXmlReader
         {
             return false;
         }
+
         ReadOnlySpan<byte> payload = w[(p + 1)..];
         switch (w[p])
         {
@@ -279,10 +297,12 @@ internal sealed partial class NbfxXmlReader
         {
             return false;
         }
+
         if (!NbfxPrimitives.TryDateTimeFromBinary(BinaryPrimitives.ReadInt64LittleEndian(w[(p + 1)..]), out value))
         {
             return false; // the general step refuses it
         }
+
         end = p + 9;
         return true;
     }

@@ -16,6 +16,7 @@ internal sealed partial class NbfxXmlReader
         {
             return type;
         }
+
         return MoveToContentFromHere();
     }
 
@@ -29,6 +30,7 @@ internal sealed partial class NbfxXmlReader
                 {
                     return XmlNodeType.Text;
                 }
+
                 if (!_onAttributeValue)
                 {
                     MoveToElement();
@@ -56,10 +58,12 @@ internal sealed partial class NbfxXmlReader
             Read();
             return;
         }
+
         if (Depth == 0)
         {
             throw new InvalidOperationException("No corresponding start element is open.");
         }
+
         base.ReadEndElement(); // not on an end element: XmlReader's own exception
     }
 
@@ -70,10 +74,12 @@ internal sealed partial class NbfxXmlReader
         {
             return IsWhitespace(_value);
         }
+
         if (_valueFromItem)
         {
             return false; // array items are numbers, dates, Guids and the like
         }
+
         NbfxValue value = CurrentValue;
         switch (value.Type)
         {
@@ -89,6 +95,7 @@ internal sealed partial class NbfxXmlReader
                         return false;
                     }
                 }
+
                 return true;
             case NbfxValueType.Dictionary:
                 return IsWhitespace(value.DictionaryString!.Value);

@@ -51,11 +51,13 @@ internal sealed partial class NbfxXmlReader
         {
             return name;
         }
+
         if (name.Length == 1 && (uint)(name[0] - 'a') < 26 && ReferenceEquals(name, NbfxReader.LetterPrefixes[name[0] - 'a']))
         {
             _ = Names; // the letters are the table's atoms from its start
             return name;
         }
+
         return Names.Add(name);
     }
 
@@ -97,6 +99,7 @@ internal sealed partial class NbfxXmlReader
             _inputLength = segment.Count;
             _inputInPlace = true;
         }
+
         return _inputInPlace;
     }
 
@@ -120,6 +123,7 @@ internal sealed partial class NbfxXmlReader
         {
             Array.Resize(ref _nameBytes, Math.Max(_nameTop + utf8.Length, Math.Max(_nameBytes.Length * 2, 256)));
         }
+
         utf8.CopyTo(_nameBytes.AsSpan(_nameTop));
         var name = new NameHandle { Start = _nameTop, Length = utf8.Length };
         _nameTop += utf8.Length;
@@ -138,6 +142,7 @@ internal sealed partial class NbfxXmlReader
         {
             return "";
         }
+
         ref NamespaceBinding b = ref _bindings[binding];
         return b.Name.Atom ?? b.Name.Dictionary?.Value ?? (b.Text ??= NameString(_nameBytes.AsSpan(b.Name.Start, b.Name.Length)));
     }
@@ -158,6 +163,7 @@ internal sealed partial class NbfxXmlReader
         {
             return _lookupResult;
         }
+
         int found = NoBinding;
         for (int i = _bindingCount - 1; i >= 0; i--)
         {
@@ -167,6 +173,7 @@ internal sealed partial class NbfxXmlReader
                 break;
             }
         }
+
         _lookupPrefix = prefix;
         _lookupCount = _bindingCount;
         _lookupGeneration = _bindingGeneration;
@@ -182,6 +189,7 @@ internal sealed partial class NbfxXmlReader
         {
             NbfxCursor.ThrowFormat("the prefix '{0}' is not declared", prefix, _c.TokenOffset);
         }
+
         return binding;
     }
 
@@ -199,6 +207,7 @@ internal sealed partial class NbfxXmlReader
         {
             return (object)atom == value || atom == value;
         }
+
         if (name.Dictionary is { } dictionary)
         {
             return ReferenceEquals(dictionary, dictionaryValue) || dictionary.Value == value;
@@ -209,6 +218,7 @@ internal sealed partial class NbfxXmlReader
         {
             return Ascii.Equals(utf8, value);
         }
+
         if (utf8.Length < value.Length || Ascii.IsValid(utf8))
         {
             return false;
@@ -223,16 +233,19 @@ internal sealed partial class NbfxXmlReader
         {
             return value.Length == 0;
         }
+
         ref NamespaceBinding b = ref _bindings[binding];
         if (dictionaryValue is not null && ReferenceEquals(b.LastMatch, dictionaryValue))
         {
             return true;
         }
+
         bool equal = NameEquals(ref b.Name, value, dictionaryValue);
         if (equal && dictionaryValue is not null)
         {
             b.LastMatch = dictionaryValue;
         }
+
         return equal;
     }
 
@@ -256,6 +269,7 @@ internal sealed partial class NbfxXmlReader
         {
             return false;
         }
+
         ref Frame frame = ref _frames[_nameFrame];
         return NameEquals(ref frame.Name, localName, localNameString) && NamespaceEquals(frame.Binding, ns, nsString);
     }
@@ -297,11 +311,13 @@ internal sealed partial class NbfxXmlReader
             localName = attribute.IsXmlns ? null : attribute.LocalNameString ?? (attribute.LocalName.Length == 0 ? XmlDictionaryString.Empty : null);
             return localName is not null;
         }
+
         if (_nameFrame < 0)
         {
             localName = XmlDictionaryString.Empty;
             return true;
         }
+
         localName = AsDictionaryString(_frames[_nameFrame].Name);
         return localName is not null;
     }
@@ -317,12 +333,14 @@ internal sealed partial class NbfxXmlReader
                 namespaceUri = null;
                 return false;
             }
+
             binding = attribute.NamespaceBinding;
         }
         else
         {
             binding = _nameFrame < 0 ? NoBinding : _frames[_nameFrame].Binding;
         }
+
         namespaceUri = BindingDictionaryString(binding);
         return namespaceUri is not null;
     }
@@ -334,10 +352,12 @@ internal sealed partial class NbfxXmlReader
         {
             return XmlDictionaryString.Empty;
         }
+
         if (binding < 2)
         {
             return null; // xml and xmlns: constant URIs, not dictionary strings
         }
+
         return AsDictionaryString(_bindings[binding].Name);
     }
 
@@ -352,15 +372,18 @@ internal sealed partial class NbfxXmlReader
             // DataContractSerializer asks this of every attribute it meets (i:nil, i:type, z:Id and the like).
             return IndexOfAttributeLocalName(_attributes[_attributeIndex], localNames, namespaceUri);
         }
+
         if (!OnNamedNode || localNames is null || namespaceUri is null)
         {
             return base.IndexOfLocalName(localNames!, namespaceUri!);
         }
+
         ref Frame frame = ref _frames[_nameFrame];
         if (!NamespaceEquals(frame.Binding, namespaceUri.Value, namespaceUri))
         {
             return -1;
         }
+
         for (int i = 0; i < localNames.Length; i++)
         {
             XmlDictionaryString? name = localNames[i];
@@ -368,11 +391,13 @@ internal sealed partial class NbfxXmlReader
             {
                 ThrowNullLocalName(i);
             }
+
             if (NameEquals(ref frame.Name, name.Value, name))
             {
                 return i;
             }
         }
+
         return -1;
     }
 
@@ -383,6 +408,7 @@ internal sealed partial class NbfxXmlReader
         {
             return -1;
         }
+
         string localName = AttributeRecordLocalName(attribute);
         for (int i = 0; i < localNames.Length; i++)
         {
@@ -391,11 +417,13 @@ internal sealed partial class NbfxXmlReader
             {
                 ThrowNullLocalName(i);
             }
+
             if (localName == name.Value)
             {
                 return i;
             }
         }
+
         return -1;
     }
 

@@ -36,12 +36,14 @@ internal sealed partial class NbfxXmlReader
         {
             return true;
         }
+
         end = -1;
         if (OnElementWithAtomicText)
         {
             value = _c.GetValue(Window);
             return true;
         }
+
         return false;
     }
 
@@ -88,14 +90,17 @@ internal sealed partial class NbfxXmlReader
                 _attributeValueHandedOver = true;
                 return WithinStringQuota(value, quota);
             }
+
             return WithinStringQuota(AttributeValue(_attributeIndex), quota);
         }
+
         if (OnAtomicText)
         {
             string value = WithinStringQuota(_textChunkRest ?? CurrentValue.ToText(), quota);
             Read();
             return value;
         }
+
         if (_atomic && _value is not null && _attributeIndex < 0)
         {
             // As in-box: once the value has been made a string, reading it as content hands it over and leaves an
@@ -104,6 +109,7 @@ internal sealed partial class NbfxXmlReader
             _value = "";
             return value;
         }
+
         return ReadContentAsString(quota);
     }
 
@@ -114,6 +120,7 @@ internal sealed partial class NbfxXmlReader
         {
             ThrowStringQuotaExceeded(quota);
         }
+
         return value;
     }
 
@@ -138,6 +145,7 @@ internal sealed partial class NbfxXmlReader
                     ? NbfxValue.ClrTypeOf(a.ValueType)
                     : typeof(string);
             }
+
             return _value is null && _nodeType == XmlNodeType.Text && NbfxValue.ClrTypeOf(CurrentValueType) is var type && (_atomic || type == typeof(byte[]))
                 ? type
                 : typeof(string);
@@ -156,6 +164,7 @@ internal sealed partial class NbfxXmlReader
         {
             value = _nodeType == XmlNodeType.Text && !_valueFromItem && _c.ValueType == NbfxValueType.Dictionary ? _c.ValueString : null;
         }
+
         return value is not null;
     }
 
@@ -220,12 +229,14 @@ internal sealed partial class NbfxXmlReader
         {
             return new NbfxValue(a.ValueType, _attributePayloads.AsSpan(a.PayloadStart, a.PayloadLength), a.ValueString, a.QNamePrefixLetter, a.ValueOffset).ToObject();
         }
+
         if (OnAtomicText)
         {
             object value = CurrentValue.ToObject();
             Read();
             return value;
         }
+
         return ReadContentAsString();
     }
 
@@ -237,6 +248,7 @@ internal sealed partial class NbfxXmlReader
             EndAtomicElement(end);
             return value;
         }
+
         return base.ReadElementContentAsString();
     }
 
@@ -247,6 +259,7 @@ internal sealed partial class NbfxXmlReader
             Read();
             return value;
         }
+
         return ReadContentAs(XmlConvert.ToInt32, "Int32");
     }
 
@@ -257,11 +270,13 @@ internal sealed partial class NbfxXmlReader
             EndElementAfterTextInPlace(directEnd);
             return direct;
         }
+
         if (TryAtomicElementValue(out NbfxValue atomic, out int end) && TryInt32(atomic, out int value))
         {
             EndAtomicElement(end);
             return value;
         }
+
         return base.ReadElementContentAsInt();
     }
 
@@ -272,6 +287,7 @@ internal sealed partial class NbfxXmlReader
             Read();
             return value;
         }
+
         return ReadContentAs(XmlConvert.ToInt64, "Int64");
     }
 
@@ -282,6 +298,7 @@ internal sealed partial class NbfxXmlReader
             EndAtomicElement(end);
             return value;
         }
+
         return base.ReadElementContentAsLong();
     }
 
@@ -292,6 +309,7 @@ internal sealed partial class NbfxXmlReader
             Read();
             return value;
         }
+
         return ReadContentAs(XmlConvert.ToDouble, "double");
     }
 
@@ -302,6 +320,7 @@ internal sealed partial class NbfxXmlReader
             EndAtomicElement(end);
             return value;
         }
+
         return base.ReadElementContentAsDouble();
     }
 
@@ -312,6 +331,7 @@ internal sealed partial class NbfxXmlReader
             Read();
             return value;
         }
+
         return ReadContentAs(XmlConvert.ToSingle, "float");
     }
 
@@ -322,6 +342,7 @@ internal sealed partial class NbfxXmlReader
             EndAtomicElement(end);
             return value;
         }
+
         return base.ReadElementContentAsFloat();
     }
 
@@ -332,6 +353,7 @@ internal sealed partial class NbfxXmlReader
             Read();
             return value;
         }
+
         return ReadContentAs(XmlConvert.ToDecimal, "decimal");
     }
 
@@ -342,6 +364,7 @@ internal sealed partial class NbfxXmlReader
             EndAtomicElement(end);
             return value;
         }
+
         return base.ReadElementContentAsDecimal();
     }
 
@@ -352,6 +375,7 @@ internal sealed partial class NbfxXmlReader
             Read();
             return value;
         }
+
         return ReadContentAs(XmlConvert.ToBoolean, "Boolean");
     }
 
@@ -362,6 +386,7 @@ internal sealed partial class NbfxXmlReader
             EndAtomicElement(end);
             return value;
         }
+
         return base.ReadElementContentAsBoolean();
     }
 
@@ -373,6 +398,7 @@ internal sealed partial class NbfxXmlReader
             Read();
             return value;
         }
+
         return ReadContentAs(static text => XmlConvert.ToDateTime(text, XmlDateTimeSerializationMode.RoundtripKind), "DateTime");
     }
 
@@ -383,12 +409,14 @@ internal sealed partial class NbfxXmlReader
             EndElementAfterTextInPlace(directEnd);
             return direct;
         }
+
         if (TryAtomicElementValue(out NbfxValue atomic, out int end) && atomic.Type == NbfxValueType.DateTime)
         {
             DateTime value = atomic.ToDateTime();
             EndAtomicElement(end);
             return value;
         }
+
         return base.ReadElementContentAsDateTime();
     }
 
@@ -400,6 +428,7 @@ internal sealed partial class NbfxXmlReader
             Read();
             return value;
         }
+
         return ReadContentAs(XmlConvert.ToTimeSpan, "TimeSpan");
     }
 
@@ -411,6 +440,7 @@ internal sealed partial class NbfxXmlReader
             EndAtomicElement(end);
             return value;
         }
+
         return base.ReadElementContentAsTimeSpan();
     }
 
@@ -422,6 +452,7 @@ internal sealed partial class NbfxXmlReader
             Read();
             return value;
         }
+
         return ReadContentAs(static text => new Guid(text.Trim(s_xmlWhitespace)), "Guid");
     }
 
@@ -433,6 +464,7 @@ internal sealed partial class NbfxXmlReader
             EndAtomicElement(end);
             return value;
         }
+
         return base.ReadElementContentAsGuid();
     }
 
@@ -444,6 +476,7 @@ internal sealed partial class NbfxXmlReader
             Read();
             return value;
         }
+
         return ReadContentAs(static text => new UniqueId(text.Trim(s_xmlWhitespace)), "UniqueId");
     }
 
@@ -455,6 +488,7 @@ internal sealed partial class NbfxXmlReader
             EndAtomicElement(end);
             return value;
         }
+
         return base.ReadElementContentAsUniqueId();
     }
 
@@ -499,6 +533,7 @@ internal sealed partial class NbfxXmlReader
             value = v.ToInt64();
             return true;
         }
+
         value = 0;
         return false;
     }

@@ -27,6 +27,7 @@ internal sealed partial class NbfxXmlReader
         {
             return;
         }
+
         WorkingArrays arrays = ThreadSpare<WorkingArrays>.Take();
         _arrays = arrays;
         _frames = arrays.Frames;
@@ -46,6 +47,7 @@ internal sealed partial class NbfxXmlReader
         {
             return;
         }
+
         Array.Clear(_frames, 0, _frameCount); // PushFrame relies on frames past the count being all zeros
         _frameCount = 0;
         _attributeCount = 0;
@@ -62,6 +64,7 @@ internal sealed partial class NbfxXmlReader
             arrays.Chars = _chars;
             ThreadSpare<WorkingArrays>.Give(arrays);
         }
+
         _arrays = null;
         _frames = [];
         _attributes = [];

@@ -105,6 +105,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         {
             _c.Reset(input, dictionary, session, _quotas, applyContentQuotas: false);
         }
+
         _release = release;
         _onClose = onClose;
         _bindings[0] = new NamespaceBinding { Prefix = Xml, Name = new NameHandle { Atom = XmlNamespace } };
@@ -131,6 +132,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
             Array.Clear(_xmlScopes!, 0, _xmlScopeCount);
             _xmlScopeCount = 0;
         }
+
         _arrayStep = ArrayStep.None;
         _arrayLeft = 0;
         _base64 = null;
@@ -209,13 +211,16 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
                 {
                     return "";
                 }
+
                 _attributeValueSeen = true;
                 return _attributeValueOverride ?? _attributes[_attributeIndex].ChunkRest ?? AttributeValue(_attributeIndex);
             }
+
             if (_value is not null || _nodeType is not (XmlNodeType.Text or XmlNodeType.Comment))
             {
                 return _value ?? "";
             }
+
             return _value = _textChunkRest ?? CurrentValue.ToText();
         }
     }
@@ -246,6 +251,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
                 return true;
             }
         }
+
         return ReadAnyNode();
     }
 
@@ -272,6 +278,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         {
             return false;
         }
+
         _state = ReadState.Interactive;
         ClearNodeState();
         try
@@ -292,10 +299,12 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
             _exitScope = false;
             PopFrame();
         }
+
         if (_arrayStep != ArrayStep.None)
         {
             return ReadArrayStep();
         }
+
         ReadOnlySpan<byte> window = Window;
         bool has = _peeked ? _peekedHas : _c.Read(ref window);
         _peeked = false;
@@ -309,6 +318,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
             _state = ReadState.EndOfFile;
             return false;
         }
+
         switch (_c.Token)
         {
             case NbfxTokenType.StartElement:
@@ -365,6 +375,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         {
             _atomic = _c.TextEndsElement;
         }
+
         if (_depth == 0 && IsCheckedOutsideRoot(_c.Record) && !IsWhitespace(Value))
         {
             throw new NbfxFormatException("text outside the root element", _c.TokenOffset);
@@ -396,6 +407,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
             // text is bounded by the input, as any text's is (a dictionary item's string can be longer than its id).
             text.Append(_c.GetValue(window).ToText());
         }
+
         return text.ToString();
     }
 
@@ -408,6 +420,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
                 return false;
             }
         }
+
         return true;
     }
 
@@ -429,6 +442,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         {
             AddAttributeOrDeclaration(ref window);
         }
+
         _peeked = isArray || !_c.TryPeekRecord(ref window, out _);
         _peekedHas = _peeked && _c.Read(ref window);
         FinishStartTag(prefix, name, bindingsBefore, nameTop);
@@ -458,10 +472,12 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
                 attribute.Namespace = BindingText(attribute.NamespaceBinding);
             }
         }
+
         if (_attributeCount > 1)
         {
             CheckDuplicateAttributes();
         }
+
         EnterElement(prefix, name, binding, bindingsBefore, nameTop);
         if (_startTagLang is not null || _startTagSpace != XmlSpace.None)
         {
@@ -490,8 +506,10 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
             {
                 throw new NbfxFormatException("There are multiple root elements.", _c.TokenOffset);
             }
+
             _rootSeen = true;
         }
+
         PushFrame(prefix, name, binding, bindingsBefore, nameTop);
         _nodeType = XmlNodeType.Element;
         _depth = _frameCount - 1;
@@ -514,8 +532,10 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
                     }
                 }
             }
+
             return;
         }
+
         var seen = new HashSet<(string, string)>();
         for (int i = 0; i < _attributeCount; i++)
         {
@@ -560,6 +580,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
                     _arrayStep = ArrayStep.None;
                     _exitScope = true;
                 }
+
                 return true;
             default: // Element: the same element again, with the same attributes
                 SetNodeFromFrame(XmlNodeType.Element);
@@ -578,15 +599,18 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         {
             Array.Resize(ref _frames, _frames.Length * 2);
         }
+
         ref Frame frame = ref _frames[_frameCount++];
         if (prefix.Length != 0)
         {
             frame.Prefix = prefix;
         }
+
         if (name.Dictionary is { } dictionary)
         {
             frame.Name.Dictionary = dictionary;
         }
+
         frame.Name.Start = name.Start;
         frame.Name.Length = name.Length;
         frame.Binding = binding;
@@ -626,6 +650,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         {
             Array.Resize(ref _attributes, _attributes.Length * 2);
         }
+
         return _attributes[_attributeCount++] ??= new AttributeNode();
     }
 
@@ -649,6 +674,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
             attribute.Value = null;
             KeepAttributeValue(attribute, window);
         }
+
         if (attribute.Prefix == Xml)
         {
             attribute.Namespace = XmlNamespace;
@@ -678,6 +704,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         {
             Array.Resize(ref _xmlScopes, _xmlScopes.Length * 2);
         }
+
         _xmlScopes[_xmlScopeCount++] = new XmlScope { Frame = _frameCount - 1, Lang = _startTagLang, Space = _startTagSpace };
         _startTagLang = null;
         _startTagSpace = XmlSpace.None;
@@ -709,6 +736,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
                     return lang;
                 }
             }
+
             return "";
         }
     }
@@ -724,6 +752,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
                     return _xmlScopes[i].Space;
                 }
             }
+
             return XmlSpace.None;
         }
     }
@@ -735,6 +764,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         {
             Array.Resize(ref _attributePayloads, Math.Max(Math.Max(_attributePayloadTop + payload.Length, _attributePayloads.Length * 2), 64));
         }
+
         payload.CopyTo(_attributePayloads.AsSpan(_attributePayloadTop));
         attribute.ValueType = _c.ValueType;
         attribute.PayloadStart = _attributePayloadTop;
@@ -752,6 +782,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         {
             CheckReservedPrefixBinding(prefix, window);
         }
+
         AttributeNode attribute = NextAttribute();
         attribute.IsXmlns = true;
         attribute.LocalNameString = null;
@@ -767,6 +798,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         {
             Array.Resize(ref _bindings, _bindings.Length * 2);
         }
+
         _bindingGeneration++;
         _bindings[_bindingCount++] = new NamespaceBinding
         {
@@ -783,6 +815,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         {
             return;
         }
+
         bool bound = _c.ValueString is { } dictionaryUri
             ? dictionaryUri.Value == reserved
             : Ascii.Equals(window.Slice(_c.ValueStart, _c.ValueLength), reserved);
@@ -804,11 +837,13 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         {
             return NbfxReader.LetterPrefixes[_c.PrefixLetter];
         }
+
         if (_c.PrefixLength == 1 && window[_c.PrefixStart] - (uint)'a' < 26)
         {
             // A one-letter prefix written as a string (an xmlns:s declaration, for one) is the letter, as in-box.
             return NbfxReader.LetterPrefixes[window[_c.PrefixStart] - 'a'];
         }
+
         return _c.PrefixLength == 0 ? "" : NameString(window.Slice(_c.PrefixStart, _c.PrefixLength));
     }
 
@@ -822,6 +857,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         {
             return name.Value;
         }
+
         ReadOnlySpan<byte> utf8 = window.Slice(_c.NameStart, _c.NameLength);
         string last = attribute.LocalName;
         return last.Length == utf8.Length && Ascii.Equals(utf8, last) ? last : NameString(utf8);
@@ -851,6 +887,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         {
             _chars = new char[Math.Max(utf8.Length, _chars.Length * 2)];
         }
+
         return _chars.AsSpan(0, Encoding.UTF8.GetChars(utf8, _chars));
     }
 
@@ -862,10 +899,12 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         {
             return XmlNamespace;
         }
+
         if (prefix == Xmlns)
         {
             return XmlnsNamespace;
         }
+
         int binding = LookupBinding(prefix);
         return binding != NoBinding ? BindingUri(binding) : prefix.Length == 0 ? "" : null;
     }
@@ -876,6 +915,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         {
             return;
         }
+
         _state = ReadState.Closed;
         _nodeType = XmlNodeType.None;
         _nameFrame = -1;

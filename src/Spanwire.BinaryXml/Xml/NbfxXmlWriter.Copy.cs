@@ -28,6 +28,7 @@ internal sealed partial class NbfxXmlWriter
                 {
                     WriteChars(chars, 0, count);
                 }
+
                 ArrayPool<char>.Shared.Return(chars);
             }
             else
@@ -45,6 +46,7 @@ internal sealed partial class NbfxXmlWriter
                 {
                     WriteBase64(bytes, 0, count);
                 }
+
                 ArrayPool<byte>.Shared.Return(bytes);
             }
             else

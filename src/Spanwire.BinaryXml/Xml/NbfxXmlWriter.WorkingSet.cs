@@ -27,6 +27,7 @@ internal sealed partial class NbfxXmlWriter
         {
             return;
         }
+
         WorkingSet set = ThreadSpare<WorkingSet>.Take();
         _set = set;
         _namespaces = set.Namespaces;
@@ -41,6 +42,7 @@ internal sealed partial class NbfxXmlWriter
         {
             return;
         }
+
         _namespaces.Clear();
         _trailCount = 0;
         if (_elements.Length <= MaxKeptElements)
@@ -48,6 +50,7 @@ internal sealed partial class NbfxXmlWriter
             set.Elements = _elements;
             ThreadSpare<WorkingSet>.Give(set);
         }
+
         _set = null;
         _namespaces = s_closedNamespaces;
         _elements = [];

@@ -32,10 +32,12 @@ internal sealed class ReaderNameTable : XmlNameTable
         {
             return string.Empty;
         }
+
         if ((Constant(key) ?? _names?.Get(key)) is { } atom)
         {
             return atom;
         }
+
         Count(key.Length);
         return Names.Add(key);
     }
@@ -46,10 +48,12 @@ internal sealed class ReaderNameTable : XmlNameTable
         {
             return string.Empty;
         }
+
         if ((Constant(key.AsSpan(start, len)) ?? _names?.Get(key, start, len)) is { } atom)
         {
             return atom;
         }
+
         Count(len);
         return Names.Add(key, start, len);
     }
@@ -60,6 +64,7 @@ internal sealed class ReaderNameTable : XmlNameTable
         {
             ThrowQuotaExceeded(_maxCharCount);
         }
+
         _charCount += chars;
     }
 

@@ -23,6 +23,7 @@ internal sealed class StreamBufferWriter(Stream stream) : IBufferWriter<byte>, I
                 _buffer = buffer = ArrayPool<byte>.Shared.Rent(sizeHint);
             }
         }
+
         return buffer.AsMemory(_count);
     }
 

@@ -90,6 +90,7 @@ internal sealed class WriterNamespaces
             _bindings[_count - 1].DictionaryUri = null;
             _count--;
         }
+
         _innermostDepth = _count > 1 ? _bindings[_count - 1].Depth : -1;
     }
 

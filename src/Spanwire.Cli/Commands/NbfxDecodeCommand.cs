@@ -54,10 +54,12 @@ internal sealed class NbfxDecodeCommand : ICommand
                 int nextKey = 0;
                 tableLength = NbfxSessionTable.Read(input, session, ref nextKey, XmlDictionaryReaderQuotas.Max);
             }
+
             if (input.Length == tableLength)
             {
                 throw new CliException($"{inputName}: no binary XML document{(withSession ? " after the session table" : "")}");
             }
+
             var settings = new XmlWriterSettings { Indent = true, OmitXmlDeclaration = true, ConformanceLevel = ConformanceLevel.Auto };
             using XmlDictionaryReader reader = BinaryXml.Nbfx.CreateReader(input.AsMemory(tableLength), dictionary, XmlDictionaryReaderQuotas.Max, session);
             using (XmlWriter writer = XmlWriter.Create(new CountingWriter(output, decoding), settings))

@@ -241,11 +241,13 @@ internal sealed class NbfxEncodeCommand : ICommand
                             writer.WriteEndAttribute();
                         }
                     }
+
                     reader.MoveToElement();
                     if (empty)
                     {
                         writer.WriteEndElement();
                     }
+
                     break;
                 case XmlNodeType.EndElement:
                     writer.WriteEndElement();
