@@ -57,7 +57,7 @@ internal sealed class CommandLine
     {
         ParseResult result = _root.Parse(args, new ParserConfiguration { ResponseFileTokenReplacer = null });
         Command command = result.CommandResult.Command;
-        _verbs.TryGetValue(command, out Verb? verb);
+        Verb? verb = _verbs.GetValueOrDefault(command); // none for a group or the root
         string? group = _groups.TryGetValue(command, out string? name) ? name : null;
         bool help = result.GetValue(_help);
         bool version = result.GetValue(_version);

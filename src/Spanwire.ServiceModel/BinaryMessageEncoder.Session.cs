@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Diagnostics;
 using System.Globalization;
 using System.ServiceModel;
 using System.ServiceModel.Channels;
@@ -62,7 +63,8 @@ internal sealed partial class BinaryMessageEncoder
             foreach (XmlDictionaryString s in strings)
             {
                 int length = Encoding.UTF8.GetByteCount(s.Value);
-                NbfxPrimitives.TryWriteMultiByteInt31(table, length, out int n);
+                bool written = NbfxPrimitives.TryWriteMultiByteInt31(table, length, out int n);
+                Debug.Assert(written, "the table's size was counted from these strings");
                 n += Encoding.UTF8.GetBytes(s.Value, table[n..]);
                 table = table[n..];
             }
@@ -72,7 +74,8 @@ internal sealed partial class BinaryMessageEncoder
 
         int headerSize = NbfxPrimitives.GetMultiByteInt31Length(tableSize);
         int start = data.Offset - headerSize;
-        NbfxPrimitives.TryWriteMultiByteInt31(buffer.AsSpan(start, headerSize), tableSize, out _);
+        bool headerWritten = NbfxPrimitives.TryWriteMultiByteInt31(buffer.AsSpan(start, headerSize), tableSize, out _);
+        Debug.Assert(headerWritten, "headerSize is the length of tableSize's encoding");
         return new ArraySegment<byte>(buffer, start, headerSize + tableSize + data.Count);
     }
 

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Security.Cryptography;
 
 namespace Spanwire.Signing;
@@ -78,7 +79,8 @@ public sealed class HmacSha256Signer : IDisposable
         EnsureRoom(destination.Length, HexLength, nameof(destination));
         Span<byte> signature = stackalloc byte[SignatureSize];
         GetSignature(signature);
-        Convert.TryToHexStringLower(signature, destination, out int written);
+        bool converted = Convert.TryToHexStringLower(signature, destination, out int written);
+        Debug.Assert(converted, "the room was ensured");
         return written;
     }
 
@@ -91,7 +93,8 @@ public sealed class HmacSha256Signer : IDisposable
         EnsureRoom(utf8Destination.Length, HexLength, nameof(utf8Destination));
         Span<byte> signature = stackalloc byte[SignatureSize];
         GetSignature(signature);
-        Convert.TryToHexStringLower(signature, utf8Destination, out int written);
+        bool converted = Convert.TryToHexStringLower(signature, utf8Destination, out int written);
+        Debug.Assert(converted, "the room was ensured");
         return written;
     }
 
