@@ -6,7 +6,7 @@ using Microsoft.CodeAnalysis.CSharp;
 namespace Spanwire;
 
 /// <summary>
-/// Every C# block of README.md and of each package's README compiles against the libraries as they are: a user who
+/// Every C# block of README.md, of each package's README and of each package's reference page (docs/packages) compiles against the libraries as they are: a user who
 /// copies one gets the names, overloads and namespaces it shows. A block is compiled as the body of an async method
 /// whose parameters are the values the README leaves to the reader (the order to write, the key, the output stream…)
 /// and whose usings are the ones the block shows (a block that shows none is read with those of the block before it).
@@ -120,7 +120,8 @@ public partial class ReadmeSnippetTests
             .Concat(Directory.GetDirectories(Path.Combine(RepositoryRoot, "src"))
                 .Select(d => Path.Combine(d, "README.md"))
                 .Where(File.Exists)
-                .Order(StringComparer.Ordinal));
+                .Order(StringComparer.Ordinal))
+            .Concat(Directory.GetFiles(Path.Combine(RepositoryRoot, "docs", "packages"), "*.md").Order(StringComparer.Ordinal));
 
     private static string RepositoryRoot { get; } = FindRoot();
 
