@@ -62,47 +62,61 @@ internal sealed class AmqpConsumeCommand : ICommand
             var prefix = new byte[4];
             long count = 0;
             ulong lastTag = 0, ackedTag = 0;
-            try
+
+            // Ctrl+C or SIGTERM stops gracefully: the consumer is cancelled, so the broker sends nothing more, and what
+            // it has already sent is still written and acknowledged before the exit. Reading stops outright only if
+            // the broker does not confirm the cancel in time.
+            using var stopReading = new CancellationTokenSource();
+            Task? stopping = null;
+            using (cancellationToken.Register(() => stopping = StopAsync(consumer, stopReading)))
             {
-                await foreach (AmqpDelivery delivery in consumer.ReadAllAsync(cancellationToken))
+                try
                 {
-                    AmqpMessageBody body = delivery.Body;
-                    if (lengthPrefixed)
+                    await foreach (AmqpDelivery delivery in consumer.ReadAllAsync(stopReading.Token))
                     {
-                        BinaryPrimitives.WriteUInt32BigEndian(prefix, (uint)body.Length);
-                        output.Write(prefix);
-                    }
+                        AmqpMessageBody body = delivery.Body;
+                        if (lengthPrefixed)
+                        {
+                            BinaryPrimitives.WriteUInt32BigEndian(prefix, (uint)body.Length);
+                            output.Write(prefix);
+                        }
 
-                    foreach (ReadOnlyMemory<byte> piece in body.Sequence)
-                    {
-                        output.Write(piece.Span);
-                    }
+                        foreach (ReadOnlyMemory<byte> piece in body.Sequence)
+                        {
+                            output.Write(piece.Span);
+                        }
 
-                    if (!lengthPrefixed)
-                    {
-                        output.WriteByte((byte)'\n');
-                    }
+                        if (!lengthPrefixed)
+                        {
+                            output.WriteByte((byte)'\n');
+                        }
 
-                    count++;
-                    lastTag = delivery.DeliveryTag;
-                    // Written before acknowledged: flush, then ack everything so far in one frame.
-                    if (count == limit || count % 100 == 0)
-                    {
-                        await output.FlushAsync(cancellationToken);
-                        await channel.AckAsync(lastTag, multiple: true, cancellationToken);
-                        ackedTag = lastTag;
-                        progress.Report(count);
-                    }
+                        count++;
+                        lastTag = delivery.DeliveryTag;
+                        // Written before acknowledged: flush, then ack everything so far in one frame.
+                        if (count == limit || count % 100 == 0)
+                        {
+                            await output.FlushAsync(CancellationToken.None);
+                            await channel.AckAsync(lastTag, multiple: true, CancellationToken.None);
+                            ackedTag = lastTag;
+                            progress.Report(count);
+                        }
 
-                    if (count == limit)
-                    {
-                        break;
+                        if (count == limit)
+                        {
+                            break;
+                        }
                     }
                 }
+                catch (OperationCanceledException) when (stopReading.IsCancellationRequested)
+                {
+                    // The cancel was not confirmed: what was written and acknowledged stays so; the rest goes back to the queue.
+                }
             }
-            catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+
+            if (stopping is not null)
             {
-                // Ctrl+C: what was written and acknowledged stays so; the rest goes back to the queue.
+                await stopping;
             }
 
             await output.FlushAsync(CancellationToken.None);
@@ -116,5 +130,18 @@ internal sealed class AmqpConsumeCommand : ICommand
                 + (consumer.IsCancelledByBroker ? " (the broker cancelled the consumer)" : ""));
             return ExitCodes.Success;
         });
+    }
+
+    /// <summary>Cancels the consumer so its stream ends after what the broker already sent; stops reading if that fails.</summary>
+    private static async Task StopAsync(AmqpConsumer consumer, CancellationTokenSource stopReading)
+    {
+        try
+        {
+            await consumer.CancelAsync(CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(5)).ConfigureAwait(false);
+        }
+        catch (Exception ex) when (ex is TimeoutException or AmqpClosedException or OperationCanceledException)
+        {
+            await stopReading.CancelAsync().ConfigureAwait(false);
+        }
     }
 }
