@@ -238,7 +238,7 @@ public static class AmqpPrimitives
     /// <exception cref="ArgumentException">The text is not valid UTF-16.</exception>
     /// <param name="value">The value to measure.</param>
     /// <returns>The value.</returns>
-    public static int GetUtf8ByteCount(ReadOnlySpan<char> value)
+    internal static int GetUtf8ByteCount(ReadOnlySpan<char> value)
     {
         try
         {
