@@ -24,7 +24,7 @@ internal sealed class NbfxDecodeCommand : ICommand
 
         options:
         {NbfxOptions.DictionaryHelp}
-          --session        the input starts with an MC-NBFSE session string table
+        {NbfxOptions.SessionHelp}
         {Progress.HelpLine(19)}
           --help, -h       show this help
           --version        show the version
@@ -47,13 +47,7 @@ internal sealed class NbfxDecodeCommand : ICommand
         int tableLength = 0;
         try
         {
-            XmlBinaryReaderSession? session = null;
-            if (withSession)
-            {
-                session = new XmlBinaryReaderSession();
-                int nextKey = 0;
-                tableLength = NbfxSessionTable.Read(input, session, ref nextKey, XmlDictionaryReaderQuotas.Max);
-            }
+            XmlBinaryReaderSession? session = NbfxOptions.ReadSession(input, withSession, out tableLength, out _);
 
             if (input.Length == tableLength)
             {

@@ -36,7 +36,7 @@ internal sealed class NbfxDumpCommand : ICommand
 
         options:
         {NbfxOptions.DictionaryHelp}
-          --session        the input starts with an MC-NBFSE session string table
+        {NbfxOptions.SessionHelp}
           --help, -h       show this help
           --version        show the version
         """;
@@ -52,13 +52,10 @@ internal sealed class NbfxDumpCommand : ICommand
         TextWriter output = Console.Out;
         try
         {
-            XmlBinaryReaderSession? session = null;
-            if (withSession)
+            XmlBinaryReaderSession? session = NbfxOptions.ReadSession(input, withSession, out tableLength, out int strings);
+            if (session is not null)
             {
-                session = new XmlBinaryReaderSession();
-                int nextKey = 0;
-                tableLength = NbfxSessionTable.Read(input, session, ref nextKey, XmlDictionaryReaderQuotas.Max);
-                output.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{0:X8}  session string table ({tableLength} bytes, {nextKey} strings)"));
+                output.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{0:X8}  session string table ({tableLength} bytes, {strings} strings)"));
             }
 
             Dump(input.AsSpan(tableLength), tableLength, dictionary, session, output);

@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Globalization;
 using System.Xml;
 
 namespace Spanwire.Cli.Commands;
@@ -63,7 +64,7 @@ internal sealed class NbfxEncodeCommand : ICommand
         {
             using XmlReader reader = XmlReader.Create(new MemoryStream(input), settings);
             using XmlDictionaryWriter writer = BinaryXml.Nbfx.CreateWriter(output, dictionary);
-            Copy(reader, writer, names);
+            Copy(reader, new DropInSink(writer, names));
         }
         catch (XmlException ex)
         {
@@ -96,7 +97,7 @@ internal sealed class NbfxEncodeCommand : ICommand
             };
 #pragma warning restore CA5366
             var writer = new BinaryXml.NbfxWriter(output, dictionary);
-            CopyLenient(reader, writer, output, lengths);
+            Copy(reader, new LenientSink(writer, output, lengths));
             writer.Flush();
         }
         catch (XmlException ex)
@@ -113,71 +114,6 @@ internal sealed class NbfxEncodeCommand : ICommand
         using Stream stdout = Console.OpenStandardOutput();
         stdout.Write(bytes);
         return ExitCodes.Success;
-    }
-
-    private static void CopyLenient(XmlTextReader reader, BinaryXml.NbfxWriter writer, ArrayBufferWriter<byte> output, List<(int Offset, int Delta)> lengths)
-    {
-        int? delta = null;
-        while (reader.Read())
-        {
-            switch (reader.NodeType)
-            {
-                case XmlNodeType.Element:
-                    bool empty = reader.IsEmptyElement;
-                    (string? prefix, string localName) = Split(reader.Name);
-                    writer.WriteStartElement(prefix, localName);
-                    while (reader.MoveToNextAttribute())
-                    {
-                        if (reader.Name == "xmlns" || reader.Name.StartsWith("xmlns:", StringComparison.Ordinal))
-                        {
-                            writer.WriteXmlnsAttribute(reader.Name.Length > 6 ? reader.Name[6..] : null, reader.Value);
-                        }
-                        else
-                        {
-                            (string? attributePrefix, string attributeName) = Split(reader.Name);
-                            writer.WriteStartAttribute(attributePrefix, attributeName);
-                            writer.WriteString(reader.Value);
-                            writer.WriteEndAttribute();
-                        }
-                    }
-
-                    reader.MoveToElement();
-                    if (empty)
-                    {
-                        writer.WriteEndElement();
-                    }
-
-                    break;
-                case XmlNodeType.EndElement:
-                    writer.WriteEndElement();
-                    break;
-                case XmlNodeType.Text:
-                case XmlNodeType.CDATA:
-                case XmlNodeType.SignificantWhitespace:
-                    if (delta is { } change)
-                    {
-                        writer.Flush();
-                        lengths.Add((output.WrittenCount, change));
-                        writer.WriteString(reader.Value);
-                        writer.Flush();
-                        delta = null;
-                    }
-                    else
-                    {
-                        writer.WriteString(reader.Value);
-                    }
-
-                    break;
-                case XmlNodeType.Comment:
-                    writer.WriteComment(reader.Value);
-                    break;
-                case XmlNodeType.ProcessingInstruction when reader.Name == "nbfx-length":
-                    delta = int.TryParse(reader.Value.Trim(), System.Globalization.NumberStyles.AllowLeadingSign, System.Globalization.CultureInfo.InvariantCulture, out int n)
-                        ? n
-                        : throw new CliException($"<?nbfx-length {reader.Value.Trim()}?> takes a whole number of bytes (line {reader.LineNumber})");
-                    break;
-            }
-        }
     }
 
     private static (string? Prefix, string LocalName) Split(string name)
@@ -219,7 +155,8 @@ internal sealed class NbfxEncodeCommand : ICommand
         }
     }
 
-    private static void Copy(XmlReader reader, XmlDictionaryWriter writer, Names names)
+    /// <summary>Walks the XML text's nodes into <paramref name="sink"/>, the same walk for both kinds of encoding.</summary>
+    private static void Copy(XmlReader reader, INodeSink sink)
     {
         while (reader.Read())
         {
@@ -227,39 +164,137 @@ internal sealed class NbfxEncodeCommand : ICommand
             {
                 case XmlNodeType.Element:
                     bool empty = reader.IsEmptyElement;
-                    writer.WriteStartElement(NullIfEmpty(reader.Prefix), names[reader.LocalName], names[reader.NamespaceURI]);
+                    sink.StartElement(reader);
                     while (reader.MoveToNextAttribute())
                     {
-                        if (reader.NamespaceURI == XmlnsNamespace)
-                        {
-                            writer.WriteXmlnsAttribute(reader.Prefix.Length == 0 ? "" : reader.LocalName, names[reader.Value]);
-                        }
-                        else
-                        {
-                            writer.WriteStartAttribute(NullIfEmpty(reader.Prefix), names[reader.LocalName], names[reader.NamespaceURI]);
-                            writer.WriteString(reader.Value);
-                            writer.WriteEndAttribute();
-                        }
+                        sink.Attribute(reader);
                     }
 
                     reader.MoveToElement();
                     if (empty)
                     {
-                        writer.WriteEndElement();
+                        sink.EndElement();
                     }
 
                     break;
                 case XmlNodeType.EndElement:
-                    writer.WriteEndElement();
+                    sink.EndElement();
                     break;
                 case XmlNodeType.Text:
                 case XmlNodeType.CDATA:
                 case XmlNodeType.SignificantWhitespace:
-                    writer.WriteString(reader.Value);
+                    sink.Text(reader.Value);
                     break;
                 case XmlNodeType.Comment:
-                    writer.WriteComment(reader.Value);
+                    sink.Comment(reader.Value);
                     break;
+                case XmlNodeType.ProcessingInstruction:
+                    sink.Instruction(reader);
+                    break;
+            }
+        }
+    }
+
+    /// <summary>Where <see cref="Copy"/> puts each node.</summary>
+    private interface INodeSink
+    {
+        void StartElement(XmlReader element);
+
+        void Attribute(XmlReader attribute);
+
+        void EndElement();
+
+        void Text(string text);
+
+        void Comment(string text);
+
+        void Instruction(XmlReader instruction);
+    }
+
+    /// <summary>The drop-in writer, with the in-box writer's rules: names through the dictionary where it has them.</summary>
+    private sealed class DropInSink(XmlDictionaryWriter writer, Names names) : INodeSink
+    {
+        public void StartElement(XmlReader element) =>
+            writer.WriteStartElement(NullIfEmpty(element.Prefix), names[element.LocalName], names[element.NamespaceURI]);
+
+        public void Attribute(XmlReader attribute)
+        {
+            if (attribute.NamespaceURI == XmlnsNamespace)
+            {
+                writer.WriteXmlnsAttribute(attribute.Prefix.Length == 0 ? "" : attribute.LocalName, names[attribute.Value]);
+                return;
+            }
+
+            writer.WriteStartAttribute(NullIfEmpty(attribute.Prefix), names[attribute.LocalName], names[attribute.NamespaceURI]);
+            writer.WriteString(attribute.Value);
+            writer.WriteEndAttribute();
+        }
+
+        public void EndElement() => writer.WriteEndElement();
+
+        public void Text(string text) => writer.WriteString(text);
+
+        public void Comment(string text) => writer.WriteComment(text);
+
+        public void Instruction(XmlReader instruction)
+        {
+            // Dropped, as the help says.
+        }
+    }
+
+    /// <summary>--lenient: the record layer, names as the text spells them, and the wrong lengths asked for.</summary>
+    private sealed class LenientSink(BinaryXml.NbfxWriter writer, ArrayBufferWriter<byte> output, List<(int Offset, int Delta)> lengths) : INodeSink
+    {
+        private int? _delta;
+
+        public void StartElement(XmlReader element)
+        {
+            (string? prefix, string localName) = Split(element.Name);
+            writer.WriteStartElement(prefix, localName);
+        }
+
+        public void Attribute(XmlReader attribute)
+        {
+            string name = attribute.Name;
+            if (name == "xmlns" || name.StartsWith("xmlns:", StringComparison.Ordinal))
+            {
+                writer.WriteXmlnsAttribute(name.Length > 6 ? name[6..] : null, attribute.Value);
+                return;
+            }
+
+            (string? prefix, string localName) = Split(name);
+            writer.WriteStartAttribute(prefix, localName);
+            writer.WriteString(attribute.Value);
+            writer.WriteEndAttribute();
+        }
+
+        public void EndElement() => writer.WriteEndElement();
+
+        public void Text(string text)
+        {
+            if (_delta is not { } change)
+            {
+                writer.WriteString(text);
+                return;
+            }
+
+            // A record of its own, so that its length field is where ChangeLength looks.
+            writer.Flush();
+            lengths.Add((output.WrittenCount, change));
+            writer.WriteString(text);
+            writer.Flush();
+            _delta = null;
+        }
+
+        public void Comment(string text) => writer.WriteComment(text);
+
+        public void Instruction(XmlReader instruction)
+        {
+            if (instruction.Name == "nbfx-length")
+            {
+                _delta = int.TryParse(instruction.Value.Trim(), NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out int n)
+                    ? n
+                    : throw new CliException($"<?nbfx-length {instruction.Value.Trim()}?> takes a whole number of bytes (line {((IXmlLineInfo)instruction).LineNumber})");
             }
         }
     }

@@ -8,6 +8,26 @@ internal static class NbfxOptions
 {
     public const string DictionaryHelp = "  --dictionary D   soap (the MC-NBFS SOAP dictionary, the default) or none";
 
+    public const string SessionHelp = "  --session        the input starts with an MC-NBFSE session string table";
+
+    /// <summary>
+    /// With --session, reads the MC-NBFSE string table at the start of <paramref name="input"/> into a new session;
+    /// otherwise null. <paramref name="tableLength"/> is the table's size in bytes (0 without one).
+    /// </summary>
+    public static XmlBinaryReaderSession? ReadSession(byte[] input, bool withSession, out int tableLength, out int strings)
+    {
+        tableLength = 0;
+        strings = 0;
+        if (!withSession)
+        {
+            return null;
+        }
+
+        var session = new XmlBinaryReaderSession();
+        tableLength = NbfxSessionTable.Read(input, session, ref strings, XmlDictionaryReaderQuotas.Max);
+        return session;
+    }
+
     public static IXmlDictionary? Dictionary(ArgumentReader arguments) => arguments.Option("--dictionary") switch
     {
         null or "soap" => BinaryXml.Nbfx.SoapDictionary,
