@@ -49,6 +49,37 @@ public sealed partial class PooledStream : Stream, IBufferWriter<byte>
         _chain = new SegmentChain(pool);
     }
 
+    /// <summary>
+    /// A stream holding a copy of <paramref name="content"/>, positioned at its start, over
+    /// <see cref="SegmentPool.Shared"/>: what <c>new MemoryStream(bytes)</c> and RecyclableMemoryStream's
+    /// <c>GetStream(bytes)</c> give, except that this one can grow (MemoryStream over an array cannot).
+    /// </summary>
+    /// <param name="content">The bytes the stream starts with; copied, so the caller may reuse them.</param>
+    /// <exception cref="OutOfMemoryException">The pool cannot hand out the segments the copy needs.</exception>
+    public PooledStream(ReadOnlySpan<byte> content)
+        : this(content, SegmentPool.Shared)
+    {
+    }
+
+    /// <summary>A stream holding a copy of <paramref name="content"/>, positioned at its start, over the given pool.</summary>
+    /// <param name="content">The bytes the stream starts with; copied, so the caller may reuse them.</param>
+    /// <param name="pool">The pool the segments are rented from.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="pool"/> is null.</exception>
+    /// <exception cref="OutOfMemoryException">The pool cannot hand out the segments the copy needs.</exception>
+    public PooledStream(ReadOnlySpan<byte> content, SegmentPool pool)
+        : this(pool)
+    {
+        try
+        {
+            _chain.Append(content);
+        }
+        catch
+        {
+            _chain.Release(); // a failed copy gives back what it rented: no stream half made
+            throw;
+        }
+    }
+
     /// <summary>The pool segments come from.</summary>
     public SegmentPool Pool => _chain.Pool;
 

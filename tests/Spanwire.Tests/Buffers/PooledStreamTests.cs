@@ -124,4 +124,47 @@ public sealed class PooledStreamTests
         Cycle();
         Assert.Equal(0, GC.GetAllocatedBytesForCurrentThread() - before);
     }
+
+    [Theory]
+    [InlineData(0)] // an empty start: the stream is as new
+    [InlineData(1)]
+    [InlineData(64)] // exactly one segment of the test pool
+    [InlineData(65)] // one byte into a second segment
+    [InlineData(64 * 3 + 7)]
+    public void A_stream_made_from_bytes_reads_writes_and_grows_as_a_MemoryStream_holding_them(int size)
+    {
+        byte[] content = new byte[size];
+        new Random(size).NextBytes(content);
+        var pool = new TrackingSegmentPool(64);
+        var expected = new MemoryStream(); // growable, holding the same bytes at position 0: new MemoryStream(content) cannot grow
+        expected.Write(content);
+        expected.Position = 0;
+        using (var actual = new PooledStream(content, pool))
+        {
+            content.AsSpan().Clear(); // the stream holds a copy
+
+            Expect.Equal((expected.Length, expected.Position), (actual.Length, actual.Position), $"length and position of {size} bytes");
+            byte[] first = new byte[10], mine = new byte[10];
+            Expect.Equal(expected.Read(first), actual.Read(mine), "bytes read");
+            Expect.Equal(Convert.ToHexString(first), Convert.ToHexString(mine), "the first bytes");
+            expected.Write([1, 2, 3]);
+            actual.Write([1, 2, 3]);
+            expected.Seek(5, SeekOrigin.End);
+            actual.Seek(5, SeekOrigin.End);
+            expected.WriteByte(9); // past the end: a zero-filled gap, then the byte
+            actual.WriteByte(9);
+            Expect.Equal(Convert.ToHexString(expected.ToArray()), Convert.ToHexString(actual.ToArray()), $"the content of {size} bytes after the writes");
+        }
+
+        Expect.Equal(0, pool.Outstanding, "segments still rented after Dispose");
+    }
+
+    [Fact]
+    public void A_stream_from_bytes_that_the_pool_cannot_hold_fails_and_keeps_no_segment()
+    {
+        var pool = new TrackingSegmentPool(64) { FailOnRent = 3 };
+
+        Assert.Throws<OutOfMemoryException>(() => new PooledStream(new byte[64 * 4], pool));
+        Expect.Equal(0, pool.Outstanding, "segments still rented after the failed copy");
+    }
 }
