@@ -160,16 +160,19 @@ public class RecoveryControlTests
         broker.BeforeAnswer = (session, r) => session.Number == 2 && r.Method == AmqpMethods.BasicConsume ? Task.Delay(TimeSpan.FromSeconds(30)) : Task.CompletedTask;
         await using AmqpConnection connection = await AmqpConnection.ConnectAsync(broker.Options());
         AmqpChannel channel = await connection.OpenChannelAsync();
-        channel.ContinuationTimeout = TimeSpan.FromMilliseconds(300);
+        channel.ContinuationTimeout = TimeSpan.FromSeconds(1); // short, yet long enough for a loaded machine's other replies
         AmqpConsumer consumer = await channel.ConsumeAsync("q", consumerTag: "c");
         var failed = new ConcurrentQueue<Exception?>();
         connection.RecoveryFailed += (_, e) => failed.Enqueue(e.Error);
 
         broker.Current.Drop();
-        await AutoBroker.WaitUntilAsync(() => connection.IsOpen && broker.Connections == 3, "recovered on a third link");
+        await AutoBroker.WaitUntilAsync(() => connection.IsOpen && broker.Connections >= 3, "recovered on a later link");
 
-        Assert.IsType<TimeoutException>(Assert.Single(failed));
-        await broker.WaitForAsync(m => m.Connection == 3 && m.Method == AmqpMethods.BasicConsume, "the consumer on the third link");
+        // The attempt on the second link failed on the consume; a later one (the third, unless the machine was slow
+        // enough to fail another) registered the consumer again.
+        Assert.IsType<TimeoutException>(failed.First());
+        int last = broker.Connections;
+        await broker.WaitForAsync(m => m.Connection == last && m.Method == AmqpMethods.BasicConsume, "the consumer on the link recovery ended on");
         Assert.False(consumer.Completion.IsCompleted);
     }
 
