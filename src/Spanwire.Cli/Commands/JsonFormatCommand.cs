@@ -133,9 +133,10 @@ internal sealed class JsonFormatCommand : ICommand
                     progress?.Report(reader.BytesConsumed);
                 }
 
-                if (!lossy && reader.TokenType is JsonTokenType.PropertyName or JsonTokenType.String or JsonTokenType.Comment)
+                if (!lossy && reader.TokenType is JsonTokenType.PropertyName or JsonTokenType.String)
                 {
-                    CheckUtf8(ref reader, ref scratch);
+                    // Before unescaping, so the offset is the input's; a comment is checked where it is written.
+                    ThrowIfInvalidUtf8(ref reader, Raw(ref reader, ref scratch));
                 }
 
                 switch (reader.TokenType)
@@ -150,7 +151,7 @@ internal sealed class JsonFormatCommand : ICommand
                     case JsonTokenType.True: writer.WriteBooleanValue(true); break;
                     case JsonTokenType.False: writer.WriteBooleanValue(false); break;
                     case JsonTokenType.Null: writer.WriteNullValue(); break;
-                    case JsonTokenType.Comment: WriteComment(writer, Raw(ref reader, ref scratch)); break;
+                    case JsonTokenType.Comment: WriteComment(writer, ref reader, Raw(ref reader, ref scratch), lossy); break;
                 }
             }
         }
@@ -160,23 +161,29 @@ internal sealed class JsonFormatCommand : ICommand
         }
     }
 
-    /// <summary>A comment's text; invalid UTF-8 in it (only with --lossy) written as U+FFFD, which the writer would refuse.</summary>
-    private static void WriteComment(SpanwireJsonWriter writer, ReadOnlySpan<byte> text)
+    /// <summary>
+    /// A comment's text: refused when it is not valid UTF-8, unless <paramref name="lossy"/>, which writes the invalid
+    /// bytes as U+FFFD (the writer itself would refuse them).
+    /// </summary>
+    private static void WriteComment(SpanwireJsonWriter writer, ref Utf8JsonReader reader, scoped ReadOnlySpan<byte> text, bool lossy)
     {
         if (System.Text.Unicode.Utf8.IsValid(text))
         {
             writer.WriteCommentValue(text);
+            return;
         }
-        else
+
+        if (!lossy)
         {
-            writer.WriteCommentValue(System.Text.Encoding.UTF8.GetString(text));
+            ThrowIfInvalidUtf8(ref reader, text);
         }
+
+        writer.WriteCommentValue(System.Text.Encoding.UTF8.GetString(text));
     }
 
-    /// <summary>Throws <see cref="InvalidUtf8Exception"/> when the token's text, as it stands in the input, is not valid UTF-8.</summary>
-    private static void CheckUtf8(ref Utf8JsonReader reader, ref byte[] scratch)
+    /// <summary>Throws <see cref="InvalidUtf8Exception"/> when <paramref name="text"/>, the token's text as it stands in the input, is not valid UTF-8.</summary>
+    private static void ThrowIfInvalidUtf8(ref Utf8JsonReader reader, scoped ReadOnlySpan<byte> text)
     {
-        ReadOnlySpan<byte> text = Raw(ref reader, ref scratch);
         if (System.Text.Unicode.Utf8.IsValid(text))
         {
             return;

@@ -103,12 +103,15 @@ internal sealed class BoundedSegmentPool : SegmentPool
         {
             segment.AsSpan().Clear();
         }
-        else if (KeepsSegmentsPerThread && ThreadSlot<Kept>.Value.Segment is null)
+        else if (KeepsSegmentsPerThread)
         {
             ref Kept kept = ref ThreadSlot<Kept>.Value;
-            kept.Pool = this;
-            kept.Segment = segment;
-            return;
+            if (kept.Segment is null)
+            {
+                kept.Pool = this;
+                kept.Segment = segment;
+                return;
+            }
         }
 
         lock (_lock)
