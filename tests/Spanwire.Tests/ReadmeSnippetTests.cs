@@ -13,40 +13,45 @@ namespace Spanwire;
 /// </summary>
 public partial class ReadmeSnippetTests
 {
-    // The values and types the snippets take as given, not part of any library.
-    private const string Given = """
-        Order order, System.IO.Stream networkStream, Serializer serializer, byte[] key, object envelope, object value,
-        System.IO.Stream output, System.IO.Stream stream, System.Buffers.IBufferWriter<byte> bufferWriter, System.Xml.XmlBinaryWriterSession session,
-        byte[] bytes, System.Xml.XmlDictionaryReaderQuotas quotas, System.Xml.XmlBinaryReaderSession readerSession,
-        System.Buffers.ReadOnlySequence<byte> sequence, System.ReadOnlyMemory<byte> body, System.Threading.CancellationToken ct,
-        HostBuilder builder, Logger logger, int sum
-        """;
+    /// <summary>
+    /// The values the snippets take as given, as parameters of each block's method. They are made by
+    /// <c>Givens.Create</c> in the compiled snippets, with values a block's check can hold the incumbent to.
+    /// </summary>
+    private static readonly string[] s_given =
+    [
+        "Order order", "System.IO.Stream networkStream", "Serializer serializer", "byte[] key", "object envelope", "object value",
+        "System.IO.Stream output", "System.IO.Stream stream", "System.Buffers.ArrayBufferWriter<byte> bufferWriter",
+        "System.Xml.XmlBinaryWriterSession session", "byte[] bytes", "System.Xml.XmlDictionaryReaderQuotas quotas",
+        "System.Xml.XmlBinaryReaderSession readerSession", "System.Buffers.ReadOnlySequence<byte> sequence",
+        "System.ReadOnlyMemory<byte> body", "System.Threading.CancellationToken ct", "HostBuilder builder", "Logger logger", "int sum",
+    ];
 
-    private const string GivenTypes = """
-        public sealed class Order { }
-        public sealed class Serializer { public void Serialize<T>(System.IO.Stream stream, T value) { } }
-        public sealed class Logger { public void LogWarning(string message, params object?[] args) { } public void LogInformation(string message, params object?[] args) { } }
-        public sealed class HostBuilder { public HostServices Services { get; } = new(); }
-        public sealed class HostServices { public Telemetry AddOpenTelemetry() => new(); }
-        public sealed class Telemetry { public Telemetry WithTracing(System.Action<Sources> configure) => this; public Telemetry WithMetrics(System.Action<Meters> configure) => this; }
-        public sealed class Sources { public Sources AddSource(params string[] names) => this; }
-        public sealed class Meters { public Meters AddMeter(params string[] names) => this; }
-        [System.ServiceModel.ServiceContract] public interface IOrders { [System.ServiceModel.OperationContract] int Count(); }
-        """;
+    public static TheoryData<string> Readmes() => [.. ReadmeNames()];
 
-    public static TheoryData<string> Readmes() => [.. ReadmePaths().Select(p => Path.GetRelativePath(RepositoryRoot, p))];
+    private static IEnumerable<string> ReadmeNames() => ReadmePaths().Select(p => Path.GetRelativePath(RepositoryRoot, p));
 
     [Theory]
     [MemberData(nameof(Readmes))]
     public void README_code_compiles_against_the_libraries(string readme)
     {
-        string text = File.ReadAllText(Path.Combine(RepositoryRoot, readme));
-        var blocks = CodeBlock().Matches(text).Select(m => m.Groups[1].Value).ToList();
+        List<string> blocks = Blocks(readme);
         if (blocks.Count == 0)
         {
             return; // the tool's README shows shell commands only
         }
 
+        _ = Compile(readme, blocks, checks: null);
+    }
+
+    private static List<string> Blocks(string readme) =>
+        [.. CodeBlock().Matches(File.ReadAllText(Path.Combine(RepositoryRoot, readme))).Select(m => m.Groups[1].Value)];
+
+    /// <summary>
+    /// Compiles the blocks of one page, each as the body of <c>Block{n}.Run</c> (n from 1) with the given values as
+    /// parameters and, where <paramref name="checks"/> has one for it, its check after it; returns the assembly's bytes.
+    /// </summary>
+    private static byte[] Compile(string readme, List<string> blocks, Func<string, string>? checks)
+    {
         // What a new project's implicit usings give every file (dotnet new console, ImplicitUsings on).
         const string ImplicitUsings = "global using System; global using System.Collections.Generic; global using System.IO; global using System.Linq; global using System.Net.Http; global using System.Threading; global using System.Threading.Tasks;";
         var sources = new List<string> { ImplicitUsings + "\n" + GivenTypes };
@@ -61,11 +66,12 @@ public partial class ReadmeSnippetTests
             }
 
             string code = string.Join('\n', lines.Where(l => !IsUsingDirective(l)));
+            string check = checks?.Invoke(blocks[i]) ?? "";
             sources.Add($$"""
                 {{usings}}
-                internal static class Block{{i + 1}}
+                public static class Block{{i + 1}}
                 {
-                    internal static async System.Threading.Tasks.Task Run({{Given}})
+                    public static async System.Threading.Tasks.Task Run({{string.Join(", ", s_given)}})
                     {
                         await Body();
 
@@ -73,24 +79,28 @@ public partial class ReadmeSnippetTests
                         async System.Threading.Tasks.Task Body()
                         {
                 {{code}}
+                {{check}}
                         }
                     }
 
-                    private static void Handle(byte[] delivery) { }
+                    private static void Handle(byte[] delivery) => Givens.Handled(delivery);
                 }
                 """);
         }
 
         var trees = sources.Select(source => CSharpSyntaxTree.ParseText(source, new CSharpParseOptions(LanguageVersion.Latest))).ToList();
         CSharpCompilation compilation = CSharpCompilation.Create(
-            "ReadmeSnippets",
+            "ReadmeSnippets" + Guid.NewGuid().ToString("N"),
             trees,
             s_references.Value,
             new CSharpCompilationOptions(OutputKind.DynamicallyLinkedLibrary, nullableContextOptions: NullableContextOptions.Enable));
-        var errors = compilation.GetDiagnostics().Where(d => d.Severity == DiagnosticSeverity.Error).ToList();
+        using var image = new MemoryStream();
+        var result = compilation.Emit(image);
+        var errors = result.Diagnostics.Where(d => d.Severity == DiagnosticSeverity.Error).ToList();
         Assert.True(errors.Count == 0,
             $"{readme}: {errors.Count} compile errors in its code blocks:{Environment.NewLine}"
             + string.Join(Environment.NewLine, errors.Take(10).Select(e => "  " + Describe(e, trees))));
+        return image.ToArray();
     }
 
     private static bool IsUsingDirective(string line) =>
