@@ -9,8 +9,9 @@ namespace Spanwire.Generators;
 /// <summary>
 /// Writes XmlDictionaryWriter's <c>WriteArray</c> and XmlDictionaryReader's <c>ReadArray</c> overrides for the
 /// binary XML drop-ins marked <c>[GenerateArrayOverloads]</c>: every array type the binary format has a record for,
-/// each with a string and an XmlDictionaryString name, each a one-line call of the class's generic core. The types are
-/// the table below.
+/// each with a string and an XmlDictionaryString name, each a one-line call of the class's generic core; and, for the
+/// record writer (a marked class with neither base), its <c>WriteArray(prefix, localName, values)</c> overloads over
+/// its typed <c>WriteArrayValues</c>. The types are the table below.
 /// </summary>
 [Generator(LanguageNames.CSharp)]
 public sealed class XmlArrayOverloadsGenerator : IIncrementalGenerator
@@ -45,20 +46,24 @@ public sealed class XmlArrayOverloadsGenerator : IIncrementalGenerator
     public void Initialize(IncrementalGeneratorInitializationContext context)
     {
         context.RegisterSourceOutput(GeneratedSource.MarkedClasses(context, Marker), static (output, type) =>
-            output.AddSource($"{type.Name}.Arrays.g.cs", SourceText.From(Emit(type.Namespace, type.Name, type.BaseName == "XmlDictionaryReader"), Encoding.UTF8)));
+            output.AddSource($"{type.Name}.Arrays.g.cs", SourceText.From(Emit(type.Namespace, type.Name, type.BaseName), Encoding.UTF8)));
     }
 
-    private static string Emit(string ns, string type, bool isReader)
+    private static string Emit(string ns, string type, string? baseName)
     {
         StringBuilder text = GeneratedSource.Begin("the typed array overloads", ns, "System", "System.Xml");
-        text.Append($"internal sealed partial class {type}\n{{\n");
-        if (isReader)
+        text.Append($"partial class {type}\n{{\n");
+        switch (baseName)
         {
-            EmitReader(text);
-        }
-        else
-        {
-            EmitWriter(text);
+            case "XmlDictionaryReader":
+                EmitReader(text);
+                break;
+            case "XmlDictionaryWriter":
+                EmitWriter(text);
+                break;
+            default:
+                EmitRecordWriter(text);
+                break;
         }
 
         text.Append("}\n");
@@ -79,6 +84,29 @@ public sealed class XmlArrayOverloadsGenerator : IIncrementalGenerator
             text.Append($"        WriteArrayCore(prefix, localName, null, namespaceUri, null, array, offset, count, s_{t.Field});\n\n");
             text.Append($"    public override void WriteArray(string? prefix, XmlDictionaryString localName, XmlDictionaryString? namespaceUri, {t.Type}[] array, int offset, int count) =>\n");
             text.Append($"        WriteArrayCore(prefix, localName?.Value!, null, namespaceUri?.Value, null, array, offset, count, s_{t.Field});\n");
+        }
+    }
+
+    private static void EmitRecordWriter(StringBuilder text)
+    {
+        foreach (ArrayType t in s_types)
+        {
+            if (t.Type == s_types[0].Type)
+            {
+                text.Append("    /// <summary>Writes <c>&lt;localName&gt;</c> repeated for every value as one Array record; an empty span writes nothing, as in-box.</summary>\n");
+                text.Append("    /// <param name=\"prefix\">The prefix, or null for none.</param>\n");
+                text.Append("    /// <param name=\"localName\">The local name; a dictionary string is written as its id when the dictionary or the session holds it.</param>\n");
+                text.Append("    /// <param name=\"values\">The values, written as one array record.</param>\n");
+            }
+            else
+            {
+                text.Append('\n');
+                text.Append($"    /// <inheritdoc cref=\"WriteArray(string?, string, ReadOnlySpan{{{s_types[0].Type}}})\"/>\n");
+            }
+
+            text.Append($"    public void WriteArray(string? prefix, string localName, ReadOnlySpan<{t.Type}> values)\n    {{\n");
+            text.Append("        if (StartArray(prefix, localName, values.Length))\n        {\n");
+            text.Append("            WriteArrayValues(values);\n        }\n    }\n");
         }
     }
 

@@ -15,18 +15,7 @@ public ref partial struct NbfxReader
     /// <summary>Copies up to <c>destination.Length</c> bool items; returns how many.</summary>
     /// <param name="destination">Where the values go; at most its length is read.</param>
     /// <returns>How many values were read into <paramref name="destination"/>.</returns>
-    public int ReadArray(scoped Span<bool> destination)
-    {
-        int count = Take(NbfxValueType.Bool, destination.Length);
-        Span<byte> one = stackalloc byte[1];
-        for (int i = 0; i < count; i++)
-        {
-            _cursor.CopyTo(ref _window, one);
-            destination[i] = one[0] != 0;
-        }
-
-        return Done(count);
-    }
+    public int ReadArray(scoped Span<bool> destination) => ReadItems(destination, NbfxValueType.Bool);
 
     /// <summary>Copies up to <c>destination.Length</c> Int16 items; returns how many.</summary>
     /// <param name="destination">Where the values go; at most its length is read.</param>
@@ -79,57 +68,57 @@ public ref partial struct NbfxReader
     /// <summary>Copies up to <c>destination.Length</c> decimal items (each checked); returns how many.</summary>
     /// <param name="destination">Where the values go; at most its length is read.</param>
     /// <returns>How many values were read into <paramref name="destination"/>.</returns>
-    public int ReadArray(scoped Span<decimal> destination)
-    {
-        int count = Take(NbfxValueType.Decimal, destination.Length);
-        Span<byte> item = stackalloc byte[16];
-        for (int i = 0; i < count; i++)
-        {
-            long at = _cursor.Position;
-            _cursor.CopyTo(ref _window, item);
-            if (!NbfxPrimitives.TryReadDecimal(item, out destination[i]))
-            {
-                NbfxCursor.ThrowFormat("a decimal with an invalid scale or flags", at);
-            }
-        }
-
-        return Done(count);
-    }
+    public int ReadArray(scoped Span<decimal> destination) => ReadItems(destination, NbfxValueType.Decimal);
 
     /// <summary>Copies up to <c>destination.Length</c> DateTime items (each checked); returns how many.</summary>
     /// <param name="destination">Where the values go; at most its length is read.</param>
     /// <returns>How many values were read into <paramref name="destination"/>.</returns>
-    public int ReadArray(scoped Span<DateTime> destination)
+    public int ReadArray(scoped Span<DateTime> destination) => ReadItems(destination, NbfxValueType.DateTime);
+
+    /// <summary>Copies up to <c>destination.Length</c> Guid items; returns how many.</summary>
+    /// <param name="destination">Where the values go; at most its length is read.</param>
+    /// <returns>How many values were read into <paramref name="destination"/>.</returns>
+    public int ReadArray(scoped Span<Guid> destination) => ReadItems(destination, NbfxValueType.Guid);
+
+    /// <summary>Items that are checked or converted one by one, each decoded into its place in the destination.</summary>
+    private int ReadItems<T>(scoped Span<T> destination, NbfxValueType type)
+        where T : unmanaged
     {
-        int count = Take(NbfxValueType.DateTime, destination.Length);
-        Span<byte> item = stackalloc byte[8];
+        int count = Take(type, destination.Length);
+        Span<byte> item = stackalloc byte[16];
+        item = item[.._cursor.ArrayItemSize];
         for (int i = 0; i < count; i++)
         {
             long at = _cursor.Position;
             _cursor.CopyTo(ref _window, item);
-            if (!NbfxPrimitives.TryDateTimeFromBinary(BinaryPrimitives.ReadInt64LittleEndian(item), out destination[i]))
+            if (!TryDecodeItem(type, item, MemoryMarshal.AsBytes(destination.Slice(i, 1))))
             {
-                NbfxCursor.ThrowFormat("a DateTime out of range", at);
+                NbfxCursor.ThrowFormat(type == NbfxValueType.Decimal ? "a decimal with an invalid scale or flags" : "a DateTime out of range", at);
             }
         }
 
         return Done(count);
     }
 
-    /// <summary>Copies up to <c>destination.Length</c> Guid items; returns how many.</summary>
-    /// <param name="destination">Where the values go; at most its length is read.</param>
-    /// <returns>How many values were read into <paramref name="destination"/>.</returns>
-    public int ReadArray(scoped Span<Guid> destination)
+    private static bool TryDecodeItem(NbfxValueType type, ReadOnlySpan<byte> item, Span<byte> value)
     {
-        int count = Take(NbfxValueType.Guid, destination.Length);
-        Span<byte> item = stackalloc byte[16];
-        for (int i = 0; i < count; i++)
+        switch (type)
         {
-            _cursor.CopyTo(ref _window, item);
-            destination[i] = new Guid(item);
+            case NbfxValueType.Bool:
+                value[0] = item[0] != 0 ? (byte)1 : (byte)0;
+                return true;
+            case NbfxValueType.Decimal:
+                bool valid = NbfxPrimitives.TryReadDecimal(item, out decimal number);
+                MemoryMarshal.Write(value, in number);
+                return valid;
+            case NbfxValueType.DateTime:
+                valid = NbfxPrimitives.TryDateTimeFromBinary(BinaryPrimitives.ReadInt64LittleEndian(item), out DateTime date);
+                MemoryMarshal.Write(value, in date);
+                return valid;
+            default:
+                MemoryMarshal.Write(value, new Guid(item));
+                return true;
         }
-
-        return Done(count);
     }
 
     private readonly int Take(NbfxValueType type, int capacity)

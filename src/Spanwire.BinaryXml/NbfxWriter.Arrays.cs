@@ -3,9 +3,11 @@ using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Xml;
+using Spanwire.BinaryXml.Xml;
 
 namespace Spanwire.BinaryXml;
 
+[GenerateArrayOverloads]
 public sealed partial class NbfxWriter
 {
     /// <summary>
@@ -14,97 +16,17 @@ public sealed partial class NbfxWriter
     /// </summary>
     public void WriteStartArray() => WriteNode(NbfxRecord.Array);
 
-    /// <summary>Writes <c>&lt;localName&gt;</c> repeated for every value as one Array record; an empty span writes nothing, as in-box.</summary>
-    /// <param name="prefix">The prefix, or null for none.</param>
-    /// <param name="localName">The local name; a dictionary string is written as its id when the dictionary or the session holds it.</param>
-    /// <param name="values">The values, written as one array record.</param>
-    public void WriteArray(string? prefix, string localName, ReadOnlySpan<bool> values)
+    /// <summary>The Array record and the element start of a non-empty array (the typed WriteArray overloads are generated).</summary>
+    private bool StartArray(string? prefix, string localName, int count)
     {
-        if (values.IsEmpty) return;
-        WriteStartArray();
-        WriteStartElement(prefix, localName);
-        WriteArrayValues(values);
-    }
+        if (count == 0)
+        {
+            return false;
+        }
 
-    /// <inheritdoc cref="WriteArray(string?, string, ReadOnlySpan{bool})"/>
-    public void WriteArray(string? prefix, string localName, ReadOnlySpan<short> values)
-    {
-        if (values.IsEmpty) return;
         WriteStartArray();
         WriteStartElement(prefix, localName);
-        WriteArrayValues(values);
-    }
-
-    /// <inheritdoc cref="WriteArray(string?, string, ReadOnlySpan{bool})"/>
-    public void WriteArray(string? prefix, string localName, ReadOnlySpan<int> values)
-    {
-        if (values.IsEmpty) return;
-        WriteStartArray();
-        WriteStartElement(prefix, localName);
-        WriteArrayValues(values);
-    }
-
-    /// <inheritdoc cref="WriteArray(string?, string, ReadOnlySpan{bool})"/>
-    public void WriteArray(string? prefix, string localName, ReadOnlySpan<long> values)
-    {
-        if (values.IsEmpty) return;
-        WriteStartArray();
-        WriteStartElement(prefix, localName);
-        WriteArrayValues(values);
-    }
-
-    /// <inheritdoc cref="WriteArray(string?, string, ReadOnlySpan{bool})"/>
-    public void WriteArray(string? prefix, string localName, ReadOnlySpan<float> values)
-    {
-        if (values.IsEmpty) return;
-        WriteStartArray();
-        WriteStartElement(prefix, localName);
-        WriteArrayValues(values);
-    }
-
-    /// <inheritdoc cref="WriteArray(string?, string, ReadOnlySpan{bool})"/>
-    public void WriteArray(string? prefix, string localName, ReadOnlySpan<double> values)
-    {
-        if (values.IsEmpty) return;
-        WriteStartArray();
-        WriteStartElement(prefix, localName);
-        WriteArrayValues(values);
-    }
-
-    /// <inheritdoc cref="WriteArray(string?, string, ReadOnlySpan{bool})"/>
-    public void WriteArray(string? prefix, string localName, ReadOnlySpan<decimal> values)
-    {
-        if (values.IsEmpty) return;
-        WriteStartArray();
-        WriteStartElement(prefix, localName);
-        WriteArrayValues(values);
-    }
-
-    /// <inheritdoc cref="WriteArray(string?, string, ReadOnlySpan{bool})"/>
-    public void WriteArray(string? prefix, string localName, ReadOnlySpan<DateTime> values)
-    {
-        if (values.IsEmpty) return;
-        WriteStartArray();
-        WriteStartElement(prefix, localName);
-        WriteArrayValues(values);
-    }
-
-    /// <inheritdoc cref="WriteArray(string?, string, ReadOnlySpan{bool})"/>
-    public void WriteArray(string? prefix, string localName, ReadOnlySpan<Guid> values)
-    {
-        if (values.IsEmpty) return;
-        WriteStartArray();
-        WriteStartElement(prefix, localName);
-        WriteArrayValues(values);
-    }
-
-    /// <inheritdoc cref="WriteArray(string?, string, ReadOnlySpan{bool})"/>
-    public void WriteArray(string? prefix, string localName, ReadOnlySpan<TimeSpan> values)
-    {
-        if (values.IsEmpty) return;
-        WriteStartArray();
-        WriteStartElement(prefix, localName);
-        WriteArrayValues(values);
+        return true;
     }
 
     /// <summary>Ends the array's element start and writes bool values (one byte each).</summary>
@@ -118,58 +40,23 @@ public sealed partial class NbfxWriter
 
     /// <summary>Ends the array's element start and writes Int16 values.</summary>
     /// <param name="values">The values, written as one array record.</param>
-    public void WriteArrayValues(ReadOnlySpan<short> values)
-    {
-        WriteArrayInfo(NbfxRecord.Int16Text + 1, values.Length);
-        StageBlock(values.Length * Unsafe.SizeOf<short>());
-        if (BitConverter.IsLittleEndian) { WriteRawBytes(MemoryMarshal.AsBytes(values)); return; }
-
-        foreach (short v in values) { Ensure(2); BinaryPrimitives.WriteInt16LittleEndian(_w.Buffer.AsSpan(_w.Pos), v); _w.Pos += 2; }
-    }
+    public void WriteArrayValues(ReadOnlySpan<short> values) => WriteRawArrayValues(NbfxRecord.Int16Text + 1, values, stageEach: false);
 
     /// <summary>Ends the array's element start and writes Int32 values.</summary>
     /// <param name="values">The values, written as one array record.</param>
-    public void WriteArrayValues(ReadOnlySpan<int> values)
-    {
-        WriteArrayInfo(NbfxRecord.Int32Text + 1, values.Length);
-        StageBlock(values.Length * Unsafe.SizeOf<int>());
-        if (BitConverter.IsLittleEndian) { WriteRawBytes(MemoryMarshal.AsBytes(values)); return; }
-
-        foreach (int v in values) { Ensure(4); BinaryPrimitives.WriteInt32LittleEndian(_w.Buffer.AsSpan(_w.Pos), v); _w.Pos += 4; }
-    }
+    public void WriteArrayValues(ReadOnlySpan<int> values) => WriteRawArrayValues(NbfxRecord.Int32Text + 1, values, stageEach: false);
 
     /// <summary>Ends the array's element start and writes Int64 values.</summary>
     /// <param name="values">The values, written as one array record.</param>
-    public void WriteArrayValues(ReadOnlySpan<long> values)
-    {
-        WriteArrayInfo(NbfxRecord.Int64Text + 1, values.Length);
-        StageBlock(values.Length * Unsafe.SizeOf<long>());
-        if (BitConverter.IsLittleEndian) { WriteRawBytes(MemoryMarshal.AsBytes(values)); return; }
-
-        foreach (long v in values) { Ensure(8); BinaryPrimitives.WriteInt64LittleEndian(_w.Buffer.AsSpan(_w.Pos), v); _w.Pos += 8; }
-    }
+    public void WriteArrayValues(ReadOnlySpan<long> values) => WriteRawArrayValues(NbfxRecord.Int64Text + 1, values, stageEach: false);
 
     /// <summary>Ends the array's element start and writes float values.</summary>
     /// <param name="values">The values, written as one array record.</param>
-    public void WriteArrayValues(ReadOnlySpan<float> values)
-    {
-        WriteArrayInfo(NbfxRecord.FloatText + 1, values.Length);
-        StageBlock(values.Length * Unsafe.SizeOf<float>());
-        if (BitConverter.IsLittleEndian) { WriteRawBytes(MemoryMarshal.AsBytes(values)); return; }
-
-        foreach (float v in values) { Ensure(4); BinaryPrimitives.WriteSingleLittleEndian(_w.Buffer.AsSpan(_w.Pos), v); _w.Pos += 4; }
-    }
+    public void WriteArrayValues(ReadOnlySpan<float> values) => WriteRawArrayValues(NbfxRecord.FloatText + 1, values, stageEach: false);
 
     /// <summary>Ends the array's element start and writes double values.</summary>
     /// <param name="values">The values, written as one array record.</param>
-    public void WriteArrayValues(ReadOnlySpan<double> values)
-    {
-        WriteArrayInfo(NbfxRecord.DoubleText + 1, values.Length);
-        StageBlock(values.Length * Unsafe.SizeOf<double>());
-        if (BitConverter.IsLittleEndian) { WriteRawBytes(MemoryMarshal.AsBytes(values)); return; }
-
-        foreach (double v in values) { Ensure(8); BinaryPrimitives.WriteDoubleLittleEndian(_w.Buffer.AsSpan(_w.Pos), v); _w.Pos += 8; }
-    }
+    public void WriteArrayValues(ReadOnlySpan<double> values) => WriteRawArrayValues(NbfxRecord.DoubleText + 1, values, stageEach: false);
 
     /// <summary>Ends the array's element start and writes decimal values (16 bytes each, the Decimal record's layout).</summary>
     /// <param name="values">The values, written as one array record.</param>
@@ -222,17 +109,41 @@ public sealed partial class NbfxWriter
 
     /// <summary>Ends the array's element start and writes TimeSpan values (ticks).</summary>
     /// <param name="values">The values, written as one array record.</param>
-    public void WriteArrayValues(ReadOnlySpan<TimeSpan> values)
+    public void WriteArrayValues(ReadOnlySpan<TimeSpan> values) => WriteRawArrayValues(NbfxRecord.TimeSpanText + 1, values, stageEach: true);
+
+    /// <summary>
+    /// Items whose little-endian bytes are their record's: copied as one block on a little-endian machine, else item by
+    /// item with the bytes turned round; staged as the in-box writer stages them, as one block or (DateTime and
+    /// TimeSpan) item by item.
+    /// </summary>
+    private void WriteRawArrayValues<T>(int record, ReadOnlySpan<T> values, bool stageEach)
+        where T : unmanaged
     {
-        WriteArrayInfo(NbfxRecord.TimeSpanText + 1, values.Length);
-        StageEach(values.Length, 8);
+        int size = Unsafe.SizeOf<T>();
+        WriteArrayInfo(record, values.Length);
+        if (stageEach)
+        {
+            StageEach(values.Length, size);
+        }
+        else
+        {
+            StageBlock(values.Length * size);
+        }
+
         if (BitConverter.IsLittleEndian)
         {
             WriteRawBytes(MemoryMarshal.AsBytes(values));
             return;
         }
 
-        foreach (TimeSpan v in values) { Ensure(8); BinaryPrimitives.WriteInt64LittleEndian(_w.Buffer.AsSpan(_w.Pos), v.Ticks); _w.Pos += 8; }
+        foreach (T v in values)
+        {
+            Ensure(size);
+            Span<byte> item = _w.Buffer.AsSpan(_w.Pos, size);
+            MemoryMarshal.Write(item, in v);
+            item.Reverse();
+            _w.Pos += size;
+        }
     }
 
     /// <summary>The in-box writer copies a block of array bytes through its staging buffer when it fits, else flushes and writes it directly.</summary>

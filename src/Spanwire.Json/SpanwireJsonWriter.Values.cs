@@ -29,36 +29,47 @@ public sealed partial class SpanwireJsonWriter
     /// <summary>Writes a string value, escaping it as the options' encoder requires.</summary>
     /// <param name="value">The value; escaped as the options' encoder requires.</param>
     /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
-    public void WriteStringValue(ReadOnlySpan<char> value)
+    public void WriteStringValue(ReadOnlySpan<char> value) => WriteStringText(value);
+
+    /// <summary>Writes a UTF-8 string value, escaping it as the options' encoder requires (invalid UTF-8 becomes \uFFFD).</summary>
+    /// <param name="utf8Value">The value as UTF-8; escaped as the options' encoder requires.</param>
+    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
+    public void WriteStringValue(ReadOnlySpan<byte> utf8Value) => WriteStringText(utf8Value);
+
+    /// <summary>A string value as UTF-16 or UTF-8 text (each compiled apart: the unit type is known to the JIT).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void WriteStringText<TUnit>(ReadOnlySpan<TUnit> value)
+        where TUnit : unmanaged
     {
         CheckTokenSize(value.Length);
-        int first = _escaping.StartOfEscaping(value);
-        if (first >= 0 && _w.End - _w.Pos < ValueRoom(TextCost(value.Length, first, 3) + 2))
+        int first = StartOfEscaping(value);
+        if (first >= 0 && _w.End - _w.Pos < ValueRoom(TextCost(value.Length, first, UnitCost<TUnit>()) + 2))
         {
             WriteStringValueExact(value, first);
             return;
         }
 
-        int p = BeginValue(TextCost(value.Length, first, 3) + 2);
-        EndValue(WriteQuoted(_w.Buffer, p, value, first), JsonTokenType.String);
+        int p = BeginValue(TextCost(value.Length, first, UnitCost<TUnit>()) + 2);
+        EndValue(WriteQuotedText(_w.Buffer, p, value, first), JsonTokenType.String);
     }
 
-    /// <summary>Writes a UTF-8 string value, escaping it as the options' encoder requires (invalid UTF-8 becomes \uFFFD).</summary>
-    /// <param name="utf8Value">The value as UTF-8; escaped as the options' encoder requires.</param>
-    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
-    public void WriteStringValue(ReadOnlySpan<byte> utf8Value)
-    {
-        CheckTokenSize(utf8Value.Length);
-        int first = _escaping.StartOfEscaping(utf8Value);
-        if (first >= 0 && _w.End - _w.Pos < ValueRoom(TextCost(utf8Value.Length, first, 1) + 2))
-        {
-            WriteStringValueExact(utf8Value, first);
-            return;
-        }
+    /// <summary>Where escaping starts in UTF-16 or UTF-8 text: see <see cref="JsonEscaping.StartOfEscaping(ReadOnlySpan{char})"/>.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private int StartOfEscaping<TUnit>(ReadOnlySpan<TUnit> value)
+        where TUnit : unmanaged => typeof(TUnit) == typeof(char)
+            ? _escaping.StartOfEscaping(MemoryMarshal.Cast<TUnit, char>(value))
+            : _escaping.StartOfEscaping(MemoryMarshal.Cast<TUnit, byte>(value));
 
-        int p = BeginValue(TextCost(utf8Value.Length, first, 1) + 2);
-        EndValue(WriteQuoted(_w.Buffer, p, utf8Value, first), JsonTokenType.String);
-    }
+    /// <summary>The most UTF-8 bytes one unit of the text may take before escaping: 3 for UTF-16, 1 for UTF-8.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int UnitCost<TUnit>()
+        where TUnit : unmanaged => typeof(TUnit) == typeof(char) ? 3 : 1;
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private int WriteQuotedText<TUnit>(byte[] buffer, int p, ReadOnlySpan<TUnit> value, int first)
+        where TUnit : unmanaged => typeof(TUnit) == typeof(char)
+            ? WriteQuoted(buffer, p, MemoryMarshal.Cast<TUnit, char>(value), first)
+            : WriteQuoted(buffer, p, MemoryMarshal.Cast<TUnit, byte>(value), first);
 
     /// <summary>
     /// A string value that may need escaping, where the room left is less than the most it could take: Utf8JsonWriter
@@ -71,10 +82,8 @@ public sealed partial class SpanwireJsonWriter
         first = Scanned(value, first);
         if (first < 0)
         {
-            int at = BeginValue(TextCost(value.Length, -1, typeof(TUnit) == typeof(char) ? 3 : 1) + 2);
-            EndValue(typeof(TUnit) == typeof(char)
-                ? WriteQuoted(_w.Buffer, at, MemoryMarshal.Cast<TUnit, char>(value), -1)
-                : WriteQuoted(_w.Buffer, at, MemoryMarshal.Cast<TUnit, byte>(value), -1), JsonTokenType.String);
+            int at = BeginValue(TextCost(value.Length, -1, UnitCost<TUnit>()) + 2);
+            EndValue(WriteQuotedText(_w.Buffer, at, value, -1), JsonTokenType.String);
             return;
         }
 
@@ -102,107 +111,6 @@ public sealed partial class SpanwireJsonWriter
     /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
     /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
     public void WriteNumberValue(uint value) => WriteNumberValue((ulong)value);
-
-    /// <summary>Writes an integer value.</summary>
-    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
-    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
-    public void WriteNumberValue(long value)
-    {
-        int p = BeginValue(MaxInt64Length);
-        EndValue(NumberAt(_w.Buffer, p, value), JsonTokenType.Number);
-    }
-
-    /// <summary>Writes an integer value.</summary>
-    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
-    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
-    public void WriteNumberValue(ulong value)
-    {
-        int p = BeginValue(MaxInt64Length);
-        EndValue(NumberAt(_w.Buffer, p, value), JsonTokenType.Number);
-    }
-
-    /// <summary>Writes a number in its shortest round-trip form.</summary>
-    /// <exception cref="ArgumentException">The value is NaN or infinite.</exception>
-    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
-    public void WriteNumberValue(double value)
-    {
-        CheckFinite(value);
-        int p = BeginValue(MaxFloatingLength);
-        EndValue(NumberAt(_w.Buffer, p, value), JsonTokenType.Number);
-    }
-
-    /// <summary>Writes a number in its shortest round-trip form.</summary>
-    /// <exception cref="ArgumentException">The value is NaN or infinite.</exception>
-    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
-    public void WriteNumberValue(float value)
-    {
-        CheckFinite(value);
-        int p = BeginValue(MaxFloatingLength);
-        EndValue(NumberAt(_w.Buffer, p, value), JsonTokenType.Number);
-    }
-
-    /// <summary>Writes a decimal number (scale kept).</summary>
-    /// <param name="value">The number, formatted as Utf8JsonWriter formats it.</param>
-    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
-    public void WriteNumberValue(decimal value)
-    {
-        int p = BeginValue(MaxDecimalLength);
-        EndValue(NumberAt(_w.Buffer, p, value), JsonTokenType.Number);
-    }
-
-    /// <summary>Writes true or false.</summary>
-    /// <param name="value">The value: <c>true</c> or <c>false</c>.</param>
-    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
-    public void WriteBooleanValue(bool value)
-    {
-        int p = BeginValue(value ? 4 : 5);
-        EndValue(BooleanAt(_w.Buffer, p, value), value ? JsonTokenType.True : JsonTokenType.False);
-    }
-
-    /// <summary>Writes null.</summary>
-    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
-    public void WriteNullValue()
-    {
-        int p = BeginValue(4);
-        EndValue(NullAt(_w.Buffer, p), JsonTokenType.Null);
-    }
-
-    /// <summary>Writes a Guid as a string in the "D" form (lower-case hex with hyphens).</summary>
-    /// <param name="value">The Guid, written as a string in its "D" format.</param>
-    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
-    public void WriteStringValue(Guid value)
-    {
-        int p = BeginValue(MaxGuidLength);
-        EndValue(GuidAt(_w.Buffer, p, value), JsonTokenType.String);
-    }
-
-    /// <summary>Writes a DateTime as an ISO 8601-1:2019 string, as Utf8JsonWriter does (fraction trimmed of zeros).</summary>
-    /// <param name="value">The date and time, written as an ISO 8601 string as Utf8JsonWriter writes it.</param>
-    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
-    public void WriteStringValue(DateTime value)
-    {
-        int p = BeginValue(MaxDateLength);
-        EndValue(DateTimeAt(_w.Buffer, p, value), JsonTokenType.String);
-    }
-
-    /// <summary>Writes a DateTimeOffset as an ISO 8601-1:2019 string, as Utf8JsonWriter does (fraction trimmed of zeros).</summary>
-    /// <param name="value">The date and time, written as an ISO 8601 string as Utf8JsonWriter writes it.</param>
-    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
-    public void WriteStringValue(DateTimeOffset value)
-    {
-        int p = BeginValue(MaxDateLength);
-        EndValue(DateTimeOffsetAt(_w.Buffer, p, value), JsonTokenType.String);
-    }
-
-    /// <summary>Writes bytes as a Base64 string.</summary>
-    /// <param name="bytes">The bytes to write as Base64.</param>
-    /// <include file="SpanwireJsonWriter.docs.xml" path="docs/invalid-call/*"/>
-    public void WriteBase64StringValue(ReadOnlySpan<byte> bytes)
-    {
-        CheckBase64Size(bytes.Length);
-        int p = BeginValue(Base64.GetMaxEncodedToUtf8Length(bytes.Length) + 2);
-        EndValue(Base64At(_w.Buffer, p, bytes), JsonTokenType.String);
-    }
 
     // The most bytes each value form takes.
     private const int MaxInt64Length = 20;
