@@ -48,6 +48,13 @@ public sealed partial class AmqpChannel : IAsyncDisposable
     public Exception? CloseReason => Volatile.Read(ref _closeReason);
 
     /// <summary>
+    /// Raised once when the channel ends, with the reason (an <see cref="AmqpClosedException"/>: the broker's close, the
+    /// application's, or the connection's end), after every pending call, confirm and consumer has ended. Raised on the
+    /// thread that ended the channel (the connection's reader, or the caller of a close): a handler must not block.
+    /// </summary>
+    public event EventHandler<Exception>? Closed;
+
+    /// <summary>
     /// How long a request on this channel waits for its turn and its reply before it throws
     /// <see cref="TimeoutException"/>; starts as the connection's <see cref="AmqpConnectionOptions.ContinuationTimeout"/>.
     /// </summary>
@@ -189,6 +196,14 @@ public sealed partial class AmqpChannel : IAsyncDisposable
         }
 
         _connection.ForgetChannel(this);
+        try
+        {
+            Closed?.Invoke(this, reason);
+        }
+        catch (Exception)
+        {
+            // Event handlers must not break the connection's loops.
+        }
     }
 
     private Task CallAsync(AmqpMethod reply, MethodWriter write, ReplyHandler? onReply, CancellationToken cancellationToken)

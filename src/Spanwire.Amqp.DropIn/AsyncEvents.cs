@@ -1,0 +1,55 @@
+using RabbitMQ.Client.Events;
+
+namespace Spanwire.Amqp.DropIn;
+
+/// <summary>
+/// RabbitMQ.Client's asynchronous events, raised in the order they happened, one handler at a time, off the thread
+/// that raised them (the connection's reader must not wait on an application's handler). The chain of raises is owned
+/// here, and a close awaits it, so no handler runs unobserved after its connection is closed.
+/// </summary>
+internal sealed class AsyncEvents
+{
+    private readonly Lock _gate = new();
+    private Task _tail = Task.CompletedTask;
+
+    public void Raise<T>(AsyncEventHandler<T>? handler, object sender, T args)
+        where T : AsyncEventArgs
+    {
+        if (handler is null)
+        {
+            return;
+        }
+
+        lock (_gate)
+        {
+            _tail = RunAfter(_tail, handler, sender, args);
+        }
+    }
+
+    /// <summary>Completes when every event raised so far has been handled.</summary>
+    public Task DrainAsync()
+    {
+        lock (_gate)
+        {
+            return _tail;
+        }
+    }
+
+    private static async Task RunAfter<T>(Task before, AsyncEventHandler<T> handler, object sender, T args)
+        where T : AsyncEventArgs
+    {
+        await before.ConfigureAwait(false);
+        await Task.Yield();
+        foreach (AsyncEventHandler<T> one in handler.GetInvocationList().Cast<AsyncEventHandler<T>>())
+        {
+            try
+            {
+                await one(sender, args).ConfigureAwait(false);
+            }
+            catch (Exception)
+            {
+                // As RabbitMQ.Client: a failing handler does not stop the others or the connection.
+            }
+        }
+    }
+}

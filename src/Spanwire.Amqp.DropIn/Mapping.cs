@@ -1,0 +1,110 @@
+using RabbitMQ.Client;
+using RabbitMQ.Client.Events;
+using RabbitMQ.Client.Exceptions;
+using Spanwire.Amqp.Client;
+using Spanwire.Amqp.Protocol;
+using RmqTimestamp = RabbitMQ.Client.AmqpTimestamp;
+using SpanwireTimestamp = Spanwire.Amqp.Protocol.AmqpTimestamp;
+
+namespace Spanwire.Amqp.DropIn;
+
+/// <summary>RabbitMQ.Client's values and Spanwire's, both ways: properties, field tables, closes.</summary>
+internal static class Mapping
+{
+    /// <summary>RabbitMQ.Client's header and argument values as Spanwire's table conversion takes them.</summary>
+    public static FieldTable ToFieldTable(IDictionary<string, object?>? fields) =>
+        fields is null || fields.Count == 0 ? default : FieldTable.FromDictionary(fields.Select(f => KeyValuePair.Create(f.Key, ToSpanwire(f.Value))));
+
+    /// <summary>A decoded table with RabbitMQ.Client's types: its timestamp and binary value, strings as byte[].</summary>
+    public static Dictionary<string, object?> ToDictionary(FieldTable table)
+    {
+        Dictionary<string, object?> fields = FieldTableConversion.ToDictionary(FieldTableReader.Parse(table.Span));
+        foreach (string key in fields.Keys.ToArray())
+        {
+            fields[key] = ToRabbitMQ(fields[key]);
+        }
+
+        return fields;
+    }
+
+    private static object? ToSpanwire(object? value) => value switch
+    {
+        RmqTimestamp t => new SpanwireTimestamp(t.UnixTime),
+        BinaryTableValue b => new ReadOnlyMemory<byte>(b.Bytes),
+        IDictionary<string, object?> d => d.Select(f => KeyValuePair.Create(f.Key, ToSpanwire(f.Value))).ToDictionary(),
+        IList<object?> l => l.Select(ToSpanwire).ToList(),
+        _ => value,
+    };
+
+    private static object? ToRabbitMQ(object? value) => value switch
+    {
+        SpanwireTimestamp t => new RmqTimestamp(t.UnixSeconds),
+        ReadOnlyMemory<byte> m => new BinaryTableValue(m.ToArray()),
+        Dictionary<string, object?> d => d.ToDictionary(f => f.Key, f => ToRabbitMQ(f.Value)),
+        List<object?> l => l.Select(ToRabbitMQ).ToList(),
+        _ => value,
+    };
+
+    /// <summary>The properties RabbitMQ.Client would send for <paramref name="p"/>: each one whose Is…Present says so.</summary>
+    public static Protocol.BasicProperties ToSpanwire<T>(T p)
+        where T : IReadOnlyBasicProperties => new()
+        {
+            ContentType = p.IsContentTypePresent() ? p.ContentType : null,
+            ContentEncoding = p.IsContentEncodingPresent() ? p.ContentEncoding : null,
+            Headers = p.IsHeadersPresent() ? ToFieldTable(p.Headers) : null,
+            DeliveryMode = p.IsDeliveryModePresent() ? (byte)p.DeliveryMode : null,
+            Priority = p.IsPriorityPresent() ? p.Priority : null,
+            CorrelationId = p.IsCorrelationIdPresent() ? p.CorrelationId : null,
+            ReplyTo = p.IsReplyToPresent() ? p.ReplyTo : null,
+            Expiration = p.IsExpirationPresent() ? p.Expiration : null,
+            MessageId = p.IsMessageIdPresent() ? p.MessageId : null,
+            Timestamp = p.IsTimestampPresent() ? new SpanwireTimestamp(p.Timestamp.UnixTime) : null,
+            Type = p.IsTypePresent() ? p.Type : null,
+            UserId = p.IsUserIdPresent() ? p.UserId : null,
+            AppId = p.IsAppIdPresent() ? p.AppId : null,
+            ClusterId = p.IsClusterIdPresent() ? p.ClusterId : null,
+        };
+
+    /// <summary>Received properties as RabbitMQ.Client hands them to consumers: the ones present, set.</summary>
+    public static global::RabbitMQ.Client.BasicProperties ToRabbitMQ(in Protocol.BasicProperties p)
+    {
+        var result = new global::RabbitMQ.Client.BasicProperties();
+        if (p.ContentType is { } contentType) result.ContentType = contentType;
+        if (p.ContentEncoding is { } contentEncoding) result.ContentEncoding = contentEncoding;
+        if (p.Headers is { } headers) result.Headers = ToDictionary(headers);
+        if (p.DeliveryMode is { } deliveryMode) result.DeliveryMode = (DeliveryModes)deliveryMode;
+        if (p.Priority is { } priority) result.Priority = priority;
+        if (p.CorrelationId is { } correlationId) result.CorrelationId = correlationId;
+        if (p.ReplyTo is { } replyTo) result.ReplyTo = replyTo;
+        if (p.Expiration is { } expiration) result.Expiration = expiration;
+        if (p.MessageId is { } messageId) result.MessageId = messageId;
+        if (p.Timestamp is { } timestamp) result.Timestamp = new RmqTimestamp(timestamp.UnixSeconds);
+        if (p.Type is { } type) result.Type = type;
+        if (p.UserId is { } userId) result.UserId = userId;
+        if (p.AppId is { } appId) result.AppId = appId;
+        if (p.ClusterId is { } clusterId) result.ClusterId = clusterId;
+        return result;
+    }
+
+    /// <summary>The shutdown RabbitMQ.Client reports for a Spanwire close reason.</summary>
+    public static ShutdownEventArgs ToShutdown(Exception reason, ShutdownInitiator initiator) => reason switch
+    {
+        AmqpClosedException closed when closed.InnerException is null || initiator != ShutdownInitiator.Library =>
+            new ShutdownEventArgs(initiator, closed.ReplyCode, closed.ReplyText, closed.ClassId, closed.MethodId),
+        AmqpClosedException closed => new ShutdownEventArgs(initiator, closed.ReplyCode, closed.ReplyText, closed.InnerException!),
+        AmqpProtocolException protocol => new ShutdownEventArgs(ShutdownInitiator.Library, protocol.ReplyCode, protocol.Message, protocol),
+        _ => new ShutdownEventArgs(ShutdownInitiator.Library, 541, reason.Message, reason),
+    };
+
+    /// <summary>
+    /// RabbitMQ.Client's exception for a failed call: <see cref="AlreadyClosedException"/> when the channel or
+    /// connection was closed before the call, <see cref="OperationInterruptedException"/> when it closed because of it
+    /// or during it; other failures (timeouts, cancellation, argument checks) pass unchanged.
+    /// </summary>
+    public static Exception Translate(Exception error, bool closedBefore, ShutdownInitiator initiator) => error switch
+    {
+        AmqpClosedException or AmqpProtocolException when closedBefore => new AlreadyClosedException(ToShutdown(error, initiator)),
+        AmqpClosedException or AmqpProtocolException => new OperationInterruptedException(ToShutdown(error, initiator)),
+        _ => error,
+    };
+}

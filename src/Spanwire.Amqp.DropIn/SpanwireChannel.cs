@@ -1,0 +1,380 @@
+using System.Collections.Concurrent;
+using System.Diagnostics;
+using RabbitMQ.Client;
+using RabbitMQ.Client.Events;
+using RabbitMQ.Client.Exceptions;
+using Spanwire.Amqp.Client;
+
+namespace Spanwire.Amqp.DropIn;
+
+/// <summary>RabbitMQ.Client's <see cref="IChannel"/> over one Spanwire <see cref="AmqpChannel"/>.</summary>
+internal sealed class SpanwireChannel : IChannel
+{
+    private readonly SpanwireConnection _connection;
+    private readonly AmqpChannel _channel;
+    private readonly CreateChannelOptions? _options;
+    private readonly int _dispatchConcurrency;
+    private readonly ConcurrentDictionary<string, Subscription> _consumers = new();
+    private ShutdownInitiator _initiator = ShutdownInitiator.Peer;
+    private ShutdownEventArgs? _applicationClose; // the code and text the application closed with, as RabbitMQ.Client reports them
+    private bool _tracking;
+
+    public SpanwireChannel(SpanwireConnection connection, AmqpChannel channel, CreateChannelOptions? options, ushort dispatchConcurrency)
+    {
+        _connection = connection;
+        _channel = channel;
+        _options = options;
+        _dispatchConcurrency = options?.ConsumerDispatchConcurrency ?? dispatchConcurrency;
+        AsyncEvents events = connection.Events;
+        channel.Acked += (_, c) => events.Raise(BasicAcksAsync, this, new BasicAckEventArgs(c.DeliveryTag, c.Multiple));
+        channel.Nacked += (_, c) => events.Raise(BasicNacksAsync, this, new BasicNackEventArgs(c.DeliveryTag, c.Multiple, requeue: false));
+        channel.Returned += (_, r) => events.Raise(BasicReturnAsync, this, new BasicReturnEventArgs(
+            r.ReplyCode, r.ReplyText, r.Exchange, r.RoutingKey, Mapping.ToRabbitMQ(r.Properties), r.Body.ToArray()));
+        channel.CallbackException += (_, e) => events.Raise(CallbackExceptionAsync, this,
+            CallbackExceptionEventArgs.Build(e.Exception, "HandleBasicDeliverAsync", e.Consumer.Tag));
+        channel.Closed += (_, reason) => events.Raise(ChannelShutdownAsync, this, Shutdown(reason));
+    }
+
+    /// <summary>Publisher confirms as the options ask, before the channel is handed out.</summary>
+    public async Task InitializeAsync(CancellationToken cancellationToken)
+    {
+        if (_options is { PublisherConfirmationsEnabled: true } options)
+        {
+            await Invoke(() => _channel.EnableConfirmsAsync(options.PublisherConfirmationTrackingEnabled ? options.OutstandingPublisherConfirmationsRateLimiter : null, cancellationToken)).ConfigureAwait(false);
+            _tracking = options.PublisherConfirmationTrackingEnabled;
+        }
+    }
+
+    public int ChannelNumber => _channel.Number;
+
+    public ShutdownEventArgs? CloseReason => _channel.CloseReason is { } reason ? Shutdown(reason) : null;
+
+    public IAsyncBasicConsumer? DefaultConsumer { get; set; }
+
+    public bool IsClosed => !IsOpen;
+
+    public bool IsOpen => _channel.IsOpen;
+
+    public string? CurrentQueue { get; private set; }
+
+    public TimeSpan ContinuationTimeout
+    {
+        get => _channel.ContinuationTimeout;
+        set => _channel.ContinuationTimeout = value;
+    }
+
+    public event AsyncEventHandler<BasicAckEventArgs>? BasicAcksAsync;
+
+    public event AsyncEventHandler<BasicNackEventArgs>? BasicNacksAsync;
+
+    public event AsyncEventHandler<BasicReturnEventArgs>? BasicReturnAsync;
+
+    public event AsyncEventHandler<CallbackExceptionEventArgs>? CallbackExceptionAsync;
+
+    /// <summary>Never raised: RabbitMQ does not send channel.flow to clients.</summary>
+    public event AsyncEventHandler<FlowControlEventArgs>? FlowControlAsync
+    {
+        add { }
+        remove { }
+    }
+
+    public event AsyncEventHandler<ShutdownEventArgs>? ChannelShutdownAsync;
+
+    public ValueTask<ulong> GetNextPublishSequenceNumberAsync(CancellationToken cancellationToken = default) =>
+        ValueTask.FromResult(_channel.ConfirmsEnabled ? _channel.NextPublishSequenceNumber : 0);
+
+    public ValueTask BasicAckAsync(ulong deliveryTag, bool multiple, CancellationToken cancellationToken = default) =>
+        Settle(_channel.AckAsync(deliveryTag, multiple, cancellationToken));
+
+    public ValueTask BasicNackAsync(ulong deliveryTag, bool multiple, bool requeue, CancellationToken cancellationToken = default) =>
+        Settle(_channel.NackAsync(deliveryTag, multiple, requeue, cancellationToken));
+
+    public ValueTask BasicRejectAsync(ulong deliveryTag, bool requeue, CancellationToken cancellationToken = default) =>
+        Settle(_channel.RejectAsync(deliveryTag, requeue, cancellationToken));
+
+    public async Task BasicCancelAsync(string consumerTag, bool noWait = false, CancellationToken cancellationToken = default)
+    {
+        if (!_consumers.TryGetValue(consumerTag, out Subscription? subscription))
+        {
+            throw new OperationInterruptedException(new ShutdownEventArgs(ShutdownInitiator.Library, 404, $"NOT_FOUND - no consumer '{consumerTag}'"));
+        }
+
+        subscription.CancelledByUs = true;
+        await Invoke(() => subscription.Native.CancelAsync(cancellationToken)).ConfigureAwait(false);
+        await subscription.Watch.ConfigureAwait(false);
+        await subscription.Consumer.HandleBasicCancelOkAsync(consumerTag, cancellationToken).ConfigureAwait(false);
+    }
+
+    public async Task<string> BasicConsumeAsync(string queue, bool autoAck, string consumerTag, bool noLocal, bool exclusive,
+        IDictionary<string, object?>? arguments, IAsyncBasicConsumer consumer, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(consumer);
+        var started = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var options = new AmqpConsumerOptions
+        {
+            AutoAck = autoAck,
+            ConsumerTag = consumerTag ?? "",
+            Exclusive = exclusive,
+            Arguments = Mapping.ToFieldTable(arguments),
+            DispatchConcurrency = Math.Max(1, _dispatchConcurrency),
+            StopOnHandlerException = false,
+        };
+        AmqpConsumer native = await Invoke(() => _channel.ConsumeAsync(queue, async (delivery, token) =>
+        {
+            // RabbitMQ.Client tells the consumer its tag before the first delivery.
+            await started.Task.ConfigureAwait(false);
+            ReadOnlyMemory<byte> body = delivery.Body.IsSingleSegment ? delivery.Body.Sequence.First : delivery.Body.ToArray();
+            await consumer.HandleBasicDeliverAsync(delivery.ConsumerTag, delivery.DeliveryTag, delivery.Redelivered, delivery.Exchange,
+                delivery.RoutingKey, Mapping.ToRabbitMQ(delivery.Properties), body, token).ConfigureAwait(false);
+        }, options, cancellationToken)).ConfigureAwait(false);
+        var subscription = new Subscription(native, consumer);
+        _consumers[native.Tag] = subscription;
+        subscription.Watch = WatchAsync(subscription);
+        try
+        {
+            await consumer.HandleBasicConsumeOkAsync(native.Tag, cancellationToken).ConfigureAwait(false);
+        }
+        finally
+        {
+            started.TrySetResult();
+        }
+
+        return native.Tag;
+    }
+
+    public async Task<BasicGetResult?> BasicGetAsync(string queue, bool autoAck, CancellationToken cancellationToken = default)
+    {
+        using AmqpDelivery? delivery = await Invoke(() => _channel.GetAsync(queue, autoAck, cancellationToken)).ConfigureAwait(false);
+        return delivery is null
+            ? null
+            : new BasicGetResult(delivery.DeliveryTag, delivery.Redelivered, delivery.Exchange, delivery.RoutingKey, delivery.MessageCount,
+                Mapping.ToRabbitMQ(delivery.Properties), delivery.Body.ToArray());
+    }
+
+    public ValueTask BasicPublishAsync<TProperties>(CachedString exchange, CachedString routingKey, bool mandatory, TProperties basicProperties,
+        ReadOnlyMemory<byte> body = default, CancellationToken cancellationToken = default)
+        where TProperties : IReadOnlyBasicProperties, IAmqpHeader =>
+        BasicPublishAsync(exchange.Value, routingKey.Value, mandatory, basicProperties, body, cancellationToken);
+
+    public async ValueTask BasicPublishAsync<TProperties>(string exchange, string routingKey, bool mandatory, TProperties basicProperties,
+        ReadOnlyMemory<byte> body = default, CancellationToken cancellationToken = default)
+        where TProperties : IReadOnlyBasicProperties, IAmqpHeader
+    {
+        bool closedBefore = !_channel.IsOpen;
+        Protocol.BasicProperties properties = Mapping.ToSpanwire(basicProperties);
+        ulong sequence = _tracking ? _channel.NextPublishSequenceNumber : 0;
+        try
+        {
+            if (_tracking)
+            {
+                await _channel.PublishConfirmedAsync(exchange, routingKey, properties, body, mandatory, cancellationToken).ConfigureAwait(false);
+            }
+            else
+            {
+                await _channel.PublishAsync(exchange, routingKey, properties, body, mandatory, cancellationToken).ConfigureAwait(false);
+            }
+        }
+        catch (AmqpPublishReturnedException returned)
+        {
+            throw new PublishException(returned.PublishSequenceNumber, isReturn: true);
+        }
+        catch (AmqpPublishNackedException)
+        {
+            throw new PublishException(sequence, isReturn: false);
+        }
+        catch (Exception e) when (Mapping.Translate(e, closedBefore, _initiator) is var translated && translated != e)
+        {
+            throw translated;
+        }
+    }
+
+    public Task BasicQosAsync(uint prefetchSize, ushort prefetchCount, bool global, CancellationToken cancellationToken = default) =>
+        Invoke(() => _channel.QosAsync(prefetchSize, prefetchCount, global, cancellationToken));
+
+    public async Task CloseAsync(ushort replyCode, string replyText, bool abort, CancellationToken cancellationToken = default)
+    {
+        _initiator = ShutdownInitiator.Application;
+        _applicationClose ??= new ShutdownEventArgs(ShutdownInitiator.Application, replyCode, replyText);
+        if (abort)
+        {
+            await _channel.CloseAsync(replyCode, replyText, abort: true, cancellationToken).ConfigureAwait(false);
+        }
+        else
+        {
+            await Invoke(() => _channel.CloseAsync(replyCode, replyText, abort: false, cancellationToken)).ConfigureAwait(false);
+        }
+
+        await EndConsumersAsync().ConfigureAwait(false);
+    }
+
+    public Task CloseAsync(ShutdownEventArgs reason, bool abort) => CloseAsync(reason, abort, CancellationToken.None);
+
+    public Task CloseAsync(ShutdownEventArgs reason, bool abort, CancellationToken cancellationToken) =>
+        CloseAsync(reason.ReplyCode, reason.ReplyText, abort, cancellationToken);
+
+    public Task ExchangeDeclareAsync(string exchange, string type, bool durable, bool autoDelete, IDictionary<string, object?>? arguments = null,
+        bool passive = false, bool noWait = false, CancellationToken cancellationToken = default) =>
+        Invoke(() => _channel.ExchangeDeclareAsync(exchange, type, durable, autoDelete, arguments: Mapping.ToFieldTable(arguments), passive: passive, noWait: noWait,
+            cancellationToken: cancellationToken));
+
+    public Task ExchangeDeclarePassiveAsync(string exchange, CancellationToken cancellationToken = default) =>
+        Invoke(() => _channel.ExchangeDeclareAsync(exchange, "", passive: true, cancellationToken: cancellationToken));
+
+    public Task ExchangeDeleteAsync(string exchange, bool ifUnused = false, bool noWait = false, CancellationToken cancellationToken = default) =>
+        Invoke(() => _channel.ExchangeDeleteAsync(exchange, ifUnused, noWait, cancellationToken));
+
+    public Task ExchangeBindAsync(string destination, string source, string routingKey, IDictionary<string, object?>? arguments = null,
+        bool noWait = false, CancellationToken cancellationToken = default) =>
+        Invoke(() => _channel.ExchangeBindAsync(destination, source, routingKey, Mapping.ToFieldTable(arguments), noWait, cancellationToken));
+
+    public Task ExchangeUnbindAsync(string destination, string source, string routingKey, IDictionary<string, object?>? arguments = null,
+        bool noWait = false, CancellationToken cancellationToken = default) =>
+        Invoke(() => _channel.ExchangeUnbindAsync(destination, source, routingKey, Mapping.ToFieldTable(arguments), noWait, cancellationToken));
+
+    public async Task<QueueDeclareOk> QueueDeclareAsync(string queue, bool durable, bool exclusive, bool autoDelete, IDictionary<string, object?>? arguments = null,
+        bool passive = false, bool noWait = false, CancellationToken cancellationToken = default)
+    {
+        AmqpQueueInfo info = await Invoke(() => _channel.QueueDeclareAsync(queue, durable, exclusive, autoDelete, Mapping.ToFieldTable(arguments), passive, noWait,
+            cancellationToken)).ConfigureAwait(false);
+        string name = noWait ? queue : info.Name;
+        CurrentQueue = name;
+        return new QueueDeclareOk(name, info.MessageCount, info.ConsumerCount);
+    }
+
+    public Task<QueueDeclareOk> QueueDeclarePassiveAsync(string queue, CancellationToken cancellationToken = default) =>
+        QueueDeclareAsync(queue, durable: false, exclusive: true, autoDelete: true, passive: true, cancellationToken: cancellationToken);
+
+    public Task<uint> QueueDeleteAsync(string queue, bool ifUnused, bool ifEmpty, bool noWait = false, CancellationToken cancellationToken = default) =>
+        Invoke(() => _channel.QueueDeleteAsync(queue, ifUnused, ifEmpty, noWait, cancellationToken));
+
+    public Task<uint> QueuePurgeAsync(string queue, CancellationToken cancellationToken = default) =>
+        Invoke(() => _channel.QueuePurgeAsync(queue, cancellationToken));
+
+    public Task QueueBindAsync(string queue, string exchange, string routingKey, IDictionary<string, object?>? arguments = null,
+        bool noWait = false, CancellationToken cancellationToken = default) =>
+        Invoke(() => _channel.QueueBindAsync(queue, exchange, routingKey, Mapping.ToFieldTable(arguments), noWait, cancellationToken));
+
+    public Task QueueUnbindAsync(string queue, string exchange, string routingKey, IDictionary<string, object?>? arguments = null,
+        CancellationToken cancellationToken = default) =>
+        Invoke(() => _channel.QueueUnbindAsync(queue, exchange, routingKey, Mapping.ToFieldTable(arguments), cancellationToken));
+
+    public async Task<uint> MessageCountAsync(string queue, CancellationToken cancellationToken = default) =>
+        (await QueueDeclarePassiveAsync(queue, cancellationToken).ConfigureAwait(false)).MessageCount;
+
+    public async Task<uint> ConsumerCountAsync(string queue, CancellationToken cancellationToken = default) =>
+        (await QueueDeclarePassiveAsync(queue, cancellationToken).ConfigureAwait(false)).ConsumerCount;
+
+    public Task TxCommitAsync(CancellationToken cancellationToken = default) => Invoke(() => _channel.TxCommitAsync(cancellationToken));
+
+    public Task TxRollbackAsync(CancellationToken cancellationToken = default) => Invoke(() => _channel.TxRollbackAsync(cancellationToken));
+
+    public Task TxSelectAsync(CancellationToken cancellationToken = default) => Invoke(() => _channel.TxSelectAsync(cancellationToken));
+
+    public void Dispose() => DisposeAsync().AsTask().GetAwaiter().GetResult();
+
+    public async ValueTask DisposeAsync()
+    {
+        if (_channel.IsOpen)
+        {
+            _initiator = ShutdownInitiator.Application;
+        }
+
+        await _channel.DisposeAsync().ConfigureAwait(false);
+        await EndConsumersAsync().ConfigureAwait(false);
+    }
+
+    private ShutdownEventArgs Shutdown(Exception reason) =>
+        Volatile.Read(ref _applicationClose) is { } closed && reason is AmqpClosedException { ReplyCode: < 300 } ? closed : Mapping.ToShutdown(reason, _initiator);
+
+    /// <summary>A Spanwire call, its closes reported as RabbitMQ.Client's exceptions.</summary>
+    private async Task Invoke(Func<Task> call)
+    {
+        bool closedBefore = !_channel.IsOpen;
+        try
+        {
+            await call().ConfigureAwait(false);
+        }
+        catch (Exception e) when (Mapping.Translate(e, closedBefore, _initiator) is var translated && translated != e)
+        {
+            throw translated;
+        }
+    }
+
+    private async Task<T> Invoke<T>(Func<Task<T>> call)
+    {
+        bool closedBefore = !_channel.IsOpen;
+        try
+        {
+            return await call().ConfigureAwait(false);
+        }
+        catch (Exception e) when (Mapping.Translate(e, closedBefore, _initiator) is var translated && translated != e)
+        {
+            throw translated;
+        }
+    }
+
+    private async ValueTask Settle(ValueTask settle)
+    {
+        bool closedBefore = !_channel.IsOpen;
+        try
+        {
+            await settle.ConfigureAwait(false);
+        }
+        catch (Exception e) when (Mapping.Translate(e, closedBefore, _initiator) is var translated && translated != e)
+        {
+            throw translated;
+        }
+    }
+
+    /// <summary>How a consumer ends, told to it as RabbitMQ.Client tells it: cancelled by the broker, or its channel shut down.</summary>
+    private async Task WatchAsync(Subscription subscription)
+    {
+        try
+        {
+            await subscription.Native.Completion.ConfigureAwait(false);
+        }
+        catch (Exception)
+        {
+            // Its reason is the channel's, reported below.
+        }
+
+        bool removed = _consumers.TryRemove(new KeyValuePair<string, Subscription>(subscription.Native.Tag, subscription));
+        Debug.Assert(removed, "a consumer is added before its watch starts, and only its watch removes it");
+        try
+        {
+            if (subscription.Native.IsCancelledByBroker)
+            {
+                await subscription.Consumer.HandleBasicCancelAsync(subscription.Native.Tag).ConfigureAwait(false);
+            }
+            else if (!subscription.CancelledByUs && _channel.CloseReason is { } reason)
+            {
+                await subscription.Consumer.HandleChannelShutdownAsync(this, Shutdown(reason)).ConfigureAwait(false);
+            }
+        }
+        catch (Exception e)
+        {
+            _connection.Events.Raise(CallbackExceptionAsync, this, CallbackExceptionEventArgs.Build(e, "HandleBasicCancelAsync", subscription.Native.Tag));
+        }
+    }
+
+    private async Task EndConsumersAsync()
+    {
+        foreach (Subscription subscription in _consumers.Values)
+        {
+            await subscription.Watch.ConfigureAwait(false);
+        }
+
+        await _connection.Events.DrainAsync().ConfigureAwait(false);
+    }
+
+    private sealed class Subscription(AmqpConsumer native, IAsyncBasicConsumer consumer)
+    {
+        public AmqpConsumer Native { get; } = native;
+
+        public IAsyncBasicConsumer Consumer { get; } = consumer;
+
+        public Task Watch { get; set; } = Task.CompletedTask;
+
+        public bool CancelledByUs { get; set; }
+    }
+}

@@ -1,0 +1,164 @@
+using RabbitMQ.Client;
+using RabbitMQ.Client.Events;
+using RabbitMQ.Client.Exceptions;
+using Spanwire.Amqp.Client;
+
+namespace Spanwire.Amqp.DropIn;
+
+/// <summary>RabbitMQ.Client's <see cref="IConnection"/> over one Spanwire <see cref="AmqpConnection"/>.</summary>
+internal sealed class SpanwireConnection : IConnection
+{
+    private readonly AmqpConnection _connection;
+    private readonly AmqpConnectionOptions _options;
+    private readonly SpanwireConnectionFactory _factory;
+    private readonly AsyncEvents _events = new();
+    private ShutdownEventArgs? _closeReason;
+    private ShutdownInitiator _initiator = ShutdownInitiator.Peer;
+
+    public SpanwireConnection(AmqpConnection connection, AmqpConnectionOptions options, SpanwireConnectionFactory factory, string? clientProvidedName)
+    {
+        _connection = connection;
+        _options = options;
+        _factory = factory;
+        ClientProvidedName = clientProvidedName;
+        Endpoint = new AmqpTcpEndpoint(connection.Endpoint.Host, connection.Endpoint.Port, factory.Ssl);
+        connection.Closed += (_, reason) =>
+        {
+            _closeReason = Mapping.ToShutdown(reason, _initiator);
+            _events.Raise(ConnectionShutdownAsync, this, _closeReason);
+        };
+        connection.Blocked += (_, why) => _events.Raise(ConnectionBlockedAsync, this, new ConnectionBlockedEventArgs(why));
+        connection.Unblocked += (_, _) => _events.Raise(ConnectionUnblockedAsync, this, AsyncEventArgs.Empty);
+        connection.RecoverySucceeded += (_, _) => _events.Raise(RecoverySucceededAsync, this, AsyncEventArgs.Empty);
+        connection.RecoveryFailed += (_, e) => _events.Raise(ConnectionRecoveryErrorAsync, this, new ConnectionRecoveryErrorEventArgs(e.Error ?? new InvalidOperationException("recovery failed")));
+        connection.ConsumerTagChangedAfterRecovery += (_, e) =>
+            _events.Raise(ConsumerTagChangeAfterRecoveryAsync, this, new ConsumerTagChangedAfterRecoveryEventArgs(e.TagBefore, e.TagAfter));
+        connection.QueueNameChangedAfterRecovery += (_, e) =>
+            _events.Raise(QueueNameChangedAfterRecoveryAsync, this, new QueueNameChangedAfterRecoveryEventArgs(e.NameBefore, e.NameAfter));
+        connection.RecoveringConsumer += (_, e) =>
+            _events.Raise(RecoveringConsumerAsync, this, new RecoveringConsumerEventArgs(e.Consumer.Tag, Mapping.ToDictionary(e.Arguments)));
+    }
+
+    /// <summary>The Spanwire connection underneath.</summary>
+    public AmqpConnection Connection => _connection;
+
+    internal AsyncEvents Events => _events;
+
+    public ushort ChannelMax => _connection.ChannelMax;
+
+    public IDictionary<string, object?> ClientProperties => _options.ClientProperties;
+
+    public ShutdownEventArgs? CloseReason => _closeReason;
+
+    public AmqpTcpEndpoint Endpoint { get; }
+
+    public uint FrameMax => _connection.FrameMax;
+
+    public TimeSpan Heartbeat => TimeSpan.FromSeconds(_connection.Heartbeat);
+
+    public bool IsOpen => _connection.IsOpen;
+
+    public IProtocol Protocol => Protocols.AMQP_0_9_1;
+
+    public IDictionary<string, object?>? ServerProperties => _connection.ServerProperties.ToDictionary();
+
+    public IEnumerable<ShutdownReportEntry> ShutdownReport => [];
+
+    public string? ClientProvidedName { get; }
+
+    public int LocalPort => -1; // not yet exposed by AmqpConnection
+
+    public int RemotePort => _connection.Endpoint.Port;
+
+    public event AsyncEventHandler<CallbackExceptionEventArgs>? CallbackExceptionAsync;
+
+    public event AsyncEventHandler<ShutdownEventArgs>? ConnectionShutdownAsync;
+
+    public event AsyncEventHandler<AsyncEventArgs>? RecoverySucceededAsync;
+
+    public event AsyncEventHandler<ConnectionRecoveryErrorEventArgs>? ConnectionRecoveryErrorAsync;
+
+    public event AsyncEventHandler<ConsumerTagChangedAfterRecoveryEventArgs>? ConsumerTagChangeAfterRecoveryAsync;
+
+    public event AsyncEventHandler<QueueNameChangedAfterRecoveryEventArgs>? QueueNameChangedAfterRecoveryAsync;
+
+    public event AsyncEventHandler<RecoveringConsumerEventArgs>? RecoveringConsumerAsync;
+
+    public event AsyncEventHandler<ConnectionBlockedEventArgs>? ConnectionBlockedAsync;
+
+    public event AsyncEventHandler<AsyncEventArgs>? ConnectionUnblockedAsync;
+
+    public async Task UpdateSecretAsync(string newSecret, string reason, CancellationToken cancellationToken = default)
+    {
+        ThrowIfClosed();
+        try
+        {
+            await _connection.UpdateSecretAsync(newSecret, reason, cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception e) when (Mapping.Translate(e, closedBefore: false, _initiator) is var translated && translated != e)
+        {
+            throw translated;
+        }
+    }
+
+    public async Task CloseAsync(ushort reasonCode, string reasonText, TimeSpan timeout, bool abort, CancellationToken cancellationToken = default)
+    {
+        if (!abort)
+        {
+            ThrowIfClosed();
+        }
+
+        _initiator = ShutdownInitiator.Application;
+        try
+        {
+            await _connection.CloseAsync(timeout, abort, reasonCode, reasonText, cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception e) when (!abort && Mapping.Translate(e, closedBefore: false, _initiator) is var translated && translated != e)
+        {
+            throw translated;
+        }
+
+        await _events.DrainAsync().ConfigureAwait(false);
+    }
+
+    public async Task<IChannel> CreateChannelAsync(CreateChannelOptions? options = null, CancellationToken cancellationToken = default)
+    {
+        ThrowIfClosed();
+        AmqpChannel channel;
+        try
+        {
+            channel = await _connection.OpenChannelAsync(cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception e) when (Mapping.Translate(e, closedBefore: false, _initiator) is var translated && translated != e)
+        {
+            throw translated;
+        }
+
+        var result = new SpanwireChannel(this, channel, options, _factory.ConsumerDispatchConcurrency);
+        await result.InitializeAsync(cancellationToken).ConfigureAwait(false);
+        return result;
+    }
+
+    internal void RaiseCallbackException(CallbackExceptionEventArgs args) => _events.Raise(CallbackExceptionAsync, this, args);
+
+    private void ThrowIfClosed()
+    {
+        if (!_connection.IsOpen && _connection.CloseReason is { } reason)
+        {
+            throw new AlreadyClosedException(_closeReason ?? Mapping.ToShutdown(reason, _initiator));
+        }
+    }
+
+    public void Dispose() => DisposeAsync().AsTask().GetAwaiter().GetResult();
+
+    public async ValueTask DisposeAsync()
+    {
+        if (_connection.IsOpen)
+        {
+            _initiator = ShutdownInitiator.Application;
+        }
+
+        await _connection.DisposeAsync().ConfigureAwait(false);
+        await _events.DrainAsync().ConfigureAwait(false);
+    }
+}

@@ -1,0 +1,228 @@
+using System.Net.Security;
+using RabbitMQ.Client;
+using RabbitMQ.Client.Exceptions;
+using Spanwire.Amqp.Client;
+
+namespace Spanwire.Amqp.DropIn;
+
+/// <summary>
+/// RabbitMQ.Client's <see cref="IConnectionFactory"/> on Spanwire's AMQP client: replace <c>new ConnectionFactory()</c>
+/// with <c>new SpanwireConnectionFactory()</c> and the <see cref="IConnection"/> and <see cref="IChannel"/> it makes run
+/// code written against RabbitMQ.Client unchanged. Its settings and defaults are <see cref="ConnectionFactory"/>'s.
+/// </summary>
+/// <example>
+/// <code>
+/// IConnectionFactory factory = new SpanwireConnectionFactory { Uri = new Uri("amqp://guest:guest@localhost:5672/") };
+/// await using IConnection connection = await factory.CreateConnectionAsync();
+/// await using IChannel channel = await connection.CreateChannelAsync(
+///     new CreateChannelOptions(publisherConfirmationsEnabled: true, publisherConfirmationTrackingEnabled: true));
+/// await channel.BasicPublishAsync("", "jobs", mandatory: true, new BasicProperties { Persistent = true }, body);
+/// </code>
+/// </example>
+public sealed class SpanwireConnectionFactory : IConnectionFactory
+{
+    /// <summary>The host connected to when no endpoints are given (RabbitMQ.Client's default: localhost).</summary>
+    public string HostName { get; set; } = "localhost";
+
+    /// <summary>The port; <see cref="AmqpTcpEndpoint.UseDefaultPort"/> (-1) takes 5672, or 5671 with TLS.</summary>
+    public int Port { get; set; } = AmqpTcpEndpoint.UseDefaultPort;
+
+    /// <inheritdoc/>
+    public string UserName { get; set; } = ConnectionFactory.DefaultUser;
+
+    /// <inheritdoc/>
+    public string Password { get; set; } = ConnectionFactory.DefaultPass;
+
+    /// <inheritdoc/>
+    public string VirtualHost { get; set; } = ConnectionFactory.DefaultVHost;
+
+    /// <inheritdoc/>
+    public IDictionary<string, object?> ClientProperties { get; set; } = new Dictionary<string, object?>();
+
+    /// <inheritdoc/>
+    public ushort RequestedChannelMax { get; set; } = ConnectionFactory.DefaultChannelMax;
+
+    /// <inheritdoc/>
+    public uint RequestedFrameMax { get; set; } = ConnectionFactory.DefaultFrameMax;
+
+    /// <inheritdoc/>
+    public TimeSpan RequestedHeartbeat { get; set; } = ConnectionFactory.DefaultHeartbeat;
+
+    /// <summary>How long a connect may take (RabbitMQ.Client's RequestedConnectionTimeout).</summary>
+    public TimeSpan RequestedConnectionTimeout { get; set; } = ConnectionFactory.DefaultConnectionTimeout;
+
+    /// <inheritdoc/>
+    public ICredentialsProvider? CredentialsProvider { get; set; }
+
+    /// <inheritdoc/>
+    public string? ClientProvidedName { get; set; }
+
+    /// <inheritdoc/>
+    public TimeSpan HandshakeContinuationTimeout { get; set; } = TimeSpan.FromSeconds(10);
+
+    /// <inheritdoc/>
+    public TimeSpan ContinuationTimeout { get; set; } = TimeSpan.FromSeconds(20);
+
+    /// <inheritdoc/>
+    public ushort ConsumerDispatchConcurrency { get; set; } = 1;
+
+    /// <summary>Whether a lost connection is recovered (RabbitMQ.Client's default: true).</summary>
+    public bool AutomaticRecoveryEnabled { get; set; } = true;
+
+    /// <summary>Whether exchanges, queues, bindings and consumers are declared again on recovery (default: true).</summary>
+    public bool TopologyRecoveryEnabled { get; set; } = true;
+
+    /// <summary>How long recovery waits between attempts (RabbitMQ.Client's default: 5 s).</summary>
+    public TimeSpan NetworkRecoveryInterval { get; set; } = TimeSpan.FromSeconds(5);
+
+    /// <summary>TLS for the connection, as RabbitMQ.Client's <see cref="SslOption"/> describes it.</summary>
+    public SslOption Ssl { get; set; } = new();
+
+    /// <summary>The largest message body accepted (RabbitMQ.Client's default: 64 MiB).</summary>
+    public uint MaxInboundMessageBodySize { get; set; } = ConnectionFactory.DefaultMaxInboundMessageBodySize;
+
+    /// <summary>
+    /// The broker's address as an amqp or amqps URI: setting it sets the host, port, user, password, virtual host and
+    /// TLS, as RabbitMQ.Client's does.
+    /// </summary>
+    /// <exception cref="ArgumentException">The scheme is neither amqp nor amqps.</exception>
+    public Uri Uri
+    {
+        get => new UriBuilder(Ssl.Enabled ? "amqps" : "amqp", HostName, Port, VirtualHost == "/" ? "" : Uri.EscapeDataString(VirtualHost)).Uri;
+        set => SetUri(value);
+    }
+
+    /// <summary>Not used: Spanwire negotiates PLAIN, or EXTERNAL with a client certificate.</summary>
+    /// <param name="mechanismNames">The broker's mechanisms.</param>
+    /// <returns>Always null.</returns>
+    public IAuthMechanismFactory? AuthMechanismFactory(IEnumerable<string> mechanismNames) => null;
+
+    /// <inheritdoc/>
+    public Task<IConnection> CreateConnectionAsync(CancellationToken cancellationToken = default) =>
+        ConnectAsync([], ClientProvidedName, cancellationToken);
+
+    /// <inheritdoc/>
+    public Task<IConnection> CreateConnectionAsync(string clientProvidedName, CancellationToken cancellationToken = default) =>
+        ConnectAsync([], clientProvidedName, cancellationToken);
+
+    /// <inheritdoc/>
+    public Task<IConnection> CreateConnectionAsync(IEnumerable<string> hostnames, CancellationToken cancellationToken = default) =>
+        CreateConnectionAsync(hostnames, ClientProvidedName!, cancellationToken);
+
+    /// <inheritdoc/>
+    public Task<IConnection> CreateConnectionAsync(IEnumerable<string> hostnames, string clientProvidedName, CancellationToken cancellationToken = default) =>
+        ConnectAsync([.. hostnames.Select(h => new AmqpTcpEndpoint(h, Port, Ssl))], clientProvidedName, cancellationToken);
+
+    /// <inheritdoc/>
+    public Task<IConnection> CreateConnectionAsync(IEnumerable<AmqpTcpEndpoint> endpoints, CancellationToken cancellationToken = default) =>
+        CreateConnectionAsync(endpoints, ClientProvidedName!, cancellationToken);
+
+    /// <inheritdoc/>
+    public Task<IConnection> CreateConnectionAsync(IEnumerable<AmqpTcpEndpoint> endpoints, string clientProvidedName, CancellationToken cancellationToken = default) =>
+        ConnectAsync([.. endpoints], clientProvidedName, cancellationToken);
+
+    private async Task<IConnection> ConnectAsync(List<AmqpTcpEndpoint> endpoints, string? clientProvidedName, CancellationToken cancellationToken)
+    {
+        AmqpConnectionOptions options = ToOptions(endpoints, clientProvidedName);
+        AmqpConnection connection;
+        try
+        {
+            connection = await AmqpConnection.ConnectAsync(options, cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception e) when (e is not OperationCanceledException and not ArgumentException)
+        {
+            // RabbitMQ.Client's one exception for a connect that failed, the cause inside.
+            throw new BrokerUnreachableException(e);
+        }
+
+        return new SpanwireConnection(connection, options, this, clientProvidedName);
+    }
+
+    private AmqpConnectionOptions ToOptions(List<AmqpTcpEndpoint> endpoints, string? clientProvidedName)
+    {
+        if (endpoints.Count == 0)
+        {
+            endpoints.Add(new AmqpTcpEndpoint(HostName, Port, Ssl));
+        }
+
+        var options = new AmqpConnectionOptions
+        {
+            UserName = UserName,
+            Password = Password,
+            VirtualHost = VirtualHost,
+            ChannelMax = RequestedChannelMax,
+            FrameMax = RequestedFrameMax,
+            Heartbeat = (ushort)Math.Min(ushort.MaxValue, RequestedHeartbeat.TotalSeconds),
+            ConnectTimeout = RequestedConnectionTimeout,
+            ContinuationTimeout = ContinuationTimeout,
+            ConsumerDispatchConcurrency = ConsumerDispatchConcurrency,
+            AutomaticRecovery = AutomaticRecoveryEnabled,
+            TopologyRecovery = TopologyRecoveryEnabled,
+            RecoveryInterval = NetworkRecoveryInterval,
+            ClientName = clientProvidedName,
+        };
+        options.Endpoints.Clear();
+        foreach (AmqpTcpEndpoint endpoint in endpoints)
+        {
+            options.Endpoints.Add(new AmqpEndpoint(endpoint.HostName, endpoint.Port > 0 ? endpoint.Port : endpoint.Ssl.Enabled ? 5671 : 5672));
+        }
+
+        foreach (KeyValuePair<string, object?> property in ClientProperties)
+        {
+            options.ClientProperties[property.Key] = property.Value;
+        }
+
+        SslOption ssl = endpoints[0].Ssl;
+        if (ssl.Enabled)
+        {
+            options.Tls = new SslClientAuthenticationOptions
+            {
+                TargetHost = string.IsNullOrEmpty(ssl.ServerName) ? endpoints[0].HostName : ssl.ServerName,
+                EnabledSslProtocols = ssl.Version,
+                ClientCertificates = ssl.Certs,
+                LocalCertificateSelectionCallback = ssl.CertificateSelectionCallback,
+                RemoteCertificateValidationCallback = ssl.CertificateValidationCallback
+                    ?? (ssl.AcceptablePolicyErrors == SslPolicyErrors.None ? null : (_, _, _, errors) => (errors & ~ssl.AcceptablePolicyErrors) == SslPolicyErrors.None),
+            };
+        }
+
+        if (CredentialsProvider is { } provider)
+        {
+            options.CredentialsProvider = AmqpCredentialsProvider.Create(async ct =>
+            {
+                Credentials credentials = await provider.GetCredentialsAsync(ct).ConfigureAwait(false);
+                return new AmqpCredentials(credentials.UserName, credentials.Password);
+            });
+        }
+
+        return options;
+    }
+
+    private void SetUri(Uri uri)
+    {
+        bool tls = uri.Scheme switch
+        {
+            "amqp" => false,
+            "amqps" => true,
+            _ => throw new ArgumentException($"The URI's scheme is '{uri.Scheme}': amqp or amqps is expected.", nameof(uri)),
+        };
+        Ssl.Enabled = tls;
+        HostName = string.IsNullOrEmpty(uri.Host) ? "localhost" : uri.Host;
+        Port = uri.IsDefaultPort ? AmqpTcpEndpoint.UseDefaultPort : uri.Port;
+        if (uri.UserInfo.Length > 0)
+        {
+            string[] parts = uri.UserInfo.Split(':', 2);
+            UserName = Uri.UnescapeDataString(parts[0]);
+            if (parts.Length == 2)
+            {
+                Password = Uri.UnescapeDataString(parts[1]);
+            }
+        }
+
+        string path = uri.AbsolutePath.TrimStart('/');
+        if (path.Length > 0)
+        {
+            VirtualHost = Uri.UnescapeDataString(path);
+        }
+    }
+}
