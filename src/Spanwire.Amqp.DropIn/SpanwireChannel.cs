@@ -162,7 +162,6 @@ internal sealed class SpanwireChannel : IChannel
     {
         bool closedBefore = !_channel.IsOpen;
         Protocol.BasicProperties properties = Mapping.ToSpanwire(basicProperties);
-        ulong sequence = _tracking ? _channel.NextPublishSequenceNumber : 0;
         try
         {
             if (_tracking)
@@ -178,9 +177,9 @@ internal sealed class SpanwireChannel : IChannel
         {
             throw new PublishException(returned.PublishSequenceNumber, isReturn: true);
         }
-        catch (AmqpPublishNackedException)
+        catch (AmqpPublishNackedException nacked)
         {
-            throw new PublishException(sequence, isReturn: false);
+            throw new PublishException(nacked.PublishSequenceNumber, isReturn: false);
         }
         catch (Exception e) when (Mapping.Translate(e, closedBefore, _initiator) is var translated && translated != e)
         {

@@ -66,7 +66,7 @@ internal sealed class SpanwireConnection : IConnection
 
     public string? ClientProvidedName { get; }
 
-    public int LocalPort => -1; // not yet exposed by AmqpConnection
+    public int LocalPort => _connection.LocalPort;
 
     public int RemotePort => _connection.Endpoint.Port;
 

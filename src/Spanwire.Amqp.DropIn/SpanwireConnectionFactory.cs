@@ -82,6 +82,12 @@ public sealed class SpanwireConnectionFactory : IConnectionFactory
     public uint MaxInboundMessageBodySize { get; set; } = ConnectionFactory.DefaultMaxInboundMessageBodySize;
 
     /// <summary>
+    /// Spanwire's own connection settings, applied after the ones above (for example
+    /// <see cref="AmqpConnectionOptions.AllowSynchronousContinuations"/> or a segment pool of your own).
+    /// </summary>
+    public Action<AmqpConnectionOptions>? ConfigureOptions { get; set; }
+
+    /// <summary>
     /// The broker's address as an amqp or amqps URI: setting it sets the host, port, user, password, virtual host and
     /// TLS, as RabbitMQ.Client's does.
     /// </summary>
@@ -195,6 +201,7 @@ public sealed class SpanwireConnectionFactory : IConnectionFactory
             });
         }
 
+        ConfigureOptions?.Invoke(options);
         return options;
     }
 

@@ -4,6 +4,7 @@ using System.Text;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Events;
 using Spanwire.Amqp.Client;
+using Spanwire.Amqp.DropIn;
 
 namespace Spanwire.Benchmarks.Amqp;
 
@@ -64,10 +65,11 @@ public static class BrokerThroughput
         long counted = 0;
         metrics.SetMeasurementEventCallback<long>((_, value, _, _) => Interlocked.Add(ref counted, value));
         metrics.Start();
-        await using IClient rabbit = await RabbitMqClient.CreateAsync(uri);
+        await using IClient rabbit = await InterfaceClient.CreateAsync(new ConnectionFactory { Uri = new Uri(uri) }, "RabbitMQ.Client " + RabbitMqClientVersion);
+        await using IClient dropIn = await InterfaceClient.CreateAsync(new SpanwireConnectionFactory { Uri = new Uri(uri) }, "Spanwire.Amqp.DropIn (same IChannel code)");
         await using IClient spanwire = await SpanwireClient.CreateAsync(uri, synchronousContinuations: false);
         await using IClient inline = await SpanwireClient.CreateAsync(uri, synchronousContinuations: true);
-        IClient[] clients = [rabbit, spanwire, inline];
+        IClient[] clients = [rabbit, dropIn, spanwire, inline];
 
         // Warm-up: JIT, pools and the broker's queue processes.
         foreach (IClient client in clients)
@@ -276,31 +278,35 @@ public static class BrokerThroughput
         public async ValueTask DisposeAsync() => await _connection.DisposeAsync();
     }
 
-    private sealed class RabbitMqClient : IClient
+    /// <summary>
+    /// One scenario code through RabbitMQ.Client's interfaces: with RabbitMQ.Client's factory it is the baseline, with
+    /// Spanwire's drop-in factory it is what an application moved over by a factory swap runs.
+    /// </summary>
+    private sealed class InterfaceClient : IClient
     {
         private readonly IConnection _connection;
         private readonly IChannel _channel;
         private readonly IChannel _confirming;
 
-        private RabbitMqClient(IConnection connection, IChannel channel, IChannel confirming)
+        private InterfaceClient(IConnection connection, IChannel channel, IChannel confirming, string name)
         {
             _connection = connection;
             _channel = channel;
             _confirming = confirming;
+            Name = name;
         }
 
-        public string Name { get; } = "RabbitMQ.Client " + RabbitMqClientVersion;
+        public string Name { get; }
 
-        public static async Task<IClient> CreateAsync(string uri)
+        public static async Task<IClient> CreateAsync(IConnectionFactory factory, string name)
         {
-            var factory = new ConnectionFactory { Uri = new Uri(uri) };
             IConnection connection = await factory.CreateConnectionAsync();
             IChannel channel = await connection.CreateChannelAsync();
             // Tracking on, so each publish is awaitable for its confirm; its default limiter of 128 in flight is lifted
             // so that both clients run the same window.
             IChannel confirming = await connection.CreateChannelAsync(new CreateChannelOptions(
                 publisherConfirmationsEnabled: true, publisherConfirmationTrackingEnabled: true, outstandingPublisherConfirmationsRateLimiter: null));
-            return new RabbitMqClient(connection, channel, confirming);
+            return new InterfaceClient(connection, channel, confirming, name);
         }
 
         public Task DeclareAsync(string queue) => _channel.QueueDeclareAsync(queue, durable: false, exclusive: false, autoDelete: false);

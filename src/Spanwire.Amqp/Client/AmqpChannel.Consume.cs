@@ -146,14 +146,17 @@ public sealed partial class AmqpChannel
     internal void RaiseCallbackException(Exception exception, AmqpConsumer consumer, ulong deliveryTag)
     {
         AmqpTelemetry.OnCallbackException(this, consumer, exception);
+        var args = new AmqpCallbackExceptionEventArgs(exception, consumer, deliveryTag);
         try
         {
-            CallbackException?.Invoke(this, new AmqpCallbackExceptionEventArgs(exception, consumer, deliveryTag));
+            CallbackException?.Invoke(this, args);
         }
         catch (Exception)
         {
             // A throwing handler of the event must not stop the consumer.
         }
+
+        _connection.RaiseCallbackException(args);
     }
 
     /// <summary>Fetches one message (basic.get), or null when the queue is empty.</summary>

@@ -58,6 +58,22 @@ public sealed partial class AmqpConnection
     /// <summary>The endpoint of the current link.</summary>
     public AmqpEndpoint Endpoint => Volatile.Read(ref _link).Endpoint;
 
+    /// <summary>The local port of the current link's socket, or -1 while it has none.</summary>
+    public int LocalPort
+    {
+        get
+        {
+            try
+            {
+                return Volatile.Read(ref _link).Socket.LocalEndPoint is System.Net.IPEndPoint local ? local.Port : -1;
+            }
+            catch (ObjectDisposedException)
+            {
+                return -1; // the link ended meanwhile
+            }
+        }
+    }
+
     /// <summary>Topology this connection declared, redeclared by recovery.</summary>
     internal TopologyRecorder Topology { get; } = new();
 

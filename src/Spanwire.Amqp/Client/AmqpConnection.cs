@@ -50,6 +50,24 @@ public sealed partial class AmqpConnection : IAsyncDisposable
     /// <summary>Raised when the broker unblocks publishing (connection.unblocked).</summary>
     public event EventHandler? Unblocked;
 
+    /// <summary>
+    /// Raised when a consumer's handler on any of the connection's channels throws (after that channel's own
+    /// <see cref="AmqpChannel.CallbackException"/>): one place to log consumer failures.
+    /// </summary>
+    public event EventHandler<AmqpCallbackExceptionEventArgs>? CallbackException;
+
+    internal void RaiseCallbackException(AmqpCallbackExceptionEventArgs args)
+    {
+        try
+        {
+            CallbackException?.Invoke(this, args);
+        }
+        catch (Exception)
+        {
+            // A throwing handler of the event must not stop the consumer.
+        }
+    }
+
     /// <summary>Raised once when the connection ends, with the reason (an <see cref="AmqpClosedException"/> or an <see cref="AmqpProtocolException"/>).</summary>
     public event EventHandler<Exception>? Closed;
 

@@ -13,4 +13,7 @@ public sealed class AmqpPublishNackedException : Exception
 
     /// <summary>How many publishes were nacked.</summary>
     public long Count { get; }
+
+    /// <summary>The publish sequence number of an awaited publish that was nacked; 0 for a batch wait.</summary>
+    public ulong PublishSequenceNumber { get; init; }
 }

@@ -23,7 +23,7 @@ internal sealed class ConfirmTracker
     private readonly List<(ulong Target, TaskCompletionSource Done)> _batchWaiters = [];
 
     // Only the read loop resolves confirms, so one reused list carries the waiters to complete outside the lock.
-    private readonly List<(Waiter Waiter, bool Ack)> _completions = [];
+    private readonly List<(Waiter Waiter, bool Ack, ulong Sequence)> _completions = [];
     private readonly List<RateLimitLease> _freedLeases = [];
     private byte[] _state = new byte[1024];
     private Waiter?[] _waiters = new Waiter?[1024];
@@ -142,7 +142,7 @@ internal sealed class ConfirmTracker
     /// <summary>Applies basic.ack or basic.nack from the broker.</summary>
     public void Resolve(ulong tag, bool multiple, bool ack)
     {
-        List<(Waiter Waiter, bool Ack)> completions = _completions;
+        List<(Waiter Waiter, bool Ack, ulong Sequence)> completions = _completions;
         List<TaskCompletionSource>? batches = null;
         Exception? batchError = null;
         ulong from;
@@ -182,7 +182,7 @@ internal sealed class ConfirmTracker
                 if (_waiters[index] is { } waiter)
                 {
                     _waiters[index] = null;
-                    completions.Add((waiter, ack));
+                    completions.Add((waiter, ack, seq));
                 }
                 else if (!ack)
                 {
@@ -221,9 +221,9 @@ internal sealed class ConfirmTracker
             AmqpTelemetry.Unconfirmed.Add(-resolved);
         }
 
-        foreach ((Waiter waiter, bool acked) in completions)
+        foreach ((Waiter waiter, bool acked, ulong sequence) in completions)
         {
-            waiter.Finish(acked ? null : new AmqpPublishNackedException(1));
+            waiter.Finish(acked ? null : new AmqpPublishNackedException(1) { PublishSequenceNumber = sequence });
         }
 
         completions.Clear();

@@ -19,7 +19,7 @@ internal static class StoredFailure
         AmqpConnectionClosedException c => new AmqpConnectionClosedException(c.ReplyCode, c.ReplyText, c.ClassId, c.MethodId, c),
         AmqpChannelClosedException c => new AmqpChannelClosedException(c.Channel, c.ReplyCode, c.ReplyText, c.ClassId, c.MethodId, c),
         AmqpProtocolException p => new AmqpProtocolException(p.ReplyCode, p.Offset, p.Detail, p),
-        AmqpPublishNackedException n => new AmqpPublishNackedException(n.Count),
+        AmqpPublishNackedException n => new AmqpPublishNackedException(n.Count) { PublishSequenceNumber = n.PublishSequenceNumber },
         ObjectDisposedException d => new ObjectDisposedException(d.Message, d),
         OperationCanceledException o => new OperationCanceledException(o.Message, o, o.CancellationToken),
         _ => new AmqpConnectionClosedException(0, stored.Message, innerException: stored),
