@@ -101,10 +101,10 @@ internal static class Mapping
     /// connection was closed before the call, <see cref="OperationInterruptedException"/> when it closed because of it
     /// or during it; other failures (timeouts, cancellation, argument checks) pass unchanged.
     /// </summary>
-    public static Exception Translate(Exception error, bool closedBefore, ShutdownInitiator initiator) => error switch
+    public static Exception Translate(Exception error, bool closedBefore, Func<Exception, ShutdownEventArgs> shutdown) => error switch
     {
-        AmqpClosedException or AmqpProtocolException when closedBefore => new AlreadyClosedException(ToShutdown(error, initiator)),
-        AmqpClosedException or AmqpProtocolException => new OperationInterruptedException(ToShutdown(error, initiator)),
+        AmqpClosedException or AmqpProtocolException when closedBefore => new AlreadyClosedException(shutdown(error)),
+        AmqpClosedException or AmqpProtocolException => new OperationInterruptedException(shutdown(error)),
         _ => error,
     };
 }

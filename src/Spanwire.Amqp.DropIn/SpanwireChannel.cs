@@ -1,9 +1,11 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Events;
 using RabbitMQ.Client.Exceptions;
 using Spanwire.Amqp.Client;
+using Spanwire.Amqp.Protocol;
 
 namespace Spanwire.Amqp.DropIn;
 
@@ -156,6 +158,7 @@ internal sealed class SpanwireChannel : IChannel
         where TProperties : IReadOnlyBasicProperties, IAmqpHeader =>
         BasicPublishAsync(exchange.Value, routingKey.Value, mandatory, basicProperties, body, cancellationToken);
 
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))] // a publish awaiting its confirm allocates no state machine
     public async ValueTask BasicPublishAsync<TProperties>(string exchange, string routingKey, bool mandatory, TProperties basicProperties,
         ReadOnlyMemory<byte> body = default, CancellationToken cancellationToken = default)
         where TProperties : IReadOnlyBasicProperties, IAmqpHeader
@@ -181,7 +184,7 @@ internal sealed class SpanwireChannel : IChannel
         {
             throw new PublishException(nacked.PublishSequenceNumber, isReturn: false);
         }
-        catch (Exception e) when (Mapping.Translate(e, closedBefore, _initiator) is var translated && translated != e)
+        catch (Exception e) when (Mapping.Translate(e, closedBefore, Shutdown) is var translated && translated != e)
         {
             throw translated;
         }
@@ -282,8 +285,13 @@ internal sealed class SpanwireChannel : IChannel
         await EndConsumersAsync().ConfigureAwait(false);
     }
 
-    private ShutdownEventArgs Shutdown(Exception reason) =>
-        Volatile.Read(ref _applicationClose) is { } closed && reason is AmqpClosedException { ReplyCode: < 300 } ? closed : Mapping.ToShutdown(reason, _initiator);
+    // A channel ended by its connection's end reports the connection's shutdown, as RabbitMQ.Client's channels do.
+    private ShutdownEventArgs Shutdown(Exception reason) => reason switch
+    {
+        AmqpConnectionClosedException or AmqpProtocolException => _connection.Shutdown(reason),
+        AmqpClosedException { ReplyCode: < 300 } when Volatile.Read(ref _applicationClose) is { } closed => closed,
+        _ => Mapping.ToShutdown(reason, _initiator),
+    };
 
     /// <summary>A Spanwire call, its closes reported as RabbitMQ.Client's exceptions.</summary>
     private async Task Invoke(Func<Task> call)
@@ -293,7 +301,7 @@ internal sealed class SpanwireChannel : IChannel
         {
             await call().ConfigureAwait(false);
         }
-        catch (Exception e) when (Mapping.Translate(e, closedBefore, _initiator) is var translated && translated != e)
+        catch (Exception e) when (Mapping.Translate(e, closedBefore, Shutdown) is var translated && translated != e)
         {
             throw translated;
         }
@@ -306,12 +314,13 @@ internal sealed class SpanwireChannel : IChannel
         {
             return await call().ConfigureAwait(false);
         }
-        catch (Exception e) when (Mapping.Translate(e, closedBefore, _initiator) is var translated && translated != e)
+        catch (Exception e) when (Mapping.Translate(e, closedBefore, Shutdown) is var translated && translated != e)
         {
             throw translated;
         }
     }
 
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
     private async ValueTask Settle(ValueTask settle)
     {
         bool closedBefore = !_channel.IsOpen;
@@ -319,7 +328,7 @@ internal sealed class SpanwireChannel : IChannel
         {
             await settle.ConfigureAwait(false);
         }
-        catch (Exception e) when (Mapping.Translate(e, closedBefore, _initiator) is var translated && translated != e)
+        catch (Exception e) when (Mapping.Translate(e, closedBefore, Shutdown) is var translated && translated != e)
         {
             throw translated;
         }

@@ -13,6 +13,7 @@ internal sealed class SpanwireConnection : IConnection
     private readonly SpanwireConnectionFactory _factory;
     private readonly AsyncEvents _events = new();
     private ShutdownEventArgs? _closeReason;
+    private ShutdownEventArgs? _applicationClose; // the code and text the application closed with, as RabbitMQ.Client reports them
     private ShutdownInitiator _initiator = ShutdownInitiator.Peer;
 
     public SpanwireConnection(AmqpConnection connection, AmqpConnectionOptions options, SpanwireConnectionFactory factory, string? clientProvidedName)
@@ -24,7 +25,7 @@ internal sealed class SpanwireConnection : IConnection
         Endpoint = new AmqpTcpEndpoint(connection.Endpoint.Host, connection.Endpoint.Port, factory.Ssl);
         connection.Closed += (_, reason) =>
         {
-            _closeReason = Mapping.ToShutdown(reason, _initiator);
+            _closeReason = Shutdown(reason);
             _events.Raise(ConnectionShutdownAsync, this, _closeReason);
         };
         connection.Blocked += (_, why) => _events.Raise(ConnectionBlockedAsync, this, new ConnectionBlockedEventArgs(why));
@@ -95,7 +96,7 @@ internal sealed class SpanwireConnection : IConnection
         {
             await _connection.UpdateSecretAsync(newSecret, reason, cancellationToken).ConfigureAwait(false);
         }
-        catch (Exception e) when (Mapping.Translate(e, closedBefore: false, _initiator) is var translated && translated != e)
+        catch (Exception e) when (Mapping.Translate(e, closedBefore: false, Shutdown) is var translated && translated != e)
         {
             throw translated;
         }
@@ -103,17 +104,18 @@ internal sealed class SpanwireConnection : IConnection
 
     public async Task CloseAsync(ushort reasonCode, string reasonText, TimeSpan timeout, bool abort, CancellationToken cancellationToken = default)
     {
-        if (!abort)
+        if (_connection.CloseReason is not null)
         {
-            ThrowIfClosed();
+            return; // as RabbitMQ.Client: closing a closed connection does nothing
         }
 
         _initiator = ShutdownInitiator.Application;
+        Interlocked.CompareExchange(ref _applicationClose, new ShutdownEventArgs(ShutdownInitiator.Application, reasonCode, reasonText), null);
         try
         {
             await _connection.CloseAsync(timeout, abort, reasonCode, reasonText, cancellationToken).ConfigureAwait(false);
         }
-        catch (Exception e) when (!abort && Mapping.Translate(e, closedBefore: false, _initiator) is var translated && translated != e)
+        catch (Exception e) when (!abort && Mapping.Translate(e, closedBefore: false, Shutdown) is var translated && translated != e)
         {
             throw translated;
         }
@@ -129,7 +131,7 @@ internal sealed class SpanwireConnection : IConnection
         {
             channel = await _connection.OpenChannelAsync(cancellationToken).ConfigureAwait(false);
         }
-        catch (Exception e) when (Mapping.Translate(e, closedBefore: false, _initiator) is var translated && translated != e)
+        catch (Exception e) when (Mapping.Translate(e, closedBefore: false, Shutdown) is var translated && translated != e)
         {
             throw translated;
         }
@@ -141,11 +143,15 @@ internal sealed class SpanwireConnection : IConnection
 
     internal void RaiseCallbackException(CallbackExceptionEventArgs args) => _events.Raise(CallbackExceptionAsync, this, args);
 
+    /// <summary>The shutdown RabbitMQ.Client reports for the connection's end: the application's code and text when it closed it.</summary>
+    internal ShutdownEventArgs Shutdown(Exception reason) =>
+        _closeReason ?? (Volatile.Read(ref _applicationClose) is { } closed && reason is AmqpClosedException { ReplyCode: < 300 } ? closed : Mapping.ToShutdown(reason, _initiator));
+
     private void ThrowIfClosed()
     {
         if (!_connection.IsOpen && _connection.CloseReason is { } reason)
         {
-            throw new AlreadyClosedException(_closeReason ?? Mapping.ToShutdown(reason, _initiator));
+            throw new AlreadyClosedException(Shutdown(reason));
         }
     }
 

@@ -13,9 +13,9 @@ namespace Spanwire.Amqp.IntegrationTests;
 /// their shutdown reasons) must be the same.
 /// </summary>
 [Trait("Category", BrokerTests.Trait)]
-public sealed class DropInTests
+public sealed partial class DropInTests
 {
-    private delegate Task<string> Scenario(IConnectionFactory factory, string name);
+    internal delegate Task<string> Scenario(IConnectionFactory factory, string name);
 
     [BrokerFact]
     public Task Publish_and_consume_every_property_and_header_type() => Compare(async (factory, name) =>
@@ -185,17 +185,24 @@ public sealed class DropInTests
     });
 
     /// <summary>Runs <paramref name="scenario"/> through RabbitMQ.Client, then through Spanwire, and compares what each saw.</summary>
-    private static async Task Compare(Scenario scenario)
+    internal static Task Compare(Scenario scenario) => Compare(scenario, Broker.Uri, static _ => { });
+
+    /// <summary>As <see cref="Compare(Scenario)"/>, against <paramref name="uri"/>, each factory set up by <paramref name="configure"/>.</summary>
+    internal static async Task Compare(Scenario scenario, string uri, Action<IConnectionFactory> configure)
     {
-        string expected = await scenario(new ConnectionFactory { Uri = new Uri(Broker.Uri) }, Broker.Name("dropin.rmq"));
-        string actual = await scenario(new SpanwireConnectionFactory { Uri = new Uri(Broker.Uri) }, Broker.Name("dropin.spanwire"));
+        var control = new ConnectionFactory { Uri = new Uri(uri) };
+        var dropIn = new SpanwireConnectionFactory { Uri = new Uri(uri) };
+        configure(control);
+        configure(dropIn);
+        string expected = await scenario(control, Broker.Name("dropin.rmq"));
+        string actual = await scenario(dropIn, Broker.Name("dropin.spanwire"));
         Expect.Equal(Normalize(expected), Normalize(actual), "the same scenario through RabbitMQ.Client (expected) and the drop-in (actual)");
     }
 
     // Names differ between the two runs by their prefix and unique part only.
     private static string Normalize(string outcome) => System.Text.RegularExpressions.Regex.Replace(outcome, @"dropin\.(rmq|spanwire)\.[0-9a-f]{32}", "dropin.X");
 
-    private static async Task<string> Outcome(Func<Task> call)
+    internal static async Task<string> Outcome(Func<Task> call)
     {
         try
         {
@@ -211,7 +218,7 @@ public sealed class DropInTests
         }
     }
 
-    private static Task Note(List<string> seen, string what)
+    internal static Task Note(List<string> seen, string what)
     {
         lock (seen)
         {
@@ -221,7 +228,7 @@ public sealed class DropInTests
         return Task.CompletedTask;
     }
 
-    private static async Task Until(Func<bool> condition)
+    internal static async Task Until(Func<bool> condition)
     {
         while (!condition())
         {

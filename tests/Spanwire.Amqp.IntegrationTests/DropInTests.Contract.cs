@@ -1,0 +1,239 @@
+using System.Security.Cryptography;
+using RabbitMQ.Client;
+using RabbitMQ.Client.Events;
+using RabbitMQ.Client.Exceptions;
+using Spanwire.Amqp.DropIn;
+
+namespace Spanwire.Amqp.IntegrationTests;
+
+// More of IChannel's and IConnection's contract, each scenario through both clients (see DropInTests).
+public sealed partial class DropInTests
+{
+    [BrokerFact]
+    public Task Bodies_from_empty_to_8_MB_arrive_whole() => Compare(async (factory, name) =>
+    {
+        await using IConnection connection = await factory.CreateConnectionAsync(TestTimeout.Token);
+        await using IChannel channel = await connection.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+        await channel.QueueDeclareAsync(name, durable: false, exclusive: true, autoDelete: false, cancellationToken: TestTimeout.Token);
+        int[] sizes = [0, 1, 4095, 4096, 131_071, 131_072, 131_073, 1 << 20, 8 << 20];
+        var random = new Random(36);
+        var seen = new List<string>();
+        foreach (int size in sizes)
+        {
+            byte[] body = new byte[size];
+            random.NextBytes(body);
+            await channel.BasicPublishAsync("", name, body, TestTimeout.Token);
+            BasicGetResult? got = null;
+            while (got is null)
+            {
+                got = await channel.BasicGetAsync(name, autoAck: true, TestTimeout.Token);
+            }
+
+            seen.Add($"{size}:{got.Body.Length}:{Convert.ToHexString(SHA256.HashData(got.Body.Span))[..8]}");
+        }
+
+        // And the largest through a consumer, whose body is valid for the handler's call.
+        var received = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var consumer = new AsyncEventingBasicConsumer(channel);
+        consumer.ReceivedAsync += (_, e) =>
+        {
+            received.TrySetResult($"{e.Body.Length}:{Convert.ToHexString(SHA256.HashData(e.Body.Span))[..8]}");
+            return Task.CompletedTask;
+        };
+        await channel.BasicConsumeAsync(name, autoAck: true, consumer, TestTimeout.Token);
+        byte[] large = new byte[8 << 20];
+        random.NextBytes(large);
+        await channel.BasicPublishAsync("", name, large, TestTimeout.Token);
+        return string.Join(" ", seen) + " consumed " + await received.Task.WaitAsync(TestTimeout.Token);
+    });
+
+    [BrokerFact]
+    public Task Ack_nack_and_reject_single_and_multiple_leave_what_the_broker_counts() => Compare(async (factory, name) =>
+    {
+        await using IConnection connection = await factory.CreateConnectionAsync(TestTimeout.Token);
+        await using IChannel channel = await connection.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+        await channel.QueueDeclareAsync(name, durable: false, exclusive: true, autoDelete: false, cancellationToken: TestTimeout.Token);
+        for (byte i = 0; i < 8; i++)
+        {
+            await channel.BasicPublishAsync("", name, new[] { i }, TestTimeout.Token);
+        }
+
+        async Task<BasicGetResult> Get() => (await channel.BasicGetAsync(name, autoAck: false, TestTimeout.Token))!;
+        var steps = new List<string>();
+        BasicGetResult a = await Get(), b = await Get(), c = await Get();
+        await channel.BasicNackAsync(c.DeliveryTag, multiple: true, requeue: true, TestTimeout.Token); // a, b, c back
+        await Until(async () => await channel.MessageCountAsync(name, TestTimeout.Token) == 8); // the queue counts requeued messages a moment later
+        steps.Add("nack multiple: all 8 ready");
+        BasicGetResult d = await Get();
+        await channel.BasicRejectAsync(d.DeliveryTag, requeue: false, TestTimeout.Token);
+        steps.Add($"reject: {await channel.MessageCountAsync(name, TestTimeout.Token)} first={d.Body.Span[0]} redelivered={d.Redelivered}");
+        BasicGetResult e = await Get(), f = await Get();
+        await channel.BasicAckAsync(f.DeliveryTag, multiple: true, TestTimeout.Token);
+        BasicGetResult g = await Get();
+        await channel.BasicNackAsync(g.DeliveryTag, multiple: false, requeue: false, TestTimeout.Token);
+        steps.Add($"ack multiple, nack one: {await channel.MessageCountAsync(name, TestTimeout.Token)} bodies={a.Body.Span[0]},{e.Body.Span[0]},{g.Body.Span[0]}");
+        string unknown = await Outcome(async () =>
+        {
+            await channel.BasicAckAsync(999, multiple: false, TestTimeout.Token);
+            await channel.QueueDeclarePassiveAsync(name, TestTimeout.Token); // the broker's answer to the bad tag comes first
+        });
+        steps.Add($"unknown tag: {unknown} open={channel.IsOpen}");
+        return string.Join(" | ", steps);
+    });
+
+    [BrokerFact]
+    public Task Qos_limits_unacknowledged_deliveries_and_dispatch_concurrency_runs_handlers_side_by_side() => Compare(async (factory, name) =>
+    {
+        await using IConnection connection = await factory.CreateConnectionAsync(TestTimeout.Token);
+        await using IChannel channel = await connection.CreateChannelAsync(new CreateChannelOptions(false, false, null, consumerDispatchConcurrency: 3), TestTimeout.Token);
+        await channel.QueueDeclareAsync(name, durable: false, exclusive: true, autoDelete: false, cancellationToken: TestTimeout.Token);
+        await channel.BasicQosAsync(0, 5, false, TestTimeout.Token);
+        for (int i = 0; i < 12; i++)
+        {
+            await channel.BasicPublishAsync("", name, new byte[] { (byte)i }, TestTimeout.Token);
+        }
+
+        int running = 0, most = 0, handled = 0;
+        var release = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var consumer = new AsyncEventingBasicConsumer(channel);
+        consumer.ReceivedAsync += async (_, e) =>
+        {
+            int now = Interlocked.Increment(ref running);
+            InterlockedMax(ref most, now);
+            await release.Task;
+            Interlocked.Decrement(ref running);
+            Interlocked.Increment(ref handled);
+            await channel.BasicAckAsync(e.DeliveryTag, multiple: false);
+        };
+        await channel.BasicConsumeAsync(name, autoAck: false, consumer, TestTimeout.Token);
+        await Until(() => Volatile.Read(ref most) == 3);
+        await Task.Delay(200, TestTimeout.Token);
+        uint waiting = await MessageCount(connection, name);
+        release.SetResult();
+        await Until(() => Volatile.Read(ref handled) == 12);
+        return $"most at once={most} left in the queue while 5 were unacked={waiting} handled={handled}";
+    });
+
+    [BrokerFact]
+    public Task NoWait_and_passive_declares_behave_as_RabbitMQ_Clients() => Compare(async (factory, name) =>
+    {
+        await using IConnection connection = await factory.CreateConnectionAsync(TestTimeout.Token);
+        await using IChannel channel = await connection.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+        var steps = new List<string>();
+        QueueDeclareOk noWait = await channel.QueueDeclareAsync(name, durable: false, exclusive: false, autoDelete: true, noWait: true, cancellationToken: TestTimeout.Token);
+        steps.Add($"queue nowait: {noWait.QueueName == name} {noWait.MessageCount} {noWait.ConsumerCount}");
+        await channel.ExchangeDeclareAsync(name, ExchangeType.Fanout, durable: false, autoDelete: true, noWait: true, cancellationToken: TestTimeout.Token);
+        await channel.QueueBindAsync(name, name, "", noWait: true, cancellationToken: TestTimeout.Token);
+        await channel.ExchangeDeclarePassiveAsync(name, TestTimeout.Token);
+        QueueDeclareOk passive = await channel.QueueDeclarePassiveAsync(name, TestTimeout.Token);
+        steps.Add($"passive: {passive.QueueName == name} {passive.MessageCount} {passive.ConsumerCount} current={channel.CurrentQueue == name}");
+        await channel.BasicPublishAsync(name, "any", new byte[] { 1 }, TestTimeout.Token);
+        steps.Add($"through the binding: {await channel.MessageCountAsync(name, TestTimeout.Token)} consumers={await channel.ConsumerCountAsync(name, TestTimeout.Token)}");
+        await channel.QueueUnbindAsync(name, name, "", cancellationToken: TestTimeout.Token);
+        await channel.ExchangeDeleteAsync(name, ifUnused: false, noWait: true, cancellationToken: TestTimeout.Token);
+        steps.Add("exchange gone: " + await Outcome(() => channel.ExchangeDeclarePassiveAsync(name, TestTimeout.Token)));
+        return string.Join(" | ", steps);
+    });
+
+    [BrokerFact]
+    public Task Closing_the_connection_reports_its_reason_and_every_later_call_is_already_closed() => Compare(async (factory, name) =>
+    {
+        IConnection connection = await factory.CreateConnectionAsync("dropin-close", TestTimeout.Token);
+        IChannel channel = await connection.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+        var seen = new List<string>();
+        connection.ConnectionShutdownAsync += (_, e) => Note(seen, $"connection {e.Initiator} {e.ReplyCode} {e.ReplyText}");
+        channel.ChannelShutdownAsync += (_, e) => Note(seen, $"channel {e.Initiator} {e.ReplyCode}");
+        string before = $"open={connection.IsOpen} name={connection.ClientProvidedName} reason={connection.CloseReason is null} " +
+            $"channel={channel.ChannelNumber} max={connection.ChannelMax} frame={connection.FrameMax} local={connection.LocalPort > 0} " +
+            $"product={connection.ServerProperties?.ContainsKey("product")}";
+        await connection.CloseAsync(TestTimeout.Token);
+        await Until(() => seen.Count >= 2);
+        string after = $"open={connection.IsOpen} reason={connection.CloseReason?.Initiator} {connection.CloseReason?.ReplyCode} channel open={channel.IsOpen}";
+        string create = await Outcome(() => connection.CreateChannelAsync(cancellationToken: TestTimeout.Token));
+        string declare = await Outcome(() => channel.QueueDeclareAsync(name, false, false, true, cancellationToken: TestTimeout.Token));
+        string publish = await Outcome(() => channel.BasicPublishAsync("", name, new byte[1], TestTimeout.Token).AsTask());
+        string closeAgain = await Outcome(() => connection.CloseAsync(TestTimeout.Token));
+        string abort = await Outcome(() => connection.AbortAsync(TestTimeout.Token));
+        connection.Dispose();
+        seen.Sort(StringComparer.Ordinal); // the two events' order is not part of the contract
+        return $"{before} | {after} | {string.Join(", ", seen)} | create: {create} | declare: {declare} | publish: {publish} | close again: {closeAgain} | abort: {abort}";
+    });
+
+    [BrokerFact]
+    public Task Concurrent_publishers_on_one_channel_all_confirmed() => Compare(async (factory, name) =>
+    {
+        await using IConnection connection = await factory.CreateConnectionAsync(TestTimeout.Token);
+        await using IChannel channel = await connection.CreateChannelAsync(
+            new CreateChannelOptions(publisherConfirmationsEnabled: true, publisherConfirmationTrackingEnabled: true), TestTimeout.Token);
+        await channel.QueueDeclareAsync(name, durable: false, exclusive: true, autoDelete: false, cancellationToken: TestTimeout.Token);
+        int acks = 0;
+        channel.BasicAcksAsync += (_, _) =>
+        {
+            Interlocked.Increment(ref acks);
+            return Task.CompletedTask;
+        };
+        await Task.WhenAll(Enumerable.Range(0, 8).Select(publisher => Task.Run(async () =>
+        {
+            for (int i = 0; i < 250; i++)
+            {
+                await channel.BasicPublishAsync("", name, BitConverter.GetBytes(publisher * 1000 + i), TestTimeout.Token);
+            }
+        })));
+        ulong next = await channel.GetNextPublishSequenceNumberAsync(TestTimeout.Token);
+        uint count = await channel.MessageCountAsync(name, TestTimeout.Token);
+        return $"next={next} count={count} acks seen={Volatile.Read(ref acks) > 0}";
+    });
+
+    [BrokerFact]
+    public Task Heartbeat_and_limits_are_negotiated_as_asked() => Compare(async (factory, name) =>
+    {
+        if (factory is ConnectionFactory control)
+        {
+            control.RequestedHeartbeat = TimeSpan.FromSeconds(7);
+            control.RequestedChannelMax = 100;
+            control.RequestedFrameMax = 65_536;
+        }
+        else
+        {
+            var dropIn = (SpanwireConnectionFactory)factory;
+            dropIn.RequestedHeartbeat = TimeSpan.FromSeconds(7);
+            dropIn.RequestedChannelMax = 100;
+            dropIn.RequestedFrameMax = 65_536;
+        }
+
+        await using IConnection connection = await factory.CreateConnectionAsync(TestTimeout.Token);
+        return $"heartbeat={connection.Heartbeat} channels={connection.ChannelMax} frame={connection.FrameMax} protocol={connection.Protocol.ApiName}";
+    });
+
+    [Fact]
+    public async Task An_unreachable_broker_is_BrokerUnreachableException_as_with_RabbitMQ_Client()
+    {
+        async Task<string> Connect(IConnectionFactory factory) => await Outcome(() => factory.CreateConnectionAsync(TestTimeout.Token));
+        string expected = await Connect(new ConnectionFactory { Uri = new Uri("amqp://guest:guest@127.0.0.1:1/") });
+        string actual = await Connect(new SpanwireConnectionFactory { Uri = new Uri("amqp://guest:guest@127.0.0.1:1/") });
+        Expect.Equal(expected, actual, "a connect to a closed port");
+    }
+
+    private static async Task Until(Func<Task<bool>> condition)
+    {
+        while (!await condition())
+        {
+            await Task.Delay(10, TestTimeout.Token);
+        }
+    }
+
+    private static async Task<uint> MessageCount(IConnection connection, string queue)
+    {
+        await using IChannel other = await connection.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+        return (await other.QueueDeclarePassiveAsync(queue, TestTimeout.Token)).MessageCount;
+    }
+
+    private static void InterlockedMax(ref int location, int value)
+    {
+        int seen = Volatile.Read(ref location);
+        while (value > seen && Interlocked.CompareExchange(ref location, value, seen) is var was && was != seen)
+        {
+            seen = was;
+        }
+    }
+}
