@@ -128,7 +128,8 @@ public sealed partial class DropInTests
         QueueDeclareOk passive = await channel.QueueDeclarePassiveAsync(name, TestTimeout.Token);
         steps.Add($"passive: {passive.QueueName == name} {passive.MessageCount} {passive.ConsumerCount} current={channel.CurrentQueue == name}");
         await channel.BasicPublishAsync(name, "any", new byte[] { 1 }, TestTimeout.Token);
-        steps.Add($"through the binding: {await channel.MessageCountAsync(name, TestTimeout.Token)} consumers={await channel.ConsumerCountAsync(name, TestTimeout.Token)}");
+        await Until(async () => await channel.MessageCountAsync(name, TestTimeout.Token) == 1); // routed through the binding, counted a moment later
+        steps.Add($"through the binding: consumers={await channel.ConsumerCountAsync(name, TestTimeout.Token)}");
         await channel.QueueUnbindAsync(name, name, "", cancellationToken: TestTimeout.Token);
         await channel.ExchangeDeleteAsync(name, ifUnused: false, noWait: true, cancellationToken: TestTimeout.Token);
         steps.Add("exchange gone: " + await Outcome(() => channel.ExchangeDeclarePassiveAsync(name, TestTimeout.Token)));
