@@ -28,6 +28,9 @@ internal sealed class SpanwireConnection : IConnection
             _closeReason = Shutdown(reason);
             _events.Raise(ConnectionShutdownAsync, this, _closeReason);
         };
+        // As RabbitMQ.Client: a lost connection is shut down (and then recovered), whoever ended it.
+        connection.ConnectionLost += (_, reason) => _events.Raise(ConnectionShutdownAsync, this,
+            Mapping.ToShutdown(reason, reason.InnerException is null ? ShutdownInitiator.Peer : ShutdownInitiator.Library));
         connection.Blocked += (_, why) => _events.Raise(ConnectionBlockedAsync, this, new ConnectionBlockedEventArgs(why));
         connection.Unblocked += (_, _) => _events.Raise(ConnectionUnblockedAsync, this, AsyncEventArgs.Empty);
         connection.RecoverySucceeded += (_, _) => _events.Raise(RecoverySucceededAsync, this, AsyncEventArgs.Empty);

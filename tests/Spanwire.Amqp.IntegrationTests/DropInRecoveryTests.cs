@@ -1,0 +1,146 @@
+using System.Net;
+using System.Net.Security;
+using System.Security.Cryptography.X509Certificates;
+using RabbitMQ.Client;
+using RabbitMQ.Client.Events;
+using Spanwire.Amqp.DropIn;
+
+namespace Spanwire.Amqp.IntegrationTests;
+
+/// <summary>
+/// The drop-in's recovery against RabbitMQ.Client's, on a node of its own (the broker closes every connection) and
+/// through a proxy that drops the socket: the same events, the topology and consumers back, a server-named queue
+/// renamed, deliveries going on.
+/// </summary>
+[Trait("Category", BrokerTests.Trait)]
+public sealed class DropInRecoveryTests(PrivateNode node) : IClassFixture<PrivateNode>
+{
+    [BrokerFact]
+    public Task A_forced_close_recovers_topology_consumers_and_server_named_queues() =>
+        DropInTests.Compare((factory, name) => RecoverAsync(factory, name, () => node.CtlAsync("close_all_connections \"drop-in recovery\"")), node.Uri, FastRecovery);
+
+    [BrokerFact]
+    public async Task A_dropped_socket_recovers_the_same_way()
+    {
+        int port = new Uri(node.Uri).Port;
+        await using var proxy = new ChaosProxy(new IPEndPoint(IPAddress.Loopback, port));
+        string viaProxy = new UriBuilder(node.Uri) { Port = proxy.Port }.Uri.ToString();
+        await DropInTests.Compare((factory, name) => RecoverAsync(factory, name, () =>
+        {
+            // Every connection the proxy holds: the control's, closed by now, may still be listed.
+            var random = new Random(1);
+            Assert.True(proxy.CutOne(random), "a connection to cut");
+            while (proxy.CutOne(random))
+            {
+            }
+
+            return Task.CompletedTask;
+        }), viaProxy, FastRecovery);
+    }
+
+    private static void FastRecovery(IConnectionFactory factory)
+    {
+        if (factory is ConnectionFactory control)
+        {
+            control.NetworkRecoveryInterval = TimeSpan.FromMilliseconds(200);
+        }
+        else
+        {
+            ((SpanwireConnectionFactory)factory).NetworkRecoveryInterval = TimeSpan.FromMilliseconds(200);
+        }
+    }
+
+    private static async Task<string> RecoverAsync(IConnectionFactory factory, string name, Func<Task> fault)
+    {
+        await using IConnection connection = await factory.CreateConnectionAsync(TestTimeout.Token);
+        var seen = new List<string>();
+        var recovered = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        connection.ConnectionShutdownAsync += (_, e) => DropInTests.Note(seen, $"shutdown {e.Initiator}");
+        connection.RecoverySucceededAsync += (_, _) =>
+        {
+            recovered.TrySetResult();
+            return DropInTests.Note(seen, "recovered");
+        };
+        string? renamedFrom = null, renamedTo = null;
+        connection.QueueNameChangedAfterRecoveryAsync += (_, e) =>
+        {
+            (renamedFrom, renamedTo) = (e.NameBefore, e.NameAfter);
+            return Task.CompletedTask;
+        };
+
+        IChannel channel = await connection.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+        await channel.ExchangeDeclareAsync(name, ExchangeType.Direct, durable: false, autoDelete: true, cancellationToken: TestTimeout.Token);
+        QueueDeclareOk queue = await channel.QueueDeclareAsync("", durable: false, exclusive: true, autoDelete: true, cancellationToken: TestTimeout.Token);
+        await channel.QueueBindAsync(queue.QueueName, name, "k", cancellationToken: TestTimeout.Token);
+        await channel.BasicQosAsync(0, 10, false, TestTimeout.Token);
+        var bodies = new List<string>();
+        var consumer = new AsyncEventingBasicConsumer(channel);
+        consumer.ReceivedAsync += async (_, e) =>
+        {
+            lock (bodies)
+            {
+                bodies.Add(e.Body.Span[0].ToString(System.Globalization.CultureInfo.InvariantCulture));
+            }
+
+            await channel.BasicAckAsync(e.DeliveryTag, multiple: false);
+        };
+        await channel.BasicConsumeAsync(queue.QueueName, autoAck: false, consumer, TestTimeout.Token);
+        await channel.BasicPublishAsync(name, "k", new byte[] { 1 }, TestTimeout.Token);
+        await DropInTests.Until(() => bodies.Count == 1);
+
+        await fault();
+        try
+        {
+            await recovered.Task.WaitAsync(TimeSpan.FromSeconds(30), TestTimeout.Token);
+        }
+        catch (TimeoutException)
+        {
+            throw new TimeoutException($"{factory.GetType().Name} did not recover in 30 s; events: {string.Join(", ", seen)}");
+        }
+
+        await channel.BasicPublishAsync(name, "k", new byte[] { 2 }, TestTimeout.Token);
+        await DropInTests.Until(() => bodies.Count == 2);
+        bool renamed = renamedFrom == queue.QueueName && renamedTo is not null && renamedTo != renamedFrom;
+        return $"{string.Join(", ", seen)} | renamed={renamed} | bodies={string.Join(",", bodies)} | channel open={channel.IsOpen} consumer running={consumer.IsRunning}";
+    }
+}
+
+/// <summary>The drop-in over TLS against RabbitMQ.Client over TLS: the same SslOption, the same outcome.</summary>
+[Trait("Category", BrokerTests.Trait)]
+public sealed class DropInTlsTests(TlsNode node) : IClassFixture<TlsNode>
+{
+    [BrokerFact]
+    public Task A_connection_over_TLS_with_RabbitMQ_Clients_SslOption() => DropInTests.Compare(async (factory, name) =>
+    {
+        await using IConnection connection = await factory.CreateConnectionAsync(TestTimeout.Token);
+        await using IChannel channel = await connection.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+        QueueDeclareOk queue = await channel.QueueDeclareAsync(name, durable: false, exclusive: true, autoDelete: false, cancellationToken: TestTimeout.Token);
+        await channel.BasicPublishAsync("", name, new byte[] { 42 }, TestTimeout.Token);
+        BasicGetResult? got = null;
+        while (got is null)
+        {
+            got = await channel.BasicGetAsync(name, autoAck: true, TestTimeout.Token);
+        }
+
+        return $"port={connection.Endpoint.Port == new Uri(node.TlsUri).Port} tls={connection.Endpoint.Ssl.Enabled} body={got.Body.Span[0]}";
+    }, node.TlsUri, factory =>
+    {
+        SslOption ssl = factory is ConnectionFactory control ? control.Ssl : ((SpanwireConnectionFactory)factory).Ssl;
+        ssl.CertificateValidationCallback = TrustTestCa;
+    });
+
+    /// <summary>The node's certificate, checked against the test CA alone (its name is the node's, not the address dialled).</summary>
+    private bool TrustTestCa(object sender, X509Certificate? certificate, X509Chain? chain, SslPolicyErrors errors)
+    {
+        if (certificate is null)
+        {
+            return false;
+        }
+
+        using var build = new X509Chain();
+        build.ChainPolicy.TrustMode = X509ChainTrustMode.CustomRootTrust;
+        build.ChainPolicy.RevocationMode = X509RevocationMode.NoCheck;
+        build.ChainPolicy.CustomTrustStore.Add(X509Certificate2.CreateFromPem(File.ReadAllText(Path.Combine(node.Certificates, "ca.pem"))));
+        return build.Build(new X509Certificate2(certificate));
+    }
+}
