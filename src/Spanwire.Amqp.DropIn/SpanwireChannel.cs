@@ -35,6 +35,7 @@ internal sealed class SpanwireChannel : IChannel
         channel.CallbackException += (_, e) => events.Raise(CallbackExceptionAsync, this,
             CallbackExceptionEventArgs.Build(e.Exception, "HandleBasicDeliverAsync", e.Consumer.Tag));
         channel.Closed += (_, reason) => events.Raise(ChannelShutdownAsync, this, Shutdown(reason));
+        channel.SetPublishErrorTranslator(error => TranslatePublishError(error, closedBefore: false));
     }
 
     /// <summary>Publisher confirms as the options ask, before the channel is handed out.</summary>
@@ -158,37 +159,33 @@ internal sealed class SpanwireChannel : IChannel
         where TProperties : IReadOnlyBasicProperties, IAmqpHeader =>
         BasicPublishAsync(exchange.Value, routingKey.Value, mandatory, basicProperties, body, cancellationToken);
 
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))] // a publish awaiting its confirm allocates no state machine
-    public async ValueTask BasicPublishAsync<TProperties>(string exchange, string routingKey, bool mandatory, TProperties basicProperties,
+    // The channel's own publish task is handed out as it is (no state machine, and code awaiting a confirm resumes
+    // once, where the channel resumes it): what fails after the publish was sent is translated by the channel itself
+    // (SetPublishErrorTranslator, installed in the constructor), what fails before is translated here.
+    public ValueTask BasicPublishAsync<TProperties>(string exchange, string routingKey, bool mandatory, TProperties basicProperties,
         ReadOnlyMemory<byte> body = default, CancellationToken cancellationToken = default)
         where TProperties : IReadOnlyBasicProperties, IAmqpHeader
     {
         bool closedBefore = !_channel.IsOpen;
-        Protocol.BasicProperties properties = Mapping.ToSpanwire(basicProperties);
         try
         {
-            if (_tracking)
-            {
-                await _channel.PublishConfirmedAsync(exchange, routingKey, properties, body, mandatory, cancellationToken).ConfigureAwait(false);
-            }
-            else
-            {
-                await _channel.PublishAsync(exchange, routingKey, properties, body, mandatory, cancellationToken).ConfigureAwait(false);
-            }
+            Protocol.BasicProperties properties = Mapping.ToSpanwire(basicProperties);
+            return _tracking
+                ? _channel.PublishConfirmedAsync(exchange, routingKey, properties, body, mandatory, cancellationToken)
+                : _channel.PublishAsync(exchange, routingKey, properties, body, mandatory, cancellationToken);
         }
-        catch (AmqpPublishReturnedException returned)
+        catch (Exception e) when (TranslatePublishError(e, closedBefore) is var translated && translated != e)
         {
-            throw new PublishException(returned.PublishSequenceNumber, isReturn: true);
-        }
-        catch (AmqpPublishNackedException nacked)
-        {
-            throw new PublishException(nacked.PublishSequenceNumber, isReturn: false);
-        }
-        catch (Exception e) when (Mapping.Translate(e, closedBefore, Shutdown) is var translated && translated != e)
-        {
-            throw translated;
+            return ValueTask.FromException(translated);
         }
     }
+
+    private Exception TranslatePublishError(Exception error, bool closedBefore) => error switch
+    {
+        AmqpPublishReturnedException returned => new PublishException(returned.PublishSequenceNumber, isReturn: true),
+        AmqpPublishNackedException nacked => new PublishException(nacked.PublishSequenceNumber, isReturn: false),
+        _ => Mapping.Translate(error, closedBefore, Shutdown),
+    };
 
     public Task BasicQosAsync(uint prefetchSize, ushort prefetchCount, bool global, CancellationToken cancellationToken = default) =>
         Invoke(() => _channel.QosAsync(prefetchSize, prefetchCount, global, cancellationToken));

@@ -90,7 +90,8 @@ public sealed partial class AmqpChannel
                 if (parked.TryClaim())
                 {
                     parked.ReleaseLease();
-                    parked.Completion.TrySetException(StoredFailure.Copy(reason));
+                    Exception copy = StoredFailure.Copy(reason);
+                    parked.Completion.TrySetException(_errorTranslator is { } translate ? translate(copy) : copy);
                 }
             }
 

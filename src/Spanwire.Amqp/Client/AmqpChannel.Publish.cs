@@ -82,7 +82,7 @@ public sealed partial class AmqpChannel
         }
 
         _confirmLimiter = outstandingLimit;
-        var tracker = new ConfirmTracker(_connection);
+        var tracker = new ConfirmTracker(_connection) { Translate = _errorTranslator };
         await CallAsync(AmqpMethods.ConfirmSelectOk, static (o, ch) => WriteConfirmSelect(o, ch), (in AmqpMethodReader _) =>
         {
             // Set on the read loop, so no ack can arrive before the tracker exists.

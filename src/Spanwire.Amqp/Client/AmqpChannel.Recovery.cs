@@ -124,7 +124,7 @@ public sealed partial class AmqpChannel
 
         if (_confirms is not null)
         {
-            var tracker = new ConfirmTracker(_connection);
+            var tracker = new ConfirmTracker(_connection) { Translate = _errorTranslator };
             await CallRawAsync(AmqpMethods.ConfirmSelectOk, static (o, ch) => WriteConfirmSelect(o, ch), (in AmqpMethodReader _) =>
             {
                 _confirms = tracker; // publish numbers start again at 1 on the new link

@@ -21,6 +21,21 @@ public sealed partial class AmqpChannel : IAsyncDisposable
     // deliveries of a link can be settled as soon as they arrive, even while recovery still restores the channel.
     private FrameOutput? _settleOutput;
     private int _counted; // 1 while the channel counts in the open-channels gauge
+    private Func<Exception, Exception>? _errorTranslator;
+
+    /// <summary>
+    /// For a layer that presents the channel under another client's interface: what a publish that fails after it
+    /// was sent (nacked, returned, or ended by a close) throws in its place, so that the publish's own task can be
+    /// handed out unwrapped.
+    /// </summary>
+    internal void SetPublishErrorTranslator(Func<Exception, Exception> translate)
+    {
+        _errorTranslator = translate;
+        if (_confirms is { } confirms)
+        {
+            confirms.Translate = translate;
+        }
+    }
 
     internal AmqpChannel(AmqpConnection connection, ushort number)
     {

@@ -20,6 +20,7 @@ internal sealed class ConfirmTracker
     private readonly Lock _lock = new();
     private readonly bool _asynchronousContinuations;
     private readonly Stack<Waiter> _spare = new();
+    private readonly Stack<ResumeBatch> _spareBatches = new();
     private readonly List<(ulong Target, TaskCompletionSource Done)> _batchWaiters = [];
 
     // Only the read loop resolves confirms, so one reused list carries the waiters to complete outside the lock.
@@ -42,6 +43,9 @@ internal sealed class ConfirmTracker
         _connection = connection;
         _asynchronousContinuations = !connection.AllowSynchronousContinuations;
     }
+
+    /// <summary>What a failed awaited publish throws in place of Spanwire's exception (set by a drop-in layer), or null.</summary>
+    internal Func<Exception, Exception>? Translate { get; set; }
 
     /// <summary>Publishes sent and not yet acked or nacked.</summary>
     public long Outstanding
@@ -101,7 +105,7 @@ internal sealed class ConfirmTracker
             Waiter? waiter = null;
             if (wait)
             {
-                waiter = _spare.Count > 0 ? _spare.Pop() : new Waiter(this, _asynchronousContinuations);
+                waiter = _spare.Count > 0 ? _spare.Pop() : new Waiter(this);
                 confirmed = waiter.Start();
             }
             else
@@ -221,13 +225,41 @@ internal sealed class ConfirmTracker
             AmqpTelemetry.Unconfirmed.Add(-resolved);
         }
 
+        // The leases of the confirmed publishes go back before anything resumes: code after a confirm can publish again.
+        DisposeFreedLeases();
+
+        // Every outcome first, then the code awaiting them, all of one ack together: a continuation that waits on another
+        // confirm of the same ack finds it complete.
+        ResumeBatch? resume = null;
+        Waiter? single = null;
         foreach ((Waiter waiter, bool acked, ulong sequence) in completions)
         {
-            waiter.Finish(acked ? null : new AmqpPublishNackedException(1) { PublishSequenceNumber = sequence });
+            if (!waiter.Complete(acked ? null : new AmqpPublishNackedException(1) { PublishSequenceNumber = sequence }))
+            {
+                continue;
+            }
+
+            if (single is null)
+            {
+                single = waiter;
+            }
+            else
+            {
+                resume ??= TakeBatch(single);
+                resume.Ready.Add(waiter);
+            }
         }
 
         completions.Clear();
-        DisposeFreedLeases();
+        if (resume is not null)
+        {
+            Dispatch(resume);
+        }
+        else if (single is not null)
+        {
+            Dispatch(single);
+        }
+
 
         if (batches is not null)
         {
@@ -410,6 +442,43 @@ internal sealed class ConfirmTracker
         _started = started;
     }
 
+    /// <summary>Resumes awaiting code as the connection asks: inline on the reader thread, else on the dispatch thread while it is idle, else on the thread pool.</summary>
+    private void Dispatch(IThreadPoolWorkItem resume)
+    {
+        if (!_asynchronousContinuations)
+        {
+            resume.Execute();
+        }
+        else if (_connection.Dispatcher is { } dispatcher)
+        {
+            dispatcher.Post(resume);
+        }
+        else
+        {
+            ThreadPool.UnsafeQueueUserWorkItem(resume, preferLocal: false);
+        }
+    }
+
+    private ResumeBatch TakeBatch(Waiter first)
+    {
+        ResumeBatch batch;
+        lock (_lock)
+        {
+            batch = _spareBatches.Count > 0 ? _spareBatches.Pop() : new ResumeBatch(this);
+        }
+
+        batch.Ready.Add(first);
+        return batch;
+    }
+
+    private void Return(ResumeBatch batch)
+    {
+        lock (_lock)
+        {
+            _spareBatches.Push(batch);
+        }
+    }
+
     private void Return(Waiter waiter)
     {
         lock (_lock)
@@ -418,44 +487,170 @@ internal sealed class ConfirmTracker
         }
     }
 
-    /// <summary>A reusable completion for one publish's confirm; back to the pool once its result is read.</summary>
-    private sealed class Waiter(ConfirmTracker owner, bool asynchronousContinuations) : IValueTaskSource
+    /// <summary>
+    /// A reusable completion for one publish's confirm; back to the pool once its result is read. Its outcome is set
+    /// where the confirm is read; code awaiting it resumes elsewhere: on the connection's dispatch thread while that is
+    /// idle, else on the thread pool (or on the reader thread with synchronous continuations). The outcome is set before
+    /// any continuation runs, so a continuation that waits on another confirm of the same ack finds it complete.
+    /// </summary>
+    /// <summary>
+    /// The code awaiting the confirms of one ack, resumed one after another on one thread instead of one thread-pool
+    /// work item each. What is left when one has run for over a millisecond goes to the thread pool, so a continuation
+    /// that blocks holds up the others for no longer than that.
+    /// </summary>
+    private sealed class ResumeBatch(ConfirmTracker owner) : IThreadPoolWorkItem
     {
-        private ManualResetValueTaskSourceCore<bool> _core = new() { RunContinuationsAsynchronously = asynchronousContinuations };
+        private static readonly long s_slice = System.Diagnostics.Stopwatch.Frequency / 1000;
+
+        public List<Waiter> Ready { get; } = [];
+
+        public void Execute()
+        {
+            long started = System.Diagnostics.Stopwatch.GetTimestamp();
+            int i = 0;
+            for (; i < Ready.Count && (i == 0 || System.Diagnostics.Stopwatch.GetTimestamp() - started < s_slice); i++)
+            {
+                ((IThreadPoolWorkItem)Ready[i]).Execute();
+            }
+
+            for (; i < Ready.Count; i++)
+            {
+                ThreadPool.UnsafeQueueUserWorkItem(Ready[i], preferLocal: false);
+            }
+
+            Ready.Clear();
+            owner.Return(this);
+        }
+    }
+
+    private sealed class Waiter(ConfirmTracker owner) : IValueTaskSource, IThreadPoolWorkItem
+    {
+        private static readonly Action<object?> s_completed = static _ => throw new InvalidOperationException("a confirm's continuation ran twice");
+        private Action<object?>? _continuation; // null: pending with none; s_completed: the outcome is set
+        private Action<object?>? _toRun;        // the continuation found waiting when the outcome was set
+        private object? _state;
+        private ExecutionContext? _context;
+        private object? _scheduler;             // a SynchronizationContext or TaskScheduler the awaiter asked to resume on
+        private Exception? _error;
+        private short _version;
 
         public ValueTask Start()
         {
-            _core.Reset();
-            return new ValueTask(this, _core.Version);
+            _continuation = null;
+            _toRun = null;
+            _state = null;
+            _context = null;
+            _scheduler = null;
+            _error = null;
+            return new ValueTask(this, _version);
         }
 
+        /// <summary>Sets the outcome, then resumes the code awaiting it, if any, as the connection asks.</summary>
         public void Finish(Exception? error)
         {
-            if (error is null)
+            if (Complete(error))
             {
-                _core.SetResult(true);
+                owner.Dispatch(this);
+            }
+        }
+
+        /// <summary>Sets the outcome; true when code awaits it, to be resumed by <see cref="IThreadPoolWorkItem.Execute"/>.</summary>
+        public bool Complete(Exception? error)
+        {
+            _error = error is not null && owner.Translate is { } translate ? translate(error) : error;
+            Action<object?>? waiting = Interlocked.Exchange(ref _continuation, s_completed);
+            if (waiting is null)
+            {
+                return false; // an awaiter that comes later finds the outcome set, and queues itself
+            }
+
+            _toRun = waiting;
+            return true;
+        }
+
+        void IThreadPoolWorkItem.Execute() => Run();
+
+        private void Run()
+        {
+            switch (_scheduler)
+            {
+                case SynchronizationContext sync:
+                    sync.Post(static s => ((Waiter)s!).RunHere(), this);
+                    break;
+                case TaskScheduler scheduler:
+                    new Task(static s => ((Waiter)s!).RunHere(), this, CancellationToken.None, TaskCreationOptions.DenyChildAttach).Start(scheduler);
+                    break;
+                default:
+                    RunHere();
+                    break;
+            }
+        }
+
+        /// <summary>Runs the continuation on this thread, in the execution context it was awaited in, if it asked for that.</summary>
+        private void RunHere()
+        {
+            Action<object?> continuation = _toRun!;
+            object? state = _state;
+            if (_context is { } context)
+            {
+                ExecutionContext.Run(context, static s => ((Waiter)s!).RunCaptured(), this);
             }
             else
             {
-                _core.SetException(error);
+                continuation(state);
+            }
+        }
+
+        private void RunCaptured() => _toRun!(_state);
+
+        public ValueTaskSourceStatus GetStatus(short token)
+        {
+            Check(token);
+            return !ReferenceEquals(Volatile.Read(ref _continuation), s_completed) ? ValueTaskSourceStatus.Pending
+                : _error is null ? ValueTaskSourceStatus.Succeeded : ValueTaskSourceStatus.Faulted;
+        }
+
+        public void OnCompleted(Action<object?> continuation, object? state, short token, ValueTaskSourceOnCompletedFlags flags)
+        {
+            Check(token);
+            if ((flags & ValueTaskSourceOnCompletedFlags.FlowExecutionContext) != 0)
+            {
+                _context = ExecutionContext.Capture();
+            }
+
+            if ((flags & ValueTaskSourceOnCompletedFlags.UseSchedulingContext) != 0)
+            {
+                _scheduler = SynchronizationContext.Current is { } sync && sync.GetType() != typeof(SynchronizationContext) ? sync
+                    : TaskScheduler.Current != TaskScheduler.Default ? TaskScheduler.Current : null;
+            }
+
+            _state = state;
+            if (Interlocked.CompareExchange(ref _continuation, continuation, null) is not null)
+            {
+                // The outcome was set meanwhile: resume on the thread pool, never inline in the awaiter's OnCompleted.
+                _toRun = continuation;
+                ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: true);
             }
         }
 
         public void GetResult(short token)
         {
-            try
+            Check(token);
+            Exception? error = _error;
+            _version++;
+            owner.Return(this);
+            if (error is not null)
             {
-                _core.GetResult(token);
-            }
-            finally
-            {
-                owner.Return(this);
+                System.Runtime.ExceptionServices.ExceptionDispatchInfo.Throw(error);
             }
         }
 
-        public ValueTaskSourceStatus GetStatus(short token) => _core.GetStatus(token);
-
-        public void OnCompleted(Action<object?> continuation, object? state, short token, ValueTaskSourceOnCompletedFlags flags) =>
-            _core.OnCompleted(continuation, state, token, flags);
+        private void Check(short token)
+        {
+            if (token != _version)
+            {
+                throw new InvalidOperationException("A confirm's ValueTask was awaited twice, or after its result was read.");
+            }
+        }
     }
 }

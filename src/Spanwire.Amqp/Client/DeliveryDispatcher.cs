@@ -12,7 +12,7 @@ internal sealed class DeliveryDispatcher
 {
     private readonly Lock _lock = new();
     private readonly ManualResetEventSlim _ready = new(false, spinCount: 0);
-    private DeliveryQueue.Waiter? _next; // at most one: a loop never waits behind another's application code
+    private IThreadPoolWorkItem? _next; // at most one: a loop never waits behind another's application code
     private bool _busy;
     private bool _stopped;
     private Thread? _thread;
@@ -20,8 +20,11 @@ internal sealed class DeliveryDispatcher
     /// <summary>Whether the dispatcher's thread has started and not yet ended.</summary>
     internal bool IsRunning => Volatile.Read(ref _thread) is { IsAlive: true };
 
-    /// <summary>Resumes <paramref name="waiter"/> on the dispatcher's thread if it is idle, else on the thread pool.</summary>
-    public void Post(DeliveryQueue.Waiter waiter)
+    /// <summary>
+    /// Resumes <paramref name="waiter"/> (a consumer loop woken by a delivery, or code awaiting a confirm) on the
+    /// dispatcher's thread if it is idle, else on the thread pool.
+    /// </summary>
+    public void Post(IThreadPoolWorkItem waiter)
     {
         bool mine = false;
         lock (_lock)
@@ -72,7 +75,7 @@ internal sealed class DeliveryDispatcher
         {
             _ready.Wait();
             _ready.Reset(); // before looking, so a post after the look sets it again
-            DeliveryQueue.Waiter? waiter;
+            IThreadPoolWorkItem? waiter;
             lock (_lock)
             {
                 waiter = _next;
@@ -89,7 +92,7 @@ internal sealed class DeliveryDispatcher
                 continue;
             }
 
-            waiter.Signal(); // runs the loop's continuation here, until it waits again or awaits something else
+            waiter.Execute(); // runs the continuation here, until it waits again or awaits something else
             lock (_lock)
             {
                 _busy = false;

@@ -1,0 +1,112 @@
+using Spanwire.Amqp.Client;
+using Spanwire.Amqp.Protocol;
+
+namespace Spanwire.Amqp.Tests;
+
+/// <summary>
+/// Where code awaiting a publish's confirm resumes: on the connection's dispatch thread while it is idle (no
+/// thread-pool worker woken per confirm), on the reader thread with synchronous continuations, on the awaiter's own
+/// SynchronizationContext when it has one; and a continuation that blocks on another confirm does not stall it.
+/// </summary>
+public class ConfirmResumeTests
+{
+    [Fact]
+    public async Task Code_awaiting_a_confirm_resumes_on_the_dispatch_thread()
+    {
+        await using var broker = new AutoBroker();
+        await using AmqpConnection connection = await AmqpConnection.ConnectAsync(broker.Options());
+        AmqpChannel channel = await connection.OpenChannelAsync();
+        await channel.EnableConfirmsAsync();
+
+        await channel.PublishConfirmedAsync("", "q", default, new byte[1]);
+        Expect.Equal<string?>("Spanwire AMQP dispatch", Thread.CurrentThread.Name, "the thread the awaiting code resumed on");
+    }
+
+    [Fact]
+    public async Task With_synchronous_continuations_it_resumes_on_the_reader_thread()
+    {
+        await using var broker = new AutoBroker();
+        AmqpConnectionOptions options = broker.Options();
+        options.AllowSynchronousContinuations = true;
+        await using AmqpConnection connection = await AmqpConnection.ConnectAsync(options);
+        AmqpChannel channel = await connection.OpenChannelAsync();
+        await channel.EnableConfirmsAsync();
+
+        await channel.PublishConfirmedAsync("", "q", default, new byte[1]);
+        Expect.Equal<string?>("Spanwire AMQP reader", Thread.CurrentThread.Name, "the thread the awaiting code resumed on");
+    }
+
+    [Fact]
+    public async Task A_continuation_that_blocks_on_a_later_confirm_stalls_nothing()
+    {
+        await using var broker = new AutoBroker();
+        var release = new SemaphoreSlim(0);
+        broker.BeforeAnswer = (_, r) => r.Method == AmqpMethods.BasicPublish ? release.WaitAsync() : Task.CompletedTask;
+        await using AmqpConnection connection = await AmqpConnection.ConnectAsync(broker.Options());
+        AmqpChannel channel = await connection.OpenChannelAsync();
+        await channel.EnableConfirmsAsync();
+
+        ValueTask first = channel.PublishConfirmedAsync("", "q", default, new byte[1]);
+        Task second = channel.PublishConfirmedAsync("", "q", default, new byte[2]).AsTask();
+        Task blocker = BlockOnSecondAsync(first, second);
+        release.Release(2); // the first confirm resumes code that blocks its thread until the second is confirmed
+        await blocker.WaitAsync(TimeSpan.FromSeconds(20));
+
+        // And the connection goes on.
+        release.Release();
+        await channel.PublishConfirmedAsync("", "q", default, new byte[3]).AsTask().WaitAsync(TimeSpan.FromSeconds(20));
+    }
+
+    [Fact]
+    public async Task An_awaiter_with_a_SynchronizationContext_resumes_through_it()
+    {
+        await using var broker = new AutoBroker();
+        await using AmqpConnection connection = await AmqpConnection.ConnectAsync(broker.Options());
+        AmqpChannel channel = await connection.OpenChannelAsync();
+        await channel.EnableConfirmsAsync();
+        var context = new CountingContext();
+
+        Task awaited = RunIn(context, async () => await channel.PublishConfirmedAsync("", "q", default, new byte[1]));
+        await awaited.WaitAsync(TimeSpan.FromSeconds(20));
+        Assert.True(context.Posts > 0, "the continuation was posted to the awaiter's context");
+    }
+
+    private static async Task BlockOnSecondAsync(ValueTask first, Task second)
+    {
+        await first.ConfigureAwait(false);
+        second.Wait(TimeSpan.FromSeconds(20)); // application code that blocks whatever thread it resumed on
+        Assert.True(second.IsCompletedSuccessfully, "the second confirm arrived while the first's continuation blocked");
+    }
+
+    private static Task RunIn(SynchronizationContext context, Func<Task> body)
+    {
+        SynchronizationContext? previous = SynchronizationContext.Current;
+        SynchronizationContext.SetSynchronizationContext(context);
+        try
+        {
+            return body();
+        }
+        finally
+        {
+            SynchronizationContext.SetSynchronizationContext(previous);
+        }
+    }
+
+    /// <summary>Runs what is posted on the thread pool, counting the posts.</summary>
+    private sealed class CountingContext : SynchronizationContext
+    {
+        private int _posts;
+
+        public int Posts => Volatile.Read(ref _posts);
+
+        public override void Post(SendOrPostCallback d, object? state)
+        {
+            Interlocked.Increment(ref _posts);
+            ThreadPool.QueueUserWorkItem(_ =>
+            {
+                SetSynchronizationContext(this);
+                d(state);
+            });
+        }
+    }
+}
