@@ -122,6 +122,10 @@ public partial class ReadmeSnippetTests
         var paths = ((string)AppContext.GetData("TRUSTED_PLATFORM_ASSEMBLIES")!).Split(Path.PathSeparator).ToList();
         paths.AddRange(Directory.GetFiles(AppContext.BaseDirectory, "Spanwire*.dll"));
         paths.AddRange(Directory.GetFiles(AppContext.BaseDirectory, "System.ServiceModel.*.dll"));
+        paths.AddRange(Directory.GetFiles(AppContext.BaseDirectory, "RabbitMQ.Client.dll"));
+        paths.AddRange(Directory.GetFiles(AppContext.BaseDirectory, "System.Threading.RateLimiting.dll"));
+        paths.AddRange(Directory.GetFiles(AppContext.BaseDirectory, "Microsoft.Extensions.*.dll"));
+        paths.AddRange(Directory.GetFiles(AppContext.BaseDirectory, "OpenTelemetry*.dll"));
         return [.. paths.DistinctBy(Path.GetFileName).Select(p => (MetadataReference)MetadataReference.CreateFromFile(p))];
     });
 
