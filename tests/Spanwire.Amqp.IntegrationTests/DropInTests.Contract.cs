@@ -159,6 +159,69 @@ public sealed partial class DropInTests
     });
 
     [BrokerFact]
+    public Task A_tracked_publish_the_broker_nacks_is_a_PublishException_that_is_not_a_return() => Compare(async (factory, name) =>
+    {
+        await using IConnection connection = await factory.CreateConnectionAsync(TestTimeout.Token);
+        await using IChannel channel = await connection.CreateChannelAsync(
+            new CreateChannelOptions(publisherConfirmationsEnabled: true, publisherConfirmationTrackingEnabled: true), TestTimeout.Token);
+
+        // A queue that holds one message and refuses the next publish: RabbitMQ nacks it.
+        var arguments = new Dictionary<string, object?> { ["x-max-length"] = 1, ["x-overflow"] = "reject-publish" };
+        await channel.QueueDeclareAsync(name, durable: false, exclusive: true, autoDelete: false, arguments, cancellationToken: TestTimeout.Token);
+        var nacks = new List<string>();
+        channel.BasicNacksAsync += (_, e) => Note(nacks, $"nack {e.DeliveryTag} multiple={e.Multiple}");
+        await channel.BasicPublishAsync("", name, new byte[] { 1 }, TestTimeout.Token);
+        string second = await Outcome(() => channel.BasicPublishAsync("", name, new byte[] { 2 }, TestTimeout.Token).AsTask());
+        string detail = "";
+        try
+        {
+            await channel.BasicPublishAsync("", name, new byte[] { 3 }, TestTimeout.Token);
+        }
+        catch (PublishException e)
+        {
+            detail = $"seq={e.PublishSequenceNumber} isReturn={e.IsReturn}";
+        }
+
+        await Until(() => nacks.Count >= 2);
+        return $"second: {second} | third: {detail} | events: {string.Join(", ", nacks)} | open={channel.IsOpen}";
+    });
+
+    [BrokerFact]
+    public Task Broker_errors_a_closed_channel_and_update_secret_behave_as_RabbitMQ_Clients() => Compare(async (factory, name) =>
+    {
+        await using IConnection connection = await factory.CreateConnectionAsync(TestTimeout.Token);
+        var steps = new List<string>();
+
+        // A declare that contradicts an existing exchange: 406 on that channel.
+        IChannel first = await connection.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+        await first.ExchangeDeclareAsync(name, ExchangeType.Fanout, durable: false, autoDelete: true, cancellationToken: TestTimeout.Token);
+        steps.Add("type mismatch: " + await Outcome(() => first.ExchangeDeclareAsync(name, ExchangeType.Direct, durable: false, autoDelete: true, cancellationToken: TestTimeout.Token)));
+
+        // Another connection's exclusive queue: 405.
+        await using IConnection other = await factory.CreateConnectionAsync(TestTimeout.Token);
+        await using IChannel owner = await other.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+        await owner.QueueDeclareAsync(name, durable: false, exclusive: true, autoDelete: false, cancellationToken: TestTimeout.Token);
+        IChannel second = await connection.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+        steps.Add("locked: " + await Outcome(() => second.QueueDeclareAsync(name, durable: false, exclusive: true, autoDelete: false, cancellationToken: TestTimeout.Token)));
+
+        // A channel the application closed: a second close does nothing, later calls are already closed, dispose is fine.
+        IChannel third = await connection.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+        await third.CloseAsync(TestTimeout.Token);
+        steps.Add("close again: " + await Outcome(() => third.CloseAsync(TestTimeout.Token)));
+        steps.Add("abort: " + await Outcome(() => third.AbortAsync(TestTimeout.Token)));
+        steps.Add("after close: " + await Outcome(() => third.BasicQosAsync(0, 1, false, TestTimeout.Token)));
+        steps.Add($"reason: {third.CloseReason?.Initiator} {third.CloseReason?.ReplyCode} {third.CloseReason?.ReplyText}");
+        await third.DisposeAsync();
+
+        // The connection goes on through all of it.
+        await using IChannel fourth = await connection.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+        await fourth.QueueDeclareAsync("", durable: false, exclusive: true, autoDelete: true, cancellationToken: TestTimeout.Token);
+        steps.Add("update secret: " + await Outcome(() => connection.UpdateSecretAsync("guest", "rotation", TestTimeout.Token)));
+        steps.Add($"connection open={connection.IsOpen}");
+        return string.Join(" | ", steps);
+    });
+
+    [BrokerFact]
     public Task Concurrent_publishers_on_one_channel_all_confirmed() => Compare(async (factory, name) =>
     {
         await using IConnection connection = await factory.CreateConnectionAsync(TestTimeout.Token);
