@@ -222,6 +222,56 @@ public sealed partial class DropInTests
     });
 
     [BrokerFact]
+    public Task Exchange_to_exchange_bindings_untracked_confirms_and_a_throwing_consumer() => Compare(async (factory, name) =>
+    {
+        await using IConnection connection = await factory.CreateConnectionAsync(TestTimeout.Token);
+        await using IChannel channel = await connection.CreateChannelAsync(
+            new CreateChannelOptions(publisherConfirmationsEnabled: true, publisherConfirmationTrackingEnabled: false), TestTimeout.Token);
+        var steps = new List<string>();
+        await channel.ExchangeDeclareAsync(name + ".in", ExchangeType.Topic, durable: false, autoDelete: false, cancellationToken: TestTimeout.Token);
+        await channel.ExchangeDeclareAsync(name + ".out", ExchangeType.Fanout, durable: false, autoDelete: false, cancellationToken: TestTimeout.Token);
+        await channel.ExchangeBindAsync(name + ".out", name + ".in", "orders.#", cancellationToken: TestTimeout.Token);
+        await channel.QueueDeclareAsync(name, durable: false, exclusive: true, autoDelete: false, cancellationToken: TestTimeout.Token);
+        await channel.QueueBindAsync(name, name + ".out", "", cancellationToken: TestTimeout.Token);
+
+        // Untracked confirms: publishes complete when sent, acks arrive as events.
+        int acked = 0;
+        channel.BasicAcksAsync += (_, e) =>
+        {
+            InterlockedMax(ref acked, (int)e.DeliveryTag); // the highest tag acked, whatever order the events ran in
+            return Task.CompletedTask;
+        };
+        ulong first = await channel.GetNextPublishSequenceNumberAsync(TestTimeout.Token);
+        for (int i = 0; i < 10; i++)
+        {
+            await channel.BasicPublishAsync(name + ".in", i % 2 == 0 ? "orders.eu" : "invoices.eu", new[] { (byte)i }, TestTimeout.Token);
+        }
+
+        await Until(() => Volatile.Read(ref acked) == 10).WaitAsync(TimeSpan.FromSeconds(20));
+        await Until(async () => await channel.MessageCountAsync(name, TestTimeout.Token) == 5).WaitAsync(TimeSpan.FromSeconds(20));
+        steps.Add($"first={first} routed through the bound exchange: 5 of 10, acks up to 10");
+        await channel.ExchangeUnbindAsync(name + ".out", name + ".in", "orders.#", cancellationToken: TestTimeout.Token);
+        await channel.BasicPublishAsync(name + ".in", "orders.us", new byte[] { 99 }, TestTimeout.Token);
+
+        // A handler that throws on one delivery: the channel's CallbackExceptionAsync, and the consumer goes on.
+        var errors = new List<string>();
+        channel.CallbackExceptionAsync += (_, e) => Note(errors, e.Exception.Message);
+        int handled = 0;
+        var consumer = new AsyncEventingBasicConsumer(channel);
+        consumer.ReceivedAsync += (_, e) =>
+        {
+            Interlocked.Increment(ref handled);
+            return e.Body.Span[0] == 4 ? throw new InvalidOperationException("handler refused 4") : Task.CompletedTask;
+        };
+        await channel.BasicConsumeAsync(name, autoAck: true, consumer, TestTimeout.Token);
+        await Until(() => Volatile.Read(ref handled) == 5 && errors.Count == 1).WaitAsync(TimeSpan.FromSeconds(20));
+        steps.Add($"handled={handled} errors=[{string.Join(";", errors)}] running={consumer.IsRunning} open={channel.IsOpen}");
+        await channel.ExchangeDeleteAsync(name + ".in", cancellationToken: TestTimeout.Token);
+        await channel.ExchangeDeleteAsync(name + ".out", cancellationToken: TestTimeout.Token);
+        return string.Join(" | ", steps);
+    });
+
+    [BrokerFact]
     public Task Concurrent_publishers_on_one_channel_all_confirmed() => Compare(async (factory, name) =>
     {
         await using IConnection connection = await factory.CreateConnectionAsync(TestTimeout.Token);
