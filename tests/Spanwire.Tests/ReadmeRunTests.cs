@@ -148,9 +148,10 @@ public partial class ReadmeSnippetTests
     private static async Task RunBlock(string readme, int block, string? brokerUri)
     {
         // The page compiled once with every block's check, the broker's address put in place of the page's.
+        List<string> blocks = Blocks(readme);
         Assembly snippets = s_compiled.GetOrAdd(readme + "|" + brokerUri, _ => Assembly.Load(Compile(
             readme,
-            [.. Blocks(readme).Select(code => brokerUri is null ? code : code.Replace(BrokerUri, brokerUri, StringComparison.Ordinal))],
+            [.. blocks.Select(code => brokerUri is null ? code : code.Replace(BrokerUri, brokerUri, StringComparison.Ordinal))],
             code => string.Join(Environment.NewLine, s_checks.Where(c => code.Contains(c.Line, StringComparison.Ordinal)).Select(c => c.Check)))));
         Type givens = snippets.GetType("Givens")!;
         var args = (object?[])givens.GetMethod("Create")!.Invoke(null, null)!;
@@ -170,7 +171,7 @@ public partial class ReadmeSnippetTests
             Assert.Fail($"{readme} block {block}: {e.Message}");
         }
 
-        if (brokerUri is not null && Blocks(readme)[block - 1].Contains("Handle(", StringComparison.Ordinal))
+        if (brokerUri is not null && blocks[block - 1].Contains("Handle(", StringComparison.Ordinal))
         {
             var handled = (List<byte[]>)givens.GetField("Deliveries")!.GetValue(null)!;
             var body = (ReadOnlyMemory<byte>)args[Array.FindIndex(s_given, g => g.EndsWith(" body", StringComparison.Ordinal))]!;

@@ -589,19 +589,17 @@ internal sealed class ConfirmTracker
         /// <summary>Runs the continuation on this thread, in the execution context it was awaited in, if it asked for that.</summary>
         private void RunHere()
         {
-            Action<object?> continuation = _toRun!;
-            object? state = _state;
             if (_context is { } context)
             {
-                ExecutionContext.Run(context, static s => ((Waiter)s!).RunCaptured(), this);
+                ExecutionContext.Run(context, static s => ((Waiter)s!).RunContinuation(), this);
             }
             else
             {
-                continuation(state);
+                RunContinuation();
             }
         }
 
-        private void RunCaptured() => _toRun!(_state);
+        private void RunContinuation() => _toRun!(_state);
 
         public ValueTaskSourceStatus GetStatus(short token)
         {
