@@ -14,26 +14,28 @@ public class ConfirmResumeTests
     public async Task Code_awaiting_a_confirm_resumes_on_the_dispatch_thread()
     {
         await using var broker = new AutoBroker();
+        SemaphoreSlim ack = HoldConfirms(broker);
         await using AmqpConnection connection = await AmqpConnection.ConnectAsync(broker.Options());
         AmqpChannel channel = await connection.OpenChannelAsync();
         await channel.EnableConfirmsAsync();
 
-        await channel.PublishConfirmedAsync("", "q", default, new byte[1]);
-        Expect.Equal<string?>("Spanwire AMQP dispatch", Thread.CurrentThread.Name, "the thread the awaiting code resumed on");
+        string? resumedOn = await ResumedOnAsync(channel, ack);
+        Expect.Equal<string?>("Spanwire AMQP dispatch", resumedOn, "the thread the awaiting code resumed on");
     }
 
     [Fact]
     public async Task With_synchronous_continuations_it_resumes_on_the_reader_thread()
     {
         await using var broker = new AutoBroker();
+        SemaphoreSlim ack = HoldConfirms(broker);
         AmqpConnectionOptions options = broker.Options();
         options.AllowSynchronousContinuations = true;
         await using AmqpConnection connection = await AmqpConnection.ConnectAsync(options);
         AmqpChannel channel = await connection.OpenChannelAsync();
         await channel.EnableConfirmsAsync();
 
-        await channel.PublishConfirmedAsync("", "q", default, new byte[1]);
-        Expect.Equal<string?>("Spanwire AMQP reader", Thread.CurrentThread.Name, "the thread the awaiting code resumed on");
+        string? resumedOn = await ResumedOnAsync(channel, ack);
+        Expect.Equal<string?>("Spanwire AMQP reader", resumedOn, "the thread the awaiting code resumed on");
     }
 
     [Fact]
@@ -61,14 +63,41 @@ public class ConfirmResumeTests
     public async Task An_awaiter_with_a_SynchronizationContext_resumes_through_it()
     {
         await using var broker = new AutoBroker();
+        SemaphoreSlim ack = HoldConfirms(broker);
         await using AmqpConnection connection = await AmqpConnection.ConnectAsync(broker.Options());
         AmqpChannel channel = await connection.OpenChannelAsync();
         await channel.EnableConfirmsAsync();
         var context = new CountingContext();
 
         Task awaited = RunIn(context, async () => await channel.PublishConfirmedAsync("", "q", default, new byte[1]));
+        ack.Release(); // only now, so the code above awaits rather than finding the confirm already there
         await awaited.WaitAsync(TimeSpan.FromSeconds(20));
         Assert.True(context.Posts > 0, "the continuation was posted to the awaiter's context");
+    }
+
+    /// <summary>Holds the broker's answer to each publish until the returned semaphore is released once for it.</summary>
+    private static SemaphoreSlim HoldConfirms(AutoBroker broker)
+    {
+        var release = new SemaphoreSlim(0);
+        broker.BeforeAnswer = (_, r) => r.Method == AmqpMethods.BasicPublish ? release.WaitAsync() : Task.CompletedTask;
+        return release;
+    }
+
+    /// <summary>
+    /// Publishes, has code await the confirm before the broker may send it (else the await would complete at once, on
+    /// the caller's thread), then lets it through and says which thread that code resumed on.
+    /// </summary>
+    private static async Task<string?> ResumedOnAsync(AmqpChannel channel, SemaphoreSlim ack)
+    {
+        Task<string?> resumed = AwaitConfirmAsync(channel.PublishConfirmedAsync("", "q", default, new byte[1]));
+        ack.Release();
+        return await resumed.WaitAsync(TimeSpan.FromSeconds(20));
+    }
+
+    private static async Task<string?> AwaitConfirmAsync(ValueTask confirm)
+    {
+        await confirm.ConfigureAwait(false);
+        return Thread.CurrentThread.Name;
     }
 
     private static async Task BlockOnSecondAsync(ValueTask first, Task second)
