@@ -1,15 +1,16 @@
 using Spanwire.Amqp.Client;
+using Spanwire.Amqp.IntegrationTests;
 
-namespace Spanwire.Amqp.IntegrationTests;
+namespace Spanwire.Amqp.AllocationTests;
 
 [CollectionDefinition(nameof(AllocationTests), DisableParallelization = true)]
 public sealed class AllocationCollection;
 
 /// <summary>
-/// After warm-up, publishing allocates nothing per message, with or without confirms. Measured process-wide, so this
-/// class runs alone, and the least of five runs counts: the runtime itself allocates now and then (a thread-pool
-/// thread starting, a timer), and so may what earlier tests left winding down, none of it the publish path's doing. A small fixed budget covers the rare publish
-/// that waits for a congested socket.
+/// After warm-up, publishing allocates nothing per message, with or without confirms. Measured process-wide, so these
+/// tests have a process of their own and run one at a time, and the least of five runs counts: the runtime itself
+/// allocates now and then (a thread-pool thread starting, a timer), none of it the publish path's doing. A small fixed
+/// budget covers the rare publish that waits for a congested socket.
 /// </summary>
 [Collection(nameof(AllocationTests))]
 public class AllocationTests
