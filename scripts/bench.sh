@@ -4,13 +4,14 @@
 #   scripts/bench.sh --full             BenchmarkDotNet's default job (long; for the README's table)
 #   scripts/bench.sh --filter Signing   only the classes whose name contains "Signing" (repeat --filter for more)
 #   scripts/bench.sh --faults           node faults on a three-node cluster, Spanwire and RabbitMQ.Client side by side
+#   scripts/bench.sh --compare A B      two saved reports side by side, each row's change
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
 for arg in "$@"; do
   if [ "$arg" = "--help" ] || [ "$arg" = "-h" ]; then
     cat <<'USAGE'
-Usage: scripts/bench.sh [--quick | --full | --steady] [--filter NAME]... [--publish] | --faults | --help
+Usage: scripts/bench.sh [--quick | --full | --steady] [--filter NAME]... [--publish] | --faults | --compare A B | --help
 
 Runs Spanwire beside each incumbent and prints one table of ratios (lower is faster), also written to
 artifacts/benchmarks/<mode>-report.md.
@@ -21,6 +22,8 @@ artifacts/benchmarks/<mode>-report.md.
   --filter NAME  only the benchmark classes whose name contains NAME; repeat for more
   --publish      also write the report to docs/performance.md
   --faults       node faults on a three-node RabbitMQ cluster, Spanwire and RabbitMQ.Client side by side
+  --compare A B  two saved reports (e.g. docs/performance.md and artifacts/benchmarks/steady-report.md) side by
+                 side: each row's ratio in both, its change, and how many rows moved more than 10%
   --help         this text; nothing is built, started or run
 
 The AMQP client rows need RabbitMQ: SPANWIRE_AMQP_URI, or a private node the script starts when
@@ -32,7 +35,7 @@ done
 if [ $# -eq 0 ]; then set -- --quick; fi
 
 # The AMQP client comparison needs a broker: SPANWIRE_AMQP_URI, or a private node when rabbitmq-server is installed.
-if [ -z "${SPANWIRE_AMQP_URI:-}" ] && [ -x /usr/lib/rabbitmq/bin/rabbitmq-server ]; then
+if [ "$1" != "--compare" ] && [ -z "${SPANWIRE_AMQP_URI:-}" ] && [ -x /usr/lib/rabbitmq/bin/rabbitmq-server ]; then
   node_dir=$(mktemp -d /tmp/spanwire-rabbitmq.XXXXXX)
   trap 'scripts/rabbitmq.sh stop "$node_dir"; rm -rf "$node_dir"' EXIT
   if uri=$(scripts/rabbitmq.sh start "$node_dir"); then export SPANWIRE_AMQP_URI=$uri; fi

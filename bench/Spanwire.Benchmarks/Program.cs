@@ -21,6 +21,8 @@ namespace Spanwire.Benchmarks;
 /// <item><c>--full</c>: BenchmarkDotNet's default job, out of process, with its memory diagnoser.</item>
 /// <item><c>--filter TEXT</c>: only the classes whose name contains TEXT; repeat it for several.</item>
 /// <item><c>--publish</c>: also write the table to docs/performance.md, the file the README's figures come from.</item>
+/// <item><c>--compare A B</c>: instead of running anything, two saved reports side by side with each row's change
+/// and the count of rows that moved more than 10% (<see cref="ReportComparison"/>).</item>
 /// <item><c>--faults</c>: instead of the benchmarks, the node-fault run on a three-node cluster of its own for
 /// Spanwire and RabbitMQ.Client side by side (confirmed messages lost, duplicates, recovery time per fault); written
 /// to artifacts/benchmarks/cluster-faults.md, and with <c>--publish</c> to docs/cluster-faults.md.</item>
@@ -34,6 +36,11 @@ public static class Program
 {
     public static int Main(string[] args)
     {
+        if (args.Length > 0 && args[0] == "--compare")
+        {
+            return Compare(args);
+        }
+
         bool full = args.Contains("--full");
         bool steady = args.Contains("--steady") || args.Contains("--stable");
         bool publish = args.Contains("--publish");
@@ -121,7 +128,10 @@ public static class Program
         Console.WriteLine(markdown);
         string reportPath = Path.Combine(outDir, $"{mode}-report.md");
         File.WriteAllText(reportPath, markdown);
-        Console.WriteLine($"written to {Path.GetRelativePath(Environment.CurrentDirectory, reportPath)}");
+        // A copy per run, so two runs one after the other can be set side by side with --compare.
+        string kept = Path.Combine(outDir, string.Create(CultureInfo.InvariantCulture, $"{mode}-report-{DateTime.UtcNow:yyyyMMdd-HHmmss}.md"));
+        File.WriteAllText(kept, markdown);
+        Console.WriteLine($"written to {Path.GetRelativePath(Environment.CurrentDirectory, reportPath)} and {Path.GetRelativePath(Environment.CurrentDirectory, kept)}");
         if (publish)
         {
             string docs = Path.Combine(FindRepositoryRoot(), "docs", "performance.md");
@@ -130,6 +140,29 @@ public static class Program
         }
 
         return clean ? 0 : 1;
+    }
+
+    /// <summary>--compare A B: two saved reports side by side (<see cref="ReportComparison"/>).</summary>
+    private static int Compare(string[] args)
+    {
+        if (args.Length != 3)
+        {
+            Console.Error.WriteLine("benchmarks: --compare takes two saved reports, e.g. --compare docs/performance.md artifacts/benchmarks/quick-report.md");
+            return 2;
+        }
+
+        foreach (string path in args[1..])
+        {
+            if (!File.Exists(path))
+            {
+                Console.Error.WriteLine($"benchmarks: --compare: no report at '{path}'");
+                return 2;
+            }
+        }
+
+        string markdown = ReportComparison.Render(args[1], File.ReadAllText(args[1]), args[2], File.ReadAllText(args[2]));
+        Console.WriteLine(markdown);
+        return 0;
     }
 
     /// <summary>Spanwire and RabbitMQ.Client through the same node faults on one cluster, one after the other.</summary>

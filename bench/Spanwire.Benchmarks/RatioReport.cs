@@ -12,10 +12,19 @@ namespace Spanwire.Benchmarks;
 /// </summary>
 public static class RatioReport
 {
-    /// <summary>One row of the table, from BenchmarkDotNet or from the steady loop.</summary>
+    /// <summary>
+    /// One row of the table, from BenchmarkDotNet or from the steady loop. <paramref name="Unstable"/>: the row's
+    /// figure cannot be trusted to repeat (see <see cref="FromSteady"/>), so it is printed as such.
+    /// </summary>
     public sealed record Row(
         string Scenario, string Parameters, string Method, bool Baseline, double? Nanoseconds, double? Ratio,
-        double? SpreadLow, double? SpreadHigh, long? Allocated, string How);
+        double? SpreadLow, double? SpreadHigh, long? Allocated, string How, bool Unstable = false, bool Self = false);
+
+    /// <summary>A row whose middle half of per-round ratios is wider than this, relative to its median, is unstable.</summary>
+    public const double UnstableSpread = 0.10;
+
+    /// <summary>A scenario whose baseline strays from itself by more than this is unstable in every row.</summary>
+    public const double UnstableSelf = 0.05;
 
     /// <summary>The rows of BenchmarkDotNet's summaries; the spread is the range of the ratios of paired iterations.</summary>
     public static List<Row> FromSummaries(IEnumerable<Summary> summaries)
@@ -65,10 +74,21 @@ public static class RatioReport
                 .Where(m => m.IterationMode == IterationMode.Workload && m.IterationStage == IterationStage.Result)
                 .Select(m => m.Nanoseconds / m.Operations)];
 
-    /// <summary>The rows of the steady loop; the spread is the middle half of the per-round ratios.</summary>
-    public static List<Row> FromSteady(IEnumerable<SteadyRunner.Row> steady) =>
-        [.. steady.Select(s => new Row(s.Scenario, s.Parameters, s.Method, s.Baseline, s.MedianNanoseconds, Known(s.Ratio),
-            Known(s.RatioP25), Known(s.RatioP75), s.AllocatedPerOperation, "steady"))];
+    /// <summary>
+    /// The rows of the steady loop; the spread is the middle half of the per-round ratios. A row is unstable when that
+    /// middle half is wider than <see cref="UnstableSpread"/> of its median, or when its scenario's self-comparison
+    /// (the baseline against itself) is off 1 by more than <see cref="UnstableSelf"/>.
+    /// </summary>
+    public static List<Row> FromSteady(IEnumerable<SteadyRunner.Row> steady)
+    {
+        SteadyRunner.Row[] all = [.. steady];
+        var noisyScenarios = all.Where(s => s.Self && Math.Abs(s.Ratio - 1) > UnstableSelf).Select(s => Key(s.Scenario, s.Parameters)).ToHashSet();
+        return [.. all.Select(s => new Row(s.Scenario, s.Parameters, s.Method, s.Baseline, s.MedianNanoseconds, Known(s.Ratio),
+            Known(s.RatioP25), Known(s.RatioP75), s.AllocatedPerOperation, "steady",
+            Unstable: !s.Baseline && !double.IsNaN(s.Ratio)
+                && ((s.RatioP75 - s.RatioP25) / s.Ratio > UnstableSpread || noisyScenarios.Contains(Key(s.Scenario, s.Parameters))),
+            Self: s.Self))];
+    }
 
     // NaN: a class without a baseline has no ratio.
     private static double? Known(double value) => double.IsNaN(value) ? null : value;
@@ -89,6 +109,11 @@ public static class RatioReport
         text.AppendLine("- Ratio = time / the baseline's (the incumbent, marked *) in the same run; lower is faster. Spread: for BDN rows the");
         text.AppendLine("  lowest and highest ratio of paired iterations; for steady rows the middle half (25th to 75th percentile) of the");
         text.AppendLine("  per-round ratios. Allocated is per operation.");
+        if (rows.Any(r => r.Self))
+        {
+            text.AppendLine(NoiseFloor(rows));
+        }
+
         text.AppendLine();
         text.AppendLine("| Scenario | Params | Method | Time | Ratio | Spread | Allocated | How |");
         text.AppendLine("|---|---|---|---:|---:|---:|---:|---|");
@@ -97,12 +122,23 @@ public static class RatioReport
             string spread = row.SpreadLow is { } low && row.SpreadHigh is { } high
                 ? string.Create(CultureInfo.InvariantCulture, $"{low:0.00}–{high:0.00}")
                 : "-";
-            string ratio = row.Ratio is { } r ? r.ToString("0.00", CultureInfo.InvariantCulture) : "-";
+            string ratio = row.Ratio is { } r ? r.ToString("0.00", CultureInfo.InvariantCulture) + (row.Unstable ? " (unstable)" : "") : "-";
             text.AppendLine(CultureInfo.InvariantCulture,
                 $"| {row.Scenario} | {row.Parameters} | {row.Method}{(row.Baseline ? " *" : "")} | {Time(row.Nanoseconds)} | {ratio} | {spread} | {Bytes(row.Allocated)} | {row.How} |");
         }
 
         return text.ToString();
+    }
+
+    /// <summary>The header line on the self-comparison rows and the rows marked unstable.</summary>
+    private static string NoiseFloor(IReadOnlyList<Row> rows)
+    {
+        double[] offsets = [.. rows.Where(r => r.Self && r.Ratio is not null).Select(r => Math.Abs(r.Ratio!.Value - 1)).Order()];
+        Row worst = rows.Where(r => r.Self && r.Ratio is not null).MaxBy(r => Math.Abs(r.Ratio!.Value - 1))!;
+        int measured = rows.Count(r => r.Ratio is not null && !r.Baseline && !r.Self);
+        int unstable = rows.Count(r => r.Unstable && !r.Self);
+        return string.Create(CultureInfo.InvariantCulture,
+            $"- Noise floor: each scenario measures its baseline twice, as two methods (the rows marked{SteadyRunner.SelfSuffix}); that ratio strays from 1 by {offsets[offsets.Length / 2]:0.0%} in the median scenario and {offsets[^1]:0.0%} at most ({worst.Scenario} {worst.Parameters}). A row is marked unstable when the middle half of its per-round ratios spans more than {UnstableSpread:0%} of its median or its scenario's baseline strays from itself by more than {UnstableSelf:0%}: {unstable} of {measured} rows here.");
     }
 
     private static string Machine()

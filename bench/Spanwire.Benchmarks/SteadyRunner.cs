@@ -25,10 +25,17 @@ public static class SteadyRunner
         public static Settings Steady { get; } = new(TimeSpan.FromMilliseconds(25), 41, 5);
     }
 
-    /// <summary>One method of one scenario (class and parameters).</summary>
+    /// <summary>
+    /// One method of one scenario (class and parameters). <paramref name="Self"/> marks the baseline measured a second
+    /// time as if it were another method: its ratio to the baseline is the noise floor of the scenario.
+    /// </summary>
     public sealed record Row(
         string Scenario, string Parameters, string Method, bool Baseline,
-        double MedianNanoseconds, double Ratio, double RatioP25, double RatioP75, double RatioMin, double RatioMax, long AllocatedPerOperation);
+        double MedianNanoseconds, double Ratio, double RatioP25, double RatioP75, double RatioMin, double RatioMax, long AllocatedPerOperation,
+        bool Self = false);
+
+    /// <summary>What the method of the self-comparison row is called: the baseline's name and this.</summary>
+    public const string SelfSuffix = " (self)";
 
     /// <summary>Every parameter combination of <paramref name="type"/>, each as (display text, setter).</summary>
     public static IEnumerable<(string Display, Action<object> Apply)> Combinations(Type type)
@@ -109,6 +116,14 @@ public static class SteadyRunner
             // A class without a baseline (no incumbent to run, as AmqpMethodBenchmarks) still gets its times; its
             // ratios are NaN, shown as "-".
             int baseline = Array.FindIndex(methods, m => m.GetCustomAttribute<BenchmarkAttribute>()!.Baseline);
+            int self = -1;
+            if (baseline >= 0)
+            {
+                // The baseline once more, as one more method in the same rounds: whatever its ratio strays from 1 is
+                // noise, the floor under which no other row's lead means anything.
+                self = methods.Length;
+                methods = [.. methods, methods[baseline]];
+            }
 
             Action<long>[] loops = [.. methods.Select(m => Loop(instance, m))];
 
@@ -181,9 +196,9 @@ public static class SteadyRunner
             for (int i = 0; i < methods.Length; i++)
             {
                 double[] r = [.. ratios[i].Order()];
-                rows.Add(new Row(type.Name, display, methods[i].Name, i == baseline,
+                rows.Add(new Row(type.Name, display, i == self ? methods[i].Name + SelfSuffix : methods[i].Name, i == baseline,
                     Median([.. nanoseconds[i].Order()]), Median(r), Quantile(r, 0.25), Quantile(r, 0.75), r[0], r[^1],
-                    allocated[i].Order().ElementAt(allocated[i].Count / 2)));
+                    allocated[i].Order().ElementAt(allocated[i].Count / 2), Self: i == self));
             }
 
             log.WriteLine(string.Create(CultureInfo.InvariantCulture,

@@ -42,8 +42,10 @@ public sealed class SteadyRunnerTests
         var settings = new SteadyRunner.Settings(TimeSpan.FromMilliseconds(1), Rounds: 5, WarmupRounds: 1);
         List<SteadyRunner.Row> rows = SteadyRunner.Run(typeof(TwoMethods), settings, TextWriter.Null);
 
-        Assert.Equal(4, rows.Count);
+        Assert.Equal(6, rows.Count); // two methods and the baseline's self-comparison, per combination
         Assert.Equal(["Times=1", "Times=2"], rows.Select(r => r.Parameters).Distinct());
+        Assert.All(rows.Where(r => r.Self), r => Assert.Equal(nameof(TwoMethods.Sum) + SteadyRunner.SelfSuffix, r.Method));
+        Assert.Equal(2, rows.Count(r => r.Self));
         foreach (SteadyRunner.Row row in rows)
         {
             Assert.True(row.RatioMin <= row.RatioP25 && row.RatioP25 <= row.Ratio && row.Ratio <= row.RatioP75 && row.RatioP75 <= row.RatioMax,
@@ -54,6 +56,66 @@ public sealed class SteadyRunnerTests
         Assert.All(rows.Where(r => r.Baseline), r => Assert.Equal(1.0, r.Ratio));
         Assert.All(rows.Where(r => r.Method == nameof(TwoMethods.Allocate)), r => Assert.True(r.AllocatedPerOperation > 0, $"{r.AllocatedPerOperation}"));
         Assert.All(rows.Where(r => r.Method == nameof(TwoMethods.Sum)), r => Assert.Equal(0, r.AllocatedPerOperation));
+    }
+
+    private static SteadyRunner.Row Steady(string method, double ratio, double p25, double p75, bool baseline = false, bool self = false, string parameters = "N=1") =>
+        new("Scenario", parameters, method, baseline, 10, ratio, p25, p75, p25, p75, 0, self);
+
+    [Theory]
+    [InlineData(0.80, 0.78, 0.82, 1.00, false)] // a narrow spread and a quiet self-comparison: a plain figure
+    [InlineData(0.80, 0.70, 0.80, 1.00, true)] // the middle half spans 12.5% of the median
+    [InlineData(0.80, 0.79, 0.81, 1.07, true)] // the baseline strays from itself by 7%: nothing in the scenario holds
+    [InlineData(0.80, 0.79, 0.81, 0.96, false)] // 4% off itself is within the 5% allowed
+    public void A_row_is_unstable_when_its_spread_or_its_scenarios_self_comparison_is_wide(double ratio, double p25, double p75, double self, bool unstable)
+    {
+        List<RatioReport.Row> rows = RatioReport.FromSteady([
+            Steady("Incumbent", 1, 1, 1, baseline: true),
+            Steady("Spanwire", ratio, p25, p75),
+            Steady("Incumbent" + SteadyRunner.SelfSuffix, self, self, self, self: true),
+        ]);
+
+        Expect.Equal(unstable, rows.Single(r => r.Method == "Spanwire").Unstable, $"ratio {ratio} ({p25}-{p75}), self {self}");
+        Assert.False(rows.Single(r => r.Baseline).Unstable);
+    }
+
+    [Fact]
+    public void The_report_says_its_noise_floor_and_marks_unstable_rows()
+    {
+        string markdown = RatioReport.Render(RatioReport.FromSteady([
+            Steady("Incumbent", 1, 1, 1, baseline: true),
+            Steady("Spanwire", 0.8, 0.6, 0.9),
+            Steady("Incumbent" + SteadyRunner.SelfSuffix, 1.02, 1.0, 1.03, self: true),
+        ]), "steady", "test");
+
+        Assert.Contains("strays from 1 by 2.0% in the median scenario and 2.0% at most", markdown, StringComparison.Ordinal);
+        Assert.Contains("| Spanwire | 10.0 ns | 0.80 (unstable) | 0.60–0.90 |", markdown, StringComparison.Ordinal);
+        Assert.Contains("1 of 1 rows here", markdown, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Compare_sets_two_reports_side_by_side_and_counts_the_rows_that_moved()
+    {
+        string a = RatioReport.Render(RatioReport.FromSteady([
+            Steady("Incumbent", 1, 1, 1, baseline: true),
+            Steady("Spanwire", 0.80, 0.79, 0.81),
+            Steady("Other", 1.20, 1.19, 1.21),
+            Steady("Incumbent" + SteadyRunner.SelfSuffix, 1.0, 1.0, 1.0, self: true),
+            Steady("Gone", 0.5, 0.5, 0.5),
+        ]), "steady", "test");
+        string b = RatioReport.Render(RatioReport.FromSteady([
+            Steady("Incumbent", 1, 1, 1, baseline: true),
+            Steady("Spanwire", 0.90, 0.89, 0.91), // +12.5%: moved
+            Steady("Other", 1.25, 1.24, 1.26), // +4.2%: held
+            Steady("Incumbent" + SteadyRunner.SelfSuffix, 1.01, 1.0, 1.02, self: true),
+        ]), "steady", "test");
+
+        string comparison = ReportComparison.Render("a.md", a, "b.md", b);
+
+        Assert.Contains("2 ratio rows in both (baselines and self-comparisons left out): 1 moved more than 10% (50%)", comparison, StringComparison.Ordinal);
+        Assert.Contains("| Scenario | N=1 | Spanwire | 0.80 (0.79–0.81) | 0.90 (0.89–0.91) | +12.5% | **moved** |", comparison, StringComparison.Ordinal);
+        Assert.Contains("| Scenario | N=1 | Other | 1.20 (1.19–1.21) | 1.25 (1.24–1.26) | +4.2% |  |", comparison, StringComparison.Ordinal);
+        Assert.Contains("noise floor", comparison, StringComparison.Ordinal);
+        Assert.Contains("Rows only in A: 1; only in B: 0.", comparison, StringComparison.Ordinal);
     }
 
     [Fact]
