@@ -41,10 +41,20 @@ internal sealed class BoundedSegmentPool : SegmentPool
         _clearOnReturn = options.ClearOnReturn;
         _retained = new byte[]?[options.MaxRetainedSegments];
         Name = options.Name ?? "custom";
+        DetectsMisuse = options.DetectMisuse;
+        CapturesAllocationStacks = options.DetectMisuse && options.CaptureAllocationStacks;
         BufferMetrics.Register(this);
     }
 
     internal string Name { get; }
+
+    internal override string MetricName => Name;
+
+    /// <inheritdoc />
+    public override bool DetectsMisuse { get; }
+
+    /// <inheritdoc />
+    public override bool CapturesAllocationStacks { get; }
 
     /// <summary>Whether a thread may keep a segment of this pool between uses (not when segments are cleared on return: they may hold secrets).</summary>
     internal bool KeepsSegmentsPerThread => !_clearOnReturn && _retained.Length > 0;

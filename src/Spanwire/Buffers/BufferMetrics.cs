@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Diagnostics.Metrics;
 
 namespace Spanwire.Buffers;
@@ -10,7 +11,10 @@ namespace Spanwire.Buffers;
 /// Instruments (each tagged <c>spanwire.pool.name</c>): <c>spanwire.buffers.segments.rented</c>,
 /// <c>spanwire.buffers.segments.returned</c>, <c>spanwire.buffers.segments.allocated</c> (rents the pool could not
 /// serve from retained segments), <c>spanwire.buffers.segments.retained</c> and <c>spanwire.buffers.bytes_in_use</c>
-/// (bytes rented and not yet returned).
+/// (bytes rented and not yet returned); and, from pools that detect misuse, the counter
+/// <c>spanwire.buffers.misuse</c>, tagged also <c>spanwire.buffers.misuse.kind</c> (<c>not_disposed</c>,
+/// <c>disposed_twice</c>, <c>used_after_dispose</c>), <c>spanwire.buffers.type</c> and, when the stream or writer has
+/// one, <c>spanwire.buffers.tag</c>.
 /// </remarks>
 public static class BufferMetrics
 {
@@ -20,6 +24,8 @@ public static class BufferMetrics
     private static readonly Lock s_lock = new();
     private static readonly List<WeakReference<BoundedSegmentPool>> s_pools = [];
     private static readonly Meter s_meter = new(MeterName, "1.0");
+    private static readonly Counter<long> s_misuse = s_meter.CreateCounter<long>("spanwire.buffers.misuse", "{event}",
+        "Pooled streams and writers found never disposed, disposed twice or used after dispose.");
 
     static BufferMetrics()
     {
@@ -41,6 +47,33 @@ public static class BufferMetrics
         {
             s_pools.Add(new WeakReference<BoundedSegmentPool>(pool));
         }
+    }
+
+    internal static void RecordMisuse(SegmentPool pool, SegmentPoolMisuseEventArgs misuse)
+    {
+        if (!s_misuse.Enabled)
+        {
+            return;
+        }
+
+        string kind = misuse.Kind switch
+        {
+            SegmentPoolMisuse.NotDisposed => "not_disposed",
+            SegmentPoolMisuse.DisposedTwice => "disposed_twice",
+            _ => "used_after_dispose",
+        };
+        var tags = new TagList
+        {
+            { "spanwire.pool.name", pool.MetricName },
+            { "spanwire.buffers.misuse.kind", kind },
+            { "spanwire.buffers.type", misuse.Type },
+        };
+        if (misuse.Tag is not null)
+        {
+            tags.Add("spanwire.buffers.tag", misuse.Tag);
+        }
+
+        s_misuse.Add(1, tags);
     }
 
     private static List<Measurement<long>> Observe(Func<SegmentPoolStatistics, long> select)

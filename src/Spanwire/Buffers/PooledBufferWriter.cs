@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 
 namespace Spanwire.Buffers;
@@ -30,6 +31,8 @@ namespace Spanwire.Buffers;
 public sealed class PooledBufferWriter : IBufferWriter<byte>, IDisposable
 {
     private SegmentChain _chain;
+    private readonly MisuseTracker? _misuse; // only when the pool detects misuse
+    private string? _tag;
     private bool _disposed;
 
     /// <summary>A writer over <see cref="SegmentPool.Shared"/>.</summary>
@@ -45,6 +48,22 @@ public sealed class PooledBufferWriter : IBufferWriter<byte>, IDisposable
     {
         ArgumentNullException.ThrowIfNull(pool);
         _chain = new SegmentChain(pool);
+        _misuse = MisuseTracker.Start(pool, nameof(PooledBufferWriter));
+    }
+
+    /// <summary>
+    /// A name for what this writer is used for, carried by the misuse its pool reports
+    /// (<see cref="SegmentPool.MisuseDetected"/>, the <c>spanwire.buffers.misuse</c> counter), as RecyclableMemoryStream's tags are.
+    /// Keep the set of tags small: each becomes a metric dimension.
+    /// </summary>
+    public string? Tag
+    {
+        get => _tag;
+        set
+        {
+            _tag = value;
+            _misuse?.Tag = value;
+        }
     }
 
     /// <summary>The pool segments come from.</summary>
@@ -158,13 +177,18 @@ public sealed class PooledBufferWriter : IBufferWriter<byte>, IDisposable
         _chain.Clear();
     }
 
-    /// <summary>Gives every segment back to the pool. Calling it again does nothing.</summary>
+    /// <summary>Gives every segment back to the pool. Calling it again does nothing (a pool that detects misuse reports it).</summary>
     public void Dispose()
     {
         if (!_disposed)
         {
             _disposed = true;
             _chain.Release();
+            _misuse?.Disposed();
+        }
+        else
+        {
+            _misuse?.Report(SegmentPoolMisuse.DisposedTwice);
         }
     }
 
@@ -173,7 +197,15 @@ public sealed class PooledBufferWriter : IBufferWriter<byte>, IDisposable
     {
         if (_disposed)
         {
-            ThrowHelper.ThrowObjectDisposed(nameof(PooledBufferWriter));
+            ThrowDisposed();
         }
+    }
+
+    [DoesNotReturn]
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ThrowDisposed()
+    {
+        _misuse?.Report(SegmentPoolMisuse.UsedAfterDispose);
+        ThrowHelper.ThrowObjectDisposed(nameof(PooledBufferWriter));
     }
 }

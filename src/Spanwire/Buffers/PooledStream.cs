@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 
 namespace Spanwire.Buffers;
@@ -11,13 +12,14 @@ namespace Spanwire.Buffers;
 /// <remarks>
 /// <para>
 /// Differences from MemoryStream: lengths and positions may exceed 2 GiB; there is no GetBuffer (the content is not
-/// one array: use <see cref="GetReadOnlySequence"/>); <see cref="Capacity"/> can only be read; and after Dispose the
-/// content is gone (the segments went back to the pool), so <see cref="ToArray"/> throws ObjectDisposedException
-/// where MemoryStream's still answers.
+/// one array: use <see cref="GetReadOnlySequence"/>); <see cref="Capacity"/> counts whole segments, so it may read
+/// more than was set; and after Dispose the content is gone (the segments went back to the pool), so
+/// <see cref="ToArray"/> throws ObjectDisposedException where MemoryStream's still answers.
 /// </para>
 /// <para>
-/// No finalizer, no per-stream identifier: a stream that is not disposed just leaves its segments to the garbage
-/// collector. Single owner: one thread at a time.
+/// No finalizer: a stream that is not disposed just leaves its segments to the garbage collector. A pool made with
+/// <see cref="SegmentPoolOptions.DetectMisuse"/> reports such streams, and streams disposed twice or used after
+/// dispose, with their <see cref="Tag"/>. Single owner: one thread at a time.
 /// </para>
 /// </remarks>
 /// <example>
@@ -31,6 +33,8 @@ namespace Spanwire.Buffers;
 public sealed partial class PooledStream : Stream, IBufferWriter<byte>
 {
     private SegmentChain _chain;
+    private readonly MisuseTracker? _misuse; // only when the pool detects misuse
+    private string? _tag;
     private long _position;
     private bool _disposed;
 
@@ -47,6 +51,49 @@ public sealed partial class PooledStream : Stream, IBufferWriter<byte>
     {
         ArgumentNullException.ThrowIfNull(pool);
         _chain = new SegmentChain(pool);
+        _misuse = MisuseTracker.Start(pool, nameof(PooledStream));
+    }
+
+    /// <summary>
+    /// A name for what this stream is used for, carried by the misuse its pool reports
+    /// (<see cref="SegmentPool.MisuseDetected"/>, the <c>spanwire.buffers.misuse</c> counter), as RecyclableMemoryStream's tags are.
+    /// Keep the set of tags small: each becomes a metric dimension.
+    /// </summary>
+    public string? Tag
+    {
+        get => _tag;
+        set
+        {
+            _tag = value;
+            _misuse?.Tag = value;
+        }
+    }
+
+    /// <summary>
+    /// An empty stream over <see cref="SegmentPool.Shared"/> that can hold <paramref name="capacity"/> bytes before it
+    /// rents again: the segments are rented now, as <c>new MemoryStream(capacity)</c> allocates its array and
+    /// RecyclableMemoryStream's <c>GetStream(tag, requiredSize)</c> rents its blocks.
+    /// </summary>
+    /// <param name="capacity">How many bytes the stream is expected to hold; a hint, not a limit.</param>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="capacity"/> is negative or past <see cref="MaxLength"/>.</exception>
+    /// <exception cref="OutOfMemoryException">The pool cannot hand out the segments.</exception>
+    public PooledStream(long capacity)
+        : this(capacity, SegmentPool.Shared)
+    {
+    }
+
+    /// <summary>An empty stream over the given pool that can hold <paramref name="capacity"/> bytes before it rents again.</summary>
+    /// <param name="capacity">How many bytes the stream is expected to hold; a hint, not a limit.</param>
+    /// <param name="pool">The pool the segments are rented from.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="pool"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="capacity"/> is negative or past <see cref="MaxLength"/>.</exception>
+    /// <exception cref="OutOfMemoryException">The pool cannot hand out the segments.</exception>
+    public PooledStream(long capacity, SegmentPool pool)
+        : this(pool)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(capacity);
+        ThrowIfPastMaxLength(capacity, nameof(capacity));
+        _chain.Reserve(capacity);
     }
 
     /// <summary>
@@ -134,13 +181,39 @@ public sealed partial class PooledStream : Stream, IBufferWriter<byte>
         }
     }
 
-    /// <summary>Bytes the stream can hold before it rents another segment.</summary>
+    /// <summary>
+    /// Bytes the stream can hold before it rents another segment. Setting it rents segments ahead (a larger value) or
+    /// gives back segments rented ahead and not yet used (a smaller one); the content never moves.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value set is less than <see cref="Length"/> or past <see cref="MaxLength"/>.</exception>
+    /// <exception cref="ObjectDisposedException">The stream is disposed.</exception>
     public long Capacity
     {
         get
         {
             EnsureNotDisposed();
             return _chain.Capacity;
+        }
+        set
+        {
+            EnsureNotDisposed();
+            if (value < _chain.Length)
+            {
+                ThrowHelper.ThrowArgumentOutOfRange(nameof(value), $"Capacity cannot be less than the current length ({_chain.Length}); it was {value}.");
+            }
+
+            ThrowIfPastMaxLength(value, nameof(value));
+            long current = _chain.Capacity;
+            if (value > current)
+            {
+                _chain.Reserve(value);
+            }
+            else if (value < current && _chain.Reserved > 0)
+            {
+                long segment = _chain.Pool.SegmentSize;
+                long inUse = current - (_chain.Reserved * segment);
+                _chain.ReleaseReserved((int)Math.Max(0, (value - inUse + segment - 1) / segment));
+            }
         }
     }
 
@@ -404,6 +477,11 @@ public sealed partial class PooledStream : Stream, IBufferWriter<byte>
             _overwrite.Abandon();
             _chain.Release();
             _position = 0;
+            _misuse?.Disposed();
+        }
+        else
+        {
+            _misuse?.Report(SegmentPoolMisuse.DisposedTwice);
         }
 
         base.Dispose(disposing);
@@ -414,7 +492,15 @@ public sealed partial class PooledStream : Stream, IBufferWriter<byte>
     {
         if (_disposed)
         {
-            ThrowHelper.ThrowObjectDisposed(nameof(PooledStream));
+            ThrowDisposed();
         }
+    }
+
+    [DoesNotReturn]
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ThrowDisposed()
+    {
+        _misuse?.Report(SegmentPoolMisuse.UsedAfterDispose);
+        ThrowHelper.ThrowObjectDisposed(nameof(PooledStream));
     }
 }

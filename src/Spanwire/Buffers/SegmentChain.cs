@@ -19,6 +19,7 @@ internal struct SegmentChain
     private readonly SegmentPool _pool;
     private ChunkedTable<Segment> _segments; // chunked, so that no table of slots reaches the large object heap
     private int _count;
+    private int _reserved; // segments rented ahead for a capacity asked for, in the slots after the last in use
 
     // The tail: where appends go. _tail is the tail segment's array (an empty array while there is no segment),
     // _tailUsed its live content length, _tailStart its offset in the whole content.
@@ -45,7 +46,64 @@ internal struct SegmentChain
     public readonly int Count => _count;
 
     /// <summary>Bytes that can be held without renting another segment.</summary>
-    public readonly long Capacity => _tailStart + _tail.Length;
+    public readonly long Capacity => _tailStart + _tail.Length + ((long)_reserved * _pool.SegmentSize);
+
+    /// <summary>
+    /// Rents, ahead of need, the segments that bring <see cref="Capacity"/> to at least <paramref name="capacity"/>;
+    /// appends then take them in order instead of renting. All or nothing: a pool that fails leaves the chain as it was.
+    /// </summary>
+    public void Reserve(long capacity)
+    {
+        int before = _reserved;
+        bool hadTail = _count > 0;
+        try
+        {
+            if (_count == 0 && capacity > 0)
+            {
+                AddSegment(); // the first becomes the tail at once
+            }
+
+            while (Capacity < capacity)
+            {
+                int slot = _count + _reserved;
+                while (slot >= _segments.Capacity)
+                {
+                    _segments.Grow();
+                }
+
+                byte[] array = RentChecked();
+                Segment s = _segments[slot] ??= new Segment();
+                s.Array = array;
+                s.Start = 0;
+                s.Length = 0;
+                _reserved++;
+            }
+        }
+        catch
+        {
+            ReleaseReserved(keep: before);
+            if (!hadTail)
+            {
+                Clear();
+            }
+
+            throw;
+        }
+    }
+
+    /// <summary>Gives back segments rented ahead beyond the <paramref name="keep"/> first of them.</summary>
+    public void ReleaseReserved(int keep = 0)
+    {
+        for (int i = _count + _reserved - 1; i >= _count + keep; i--)
+        {
+            ReleaseSlot(i);
+        }
+
+        _reserved = Math.Min(_reserved, keep);
+    }
+
+    /// <summary>Segments rented ahead and not yet in use.</summary>
+    public readonly int Reserved => _reserved;
 
     /// <summary>A span of at least <paramref name="sizeHint"/> bytes (at least one) at the end of the content.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -253,7 +311,9 @@ internal struct SegmentChain
             return;
         }
 
-        // The segment that holds the last byte kept becomes the tail; its whole array is room again.
+        // The segment that holds the last byte kept becomes the tail; its whole array is room again. Segments rented
+        // ahead go back too: they sit in the slots right after the last in use, which are about to move.
+        ReleaseReserved();
         int keep = FindSegment(newLength - 1);
         for (int i = _count - 1; i > keep; i--)
         {
@@ -433,6 +493,7 @@ internal struct SegmentChain
         {
             // The first segment stays with the table for the next chain on this thread; the rest go back.
             _oversize.Abandon();
+            ReleaseReserved();
 
             for (int i = _count - 1; i > 0; i--)
             {
@@ -462,6 +523,7 @@ internal struct SegmentChain
     public void Clear()
     {
         _oversize.Abandon();
+        ReleaseReserved();
 
         for (int i = _count - 1; i >= 0; i--)
         {
@@ -515,12 +577,15 @@ internal struct SegmentChain
             }
         }
 
-        byte[] array = _pool.Rent();
-        if (array.Length != _pool.SegmentSize)
+        byte[] array;
+        if (_reserved > 0)
         {
-            _pool.Return(array);
-            ThrowHelper.ThrowInvalidOperation(
-                $"The segment pool handed out {array.Length} bytes; its SegmentSize is {_pool.SegmentSize}.");
+            array = _segments[_count].Array!; // rented ahead by Reserve
+            _reserved--;
+        }
+        else
+        {
+            array = RentChecked();
         }
 
         if (_count > 0)
@@ -536,5 +601,18 @@ internal struct SegmentChain
         _count++;
         _tail = array;
         _tailUsed = 0;
+    }
+
+    private readonly byte[] RentChecked()
+    {
+        byte[] array = _pool.Rent();
+        if (array.Length != _pool.SegmentSize)
+        {
+            _pool.Return(array);
+            ThrowHelper.ThrowInvalidOperation(
+                $"The segment pool handed out {array.Length} bytes; its SegmentSize is {_pool.SegmentSize}.");
+        }
+
+        return array;
     }
 }

@@ -38,8 +38,44 @@ public abstract class SegmentPool
     /// <summary>The smallest segment size allowed (small sizes exist for tests that force many segments).</summary>
     public const int MinSegmentSize = 16;
 
-    /// <summary>The process-wide pool: 64 KiB segments, at most 256 retained, not cleared on return.</summary>
-    public static SegmentPool Shared { get; } = new BoundedSegmentPool(new SegmentPoolOptions { Name = "shared" });
+    /// <summary>
+    /// The process-wide pool: 64 KiB segments, at most 256 retained, not cleared on return. It detects misuse when the
+    /// AppContext switch <c>Spanwire.Buffers.DetectMisuse</c> is on when it is first used.
+    /// </summary>
+    public static SegmentPool Shared { get; } = new BoundedSegmentPool(new SegmentPoolOptions
+    {
+        Name = "shared",
+        DetectMisuse = AppContext.TryGetSwitch("Spanwire.Buffers.DetectMisuse", out bool detect) && detect,
+    });
+
+    /// <summary>
+    /// Raised for each stream or writer over this pool found never disposed, disposed twice or used after dispose,
+    /// when the pool detects misuse (<see cref="SegmentPoolOptions.DetectMisuse"/>). A stream never disposed is found
+    /// when the collector finalizes it, on the finalizer thread; the other two on the thread that misused it.
+    /// </summary>
+    /// <example>
+    /// <code>
+    /// var pool = SegmentPool.Create(new SegmentPoolOptions { DetectMisuse = true, CaptureAllocationStacks = true });
+    /// pool.MisuseDetected += (_, e) => logger.LogWarning("{Kind} {Type} {Tag} made at {Stack}", e.Kind, e.Type, e.Tag, e.AllocationStack);
+    /// </code>
+    /// </example>
+    public event EventHandler<SegmentPoolMisuseEventArgs>? MisuseDetected;
+
+    /// <summary>Whether streams and writers over this pool are watched for misuse (<see cref="MisuseDetected"/>).</summary>
+    public virtual bool DetectsMisuse => false;
+
+    /// <summary>Whether, when detecting misuse, the pool records where each stream and writer was made.</summary>
+    public virtual bool CapturesAllocationStacks => false;
+
+    /// <summary>Counts the misuse on the pool's meter and raises <see cref="MisuseDetected"/>.</summary>
+    internal void ReportMisuse(SegmentPoolMisuseEventArgs misuse)
+    {
+        BufferMetrics.RecordMisuse(this, misuse);
+        MisuseDetected?.Invoke(this, misuse);
+    }
+
+    /// <summary>The name this pool's measurements are tagged with.</summary>
+    internal virtual string MetricName => GetType().Name;
 
     /// <summary>Makes a bounded pool with the given settings.</summary>
     /// <exception cref="ArgumentOutOfRangeException">A setting is out of its range.</exception>

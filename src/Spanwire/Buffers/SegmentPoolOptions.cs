@@ -21,6 +21,20 @@ public sealed class SegmentPoolOptions
     /// </summary>
     public bool ClearOnReturn { get; set; }
 
+    /// <summary>
+    /// Report streams and writers over this pool that are never disposed, disposed twice or used after dispose,
+    /// through <see cref="SegmentPool.MisuseDetected"/> and the counter <c>spanwire.buffers.misuse</c>. Each stream
+    /// and writer then carries a small object with a finalizer; with it off (the default) they carry nothing. The
+    /// shared pool detects misuse when the AppContext switch <c>Spanwire.Buffers.DetectMisuse</c> is on at start.
+    /// </summary>
+    public bool DetectMisuse { get; set; }
+
+    /// <summary>
+    /// With <see cref="DetectMisuse"/>, also record where each stream and writer was made
+    /// (<see cref="SegmentPoolMisuseEventArgs.AllocationStack"/>). Costs a stack capture per stream. Default false.
+    /// </summary>
+    public bool CaptureAllocationStacks { get; set; }
+
     /// <summary>The name reported with this pool's metrics (tag <c>spanwire.pool.name</c>). Default "custom".</summary>
     public string Name { get; set; } = "custom";
 }

@@ -39,8 +39,10 @@ public sealed class PooledStreamDifferentialTests
     {
         var random = new Random(seed);
         var pool = s_pools[random.Next(s_pools.Length)];
-        using var expected = new MemoryStream();
-        using var actual = new PooledStream(pool);
+        // A capacity hint now and then: the stream must behave the same with segments rented ahead.
+        int capacity = random.Next(4) == 0 ? Size(random) : -1;
+        using var expected = capacity < 0 ? new MemoryStream() : new MemoryStream(capacity);
+        using var actual = capacity < 0 ? new PooledStream(pool) : new PooledStream(capacity, pool);
         int operations = random.Next(1, 40);
         var log = new List<string>();
         for (int op = 0; op < operations; op++)
@@ -88,7 +90,7 @@ public sealed class PooledStreamDifferentialTests
     private static string Step(Random random, MemoryStream expected, PooledStream actual)
     {
         bool invalid = random.Next(30) == 0;
-        switch (random.Next(16))
+        switch (random.Next(17))
         {
             case 0:
                 {
@@ -239,6 +241,14 @@ public sealed class PooledStreamDifferentialTests
                 Same(expected.Flush, actual.Flush);
                 SameBytes(expected.ToArray(), actual.ToArray());
                 return "Flush + ToArray";
+
+            case 15:
+                {
+                    // Below the length is refused by both; above it rents ahead (PooledStream) or reallocates.
+                    int capacity = (int)Math.Max(0, expected.Length + random.Next(-20, 600));
+                    Same(() => expected.Capacity = capacity, () => actual.Capacity = capacity);
+                    return $"Capacity = {capacity}";
+                }
 
             default:
                 {
