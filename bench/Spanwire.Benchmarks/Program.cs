@@ -103,11 +103,14 @@ public static class Program
             foreach (Type type in classes)
             {
                 Console.WriteLine($"{mode}: {type.Name}");
-                rows.AddRange(RatioReport.FromSteady(SteadyRunner.Run(type, settings, log)));
+                rows.AddRange(RatioReport.FromSteady(SteadyRunner.Run(type, settings, log, other: JsonPackageIncumbent(type))));
             }
 
             method = string.Create(CultureInfo.InvariantCulture,
-                $"steady loop: each scenario's methods in turn in one process, {settings.Rounds} rounds of {settings.Slice.TotalMilliseconds:0} ms slices after warm-up passes until tiered compilation is quiet and {settings.WarmupRounds} warm-up rounds, in a shuffled order per round; the median time and the median of the per-round ratios");
+                $"steady loop: each scenario's methods in turn in one process, {settings.Rounds} rounds of {settings.Slice.TotalMilliseconds:0} ms slices after warm-up passes until tiered compilation is quiet and {settings.WarmupRounds} warm-up rounds, in a shuffled order per round; the median time and the median of the per-round ratios")
+                + (JsonPackageContext.Instance is null
+                    ? ". JSON: only the in-box Utf8JsonWriter (System.Text.Json 11.0.0's files were not beside the program)"
+                    : $". JSON: the in-box Utf8JsonWriter (.NET {Environment.Version}) is the baseline, and System.Text.Json {JsonPackageContext.PackageVersion} (the package, in a load context of its own) runs in the same rounds; Spanwire's JSON rows are ratios to whichever of the two was faster in each round");
         }
         else
         {
@@ -140,6 +143,21 @@ public static class Program
         }
 
         return clean ? 0 : 1;
+    }
+
+    /// <summary>
+    /// For a JSON scenario, the same class bound to System.Text.Json's newest package, so the writer a user can reference
+    /// runs beside the runtime's own; null for other scenarios or when the package's files are missing.
+    /// </summary>
+    private static SteadyRunner.OtherIncumbent? JsonPackageIncumbent(Type type)
+    {
+        if (type.Namespace != typeof(Json.JsonWriterBenchmarkBase).Namespace || JsonPackageContext.Instance is not { } context)
+        {
+            return null;
+        }
+
+        Type copy = context.LoadCopyOf(typeof(Program).Assembly).GetType(type.FullName!, throwOnError: true)!;
+        return new SteadyRunner.OtherIncumbent(copy, $" (System.Text.Json {JsonPackageContext.PackageVersion})");
     }
 
     /// <summary>--compare A B: two saved reports side by side (<see cref="ReportComparison"/>).</summary>

@@ -89,43 +89,85 @@ public static class SteadyRunner
         _ => value.ToString() ?? "",
     };
 
-    /// <summary>Runs every combination of <paramref name="type"/> (or those <paramref name="include"/> accepts).</summary>
-    public static List<Row> Run(Type type, Settings settings, TextWriter log, Func<string, bool>? include = null)
+    /// <summary>
+    /// A second incumbent for a scenario: the same class compiled against another version of the incumbent (a copy
+    /// of the benchmark assembly in another AssemblyLoadContext), whose baseline method runs in the same rounds.
+    /// </summary>
+    /// <param name="Type">The class in the other context.</param>
+    /// <param name="Label">What the row's method name is followed by, such as " (System.Text.Json 11.0.0)".</param>
+    public sealed record OtherIncumbent(Type Type, string Label);
+
+    /// <summary>
+    /// Runs every combination of <paramref name="type"/> (or those <paramref name="include"/> accepts). With
+    /// <paramref name="other"/>, its baseline runs beside this one and every other method's ratio is to whichever of
+    /// the two incumbents was faster in the same round, so the slower never hides the faster.
+    /// </summary>
+    public static List<Row> Run(Type type, Settings settings, TextWriter log, Func<string, bool>? include = null, OtherIncumbent? other = null)
     {
         var rows = new List<Row>();
         foreach ((string display, Action<object> apply) in Combinations(type))
         {
             if (include is null || include(display))
             {
-                rows.AddRange(RunScenario(type, display, apply, settings, log));
+                rows.AddRange(RunScenario(type, display, apply, settings, log, other));
             }
         }
 
         return rows;
     }
 
-    private static List<Row> RunScenario(Type type, string display, Action<object> apply, Settings settings, TextWriter log)
+    private static MethodInfo[] BenchmarkMethods(Type type) =>
+        [.. type.GetMethods(BindingFlags.Public | BindingFlags.Instance)
+            .Where(m => m.GetCustomAttribute<BenchmarkAttribute>() is not null && m.GetParameters().Length == 0)];
+
+    /// <summary>Sets on <paramref name="target"/> the parameter values <paramref name="source"/> was given, by name.</summary>
+    private static void CopyParameters(object source, object target)
+    {
+        foreach (PropertyInfo property in source.GetType().GetProperties(BindingFlags.Public | BindingFlags.Instance)
+            .Where(p => p.GetCustomAttribute<ParamsAttribute>() is not null || p.GetCustomAttribute<ParamsSourceAttribute>() is not null))
+        {
+            target.GetType().GetProperty(property.Name)!.SetValue(target, property.GetValue(source));
+        }
+    }
+
+    private static List<Row> RunScenario(Type type, string display, Action<object> apply, Settings settings, TextWriter log, OtherIncumbent? other)
     {
         object instance = Activator.CreateInstance(type)!;
         apply(instance);
         Invoke<GlobalSetupAttribute>(instance);
+        object? otherInstance = null;
         try
         {
-            MethodInfo[] methods = [.. type.GetMethods(BindingFlags.Public | BindingFlags.Instance)
-                .Where(m => m.GetCustomAttribute<BenchmarkAttribute>() is not null && m.GetParameters().Length == 0)];
+            MethodInfo[] methods = BenchmarkMethods(type);
+            string[] names = [.. methods.Select(m => m.Name)];
             // A class without a baseline (no incumbent to run, as AmqpMethodBenchmarks) still gets its times; its
             // ratios are NaN, shown as "-".
             int baseline = Array.FindIndex(methods, m => m.GetCustomAttribute<BenchmarkAttribute>()!.Baseline);
-            int self = -1;
+            var loopList = methods.Select(m => Loop(instance, m)).ToList();
+            int self = -1, second = -1;
             if (baseline >= 0)
             {
                 // The baseline once more, as one more method in the same rounds: whatever its ratio strays from 1 is
                 // noise, the floor under which no other row's lead means anything.
-                self = methods.Length;
+                self = loopList.Count;
+                loopList.Add(Loop(instance, methods[baseline]));
+                names = [.. names, names[baseline] + SelfSuffix];
                 methods = [.. methods, methods[baseline]];
             }
 
-            Action<long>[] loops = [.. methods.Select(m => Loop(instance, m))];
+            if (other is not null && baseline >= 0)
+            {
+                otherInstance = Activator.CreateInstance(other.Type)!;
+                CopyParameters(instance, otherInstance);
+                Invoke<GlobalSetupAttribute>(otherInstance);
+                MethodInfo otherBaseline = BenchmarkMethods(other.Type).Single(m => m.Name == methods[baseline].Name);
+                second = loopList.Count;
+                loopList.Add(Loop(otherInstance, otherBaseline));
+                names = [.. names, names[baseline] + other.Label];
+                methods = [.. methods, otherBaseline];
+            }
+
+            Action<long>[] loops = [.. loopList];
 
             // Tiered compilation moves methods called often enough to optimized code in the background, after a quiet
             // spell, in two steps with profiling between them: run everything for a while, then pause, at least three
@@ -185,9 +227,14 @@ public static class SteadyRunner
 
                 if (round >= 0)
                 {
+                    // The incumbents' rows against the first; every other row against the faster of them this round.
+                    double fastest = second < 0 || baseline < 0 ? double.NaN : Math.Min(perOperation[baseline], perOperation[second]);
                     for (int i = 0; i < methods.Length; i++)
                     {
-                        ratios[i].Add(baseline < 0 ? double.NaN : perOperation[i] / perOperation[baseline]);
+                        ratios[i].Add(
+                            baseline < 0 ? double.NaN
+                            : second < 0 || i == baseline || i == self || i == second ? perOperation[i] / perOperation[baseline]
+                            : perOperation[i] / fastest);
                     }
                 }
             }
@@ -196,7 +243,7 @@ public static class SteadyRunner
             for (int i = 0; i < methods.Length; i++)
             {
                 double[] r = [.. ratios[i].Order()];
-                rows.Add(new Row(type.Name, display, i == self ? methods[i].Name + SelfSuffix : methods[i].Name, i == baseline,
+                rows.Add(new Row(type.Name, display, names[i], i == baseline,
                     Median([.. nanoseconds[i].Order()]), Median(r), Quantile(r, 0.25), Quantile(r, 0.75), r[0], r[^1],
                     allocated[i].Order().ElementAt(allocated[i].Count / 2), Self: i == self));
             }
@@ -209,6 +256,10 @@ public static class SteadyRunner
         finally
         {
             Invoke<GlobalCleanupAttribute>(instance);
+            if (otherInstance is not null)
+            {
+                Invoke<GlobalCleanupAttribute>(otherInstance);
+            }
         }
     }
 

@@ -251,6 +251,35 @@ public sealed partial class SpanwireJsonWriter : IDisposable, IAsyncDisposable
         ResetState();
     }
 
+    /// <summary>
+    /// Starts over writing to <paramref name="bufferWriter"/> with other options: the overload System.Text.Json 11 adds
+    /// to Utf8JsonWriter, so one writer can serve outputs that want different formatting.
+    /// </summary>
+    /// <param name="bufferWriter">The output the writer writes to from now on.</param>
+    /// <param name="options">The options from now on (MaxDepth 0 means the default 1000).</param>
+    /// <exception cref="ArgumentNullException"><paramref name="bufferWriter"/> is null.</exception>
+    /// <exception cref="ObjectDisposedException">The writer is disposed.</exception>
+    public void Reset(IBufferWriter<byte> bufferWriter, JsonWriterOptions options)
+    {
+        Reset(bufferWriter);
+        SetOptions(options);
+    }
+
+    /// <summary>
+    /// Starts over writing to <paramref name="utf8Json"/> with other options: the overload System.Text.Json 11 adds to
+    /// Utf8JsonWriter.
+    /// </summary>
+    /// <param name="utf8Json">The stream the writer writes to from now on (it must be writable).</param>
+    /// <param name="options">The options from now on (MaxDepth 0 means the default 1000).</param>
+    /// <exception cref="ArgumentNullException"><paramref name="utf8Json"/> is null.</exception>
+    /// <exception cref="ArgumentException">The stream is not writable.</exception>
+    /// <exception cref="ObjectDisposedException">The writer is disposed.</exception>
+    public void Reset(Stream utf8Json, JsonWriterOptions options)
+    {
+        Reset(utf8Json);
+        SetOptions(options);
+    }
+
     /// <summary>Flushes, then lets go of the output. Calling it again does nothing.</summary>
     public void Dispose()
     {
