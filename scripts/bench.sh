@@ -11,14 +11,16 @@ export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPE
 for arg in "$@"; do
   if [ "$arg" = "--help" ] || [ "$arg" = "-h" ]; then
     cat <<'USAGE'
-Usage: scripts/bench.sh [--quick | --full | --steady] [--filter NAME]... [--publish] | --faults | --compare A B | --help
+Usage: scripts/bench.sh [--quick | --full | --steady | --stable] [--filter NAME]... [--publish] | --faults | --compare A B | --help
 
 Runs Spanwire beside each incumbent and prints one table of ratios (lower is faster), also written to
 artifacts/benchmarks/<mode>-report.md.
 
   --quick        the default: a few minutes
   --full         BenchmarkDotNet's default job (long)
-  --steady       each scenario's methods in turn in one process, shuffled rounds (also --stable)
+  --steady       each scenario's methods in turn in one process, shuffled rounds
+  --stable       the same in three processes per scenario class, combined (figures that hold from run to run;
+                 rows whose processes disagree are marked unstable)
   --filter NAME  only the benchmark classes whose name contains NAME; repeat for more
   --publish      also write the report to docs/performance.md
   --faults       node faults on a three-node RabbitMQ cluster, Spanwire and RabbitMQ.Client side by side

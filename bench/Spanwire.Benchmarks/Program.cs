@@ -1,4 +1,6 @@
+using System.Diagnostics;
 using System.Globalization;
+using System.Text.Json;
 using System.Reflection;
 using BenchmarkDotNet.Attributes;
 using BenchmarkDotNet.Columns;
@@ -17,7 +19,10 @@ namespace Spanwire.Benchmarks;
 /// <list type="bullet">
 /// <item><c>--quick</c> (the default): every scenario by the steady loop (<see cref="SteadyRunner"/>) with short
 /// settings: the incumbent and Spanwire alternately in this process, 31 rounds of 20 ms slices; a few minutes.</item>
-/// <item><c>--steady</c> (also <c>--stable</c>): the same loop, 41 rounds of 25 ms slices.</item>
+/// <item><c>--steady</c>: the same loop, 41 rounds of 25 ms slices.</item>
+/// <item><c>--stable</c>: the same loop in three processes per scenario class, 17 rounds each, combined: the figures to
+/// compare from one run to the next, with the range of the processes' medians; a row whose processes disagree is
+/// marked unstable.</item>
 /// <item><c>--full</c>: BenchmarkDotNet's default job, out of process, with its memory diagnoser.</item>
 /// <item><c>--filter TEXT</c>: only the classes whose name contains TEXT; repeat it for several.</item>
 /// <item><c>--publish</c>: also write the table to docs/performance.md, the file the README's figures come from.</item>
@@ -29,7 +34,8 @@ namespace Spanwire.Benchmarks;
 /// </list>
 /// The steady loop is the default because BenchmarkDotNet's separate short runs move rows of tens of nanoseconds by
 /// more than their differences on a two-core machine, and take far longer for every peer of every scenario.
-/// The table is also written as markdown to artifacts/benchmarks/{quick,full,steady}-report.md; the log of the run
+/// Every steady-loop mode runs each scenario class in a fresh process of its own.
+/// The table is also written as markdown to artifacts/benchmarks/{quick,full,steady,stable}-report.md; the log of the run
 /// goes to artifacts/benchmarks/{mode}-log.txt.
 /// </summary>
 public static class Program
@@ -41,8 +47,14 @@ public static class Program
             return Compare(args);
         }
 
+        if (args.Length == 4 && args[0] == StableChild)
+        {
+            return RunStableChild(args[1], args[2], args[3]);
+        }
+
         bool full = args.Contains("--full");
-        bool steady = args.Contains("--steady") || args.Contains("--stable");
+        bool stable = args.Contains("--stable");
+        bool steady = args.Contains("--steady");
         bool publish = args.Contains("--publish");
         if (args.Contains("--faults"))
         {
@@ -62,13 +74,13 @@ public static class Program
             .FirstOrDefault() ?? "";
         if (unknown.Length > 0)
         {
-            Console.Error.WriteLine($"benchmarks: unknown argument '{unknown}' (use --quick, --full, --steady, --publish, --filter TEXT)");
+            Console.Error.WriteLine($"benchmarks: unknown argument '{unknown}' (use --quick, --full, --steady, --stable, --publish, --filter TEXT, --compare A B)");
             return 2;
         }
 
-        if (full && steady)
+        if ((full ? 1 : 0) + (steady ? 1 : 0) + (stable ? 1 : 0) > 1)
         {
-            Console.Error.WriteLine("benchmarks: --full and --steady are two modes; choose one");
+            Console.Error.WriteLine("benchmarks: --full, --steady and --stable are three modes; choose one");
             return 2;
         }
 
@@ -86,7 +98,7 @@ public static class Program
             return 2;
         }
 
-        string mode = full ? "full" : steady ? "steady" : "quick";
+        string mode = full ? "full" : stable ? "stable" : steady ? "steady" : "quick";
         string outDir = Path.Combine(FindRepositoryRoot(), "artifacts", "benchmarks");
         Directory.CreateDirectory(outDir);
         string logPath = Path.Combine(outDir, $"{mode}-log.txt");
@@ -98,19 +110,33 @@ public static class Program
         string method;
         if (!full)
         {
-            SteadyRunner.Settings settings = steady ? SteadyRunner.Settings.Steady : SteadyRunner.Settings.Quick;
-            rows = [];
-            foreach (Type type in classes)
+            // Each scenario class runs in a fresh process of its own (several for --stable), as BenchmarkDotNet runs each
+            // benchmark: in one shared process the runtime compiles a method once, with the profile of whichever
+            // scenario called it first, and a later scenario can measure code tuned for another's inputs.
+            string settingsName = stable ? "stable" : steady ? "steady" : "quick";
+            SteadyRunner.Settings settings = SettingsNamed(settingsName);
+            int processes = stable ? StableProcesses : 1;
+            var perProcess = new List<SteadyRunner.Row>[processes];
+            for (int p = 0; p < processes; p++)
             {
-                Console.WriteLine($"{mode}: {type.Name}");
-                rows.AddRange(RatioReport.FromSteady(SteadyRunner.Run(type, settings, log, other: JsonPackageIncumbent(type))));
+                perProcess[p] = [];
+                foreach (Type type in classes)
+                {
+                    // Process by process over every class, so a class's processes are minutes apart, not back to back.
+                    Console.WriteLine(processes == 1 ? $"{mode}: {type.Name}" : $"{mode}: {type.Name} (process {p + 1} of {processes})");
+                    perProcess[p].AddRange(RunInChildProcess(type, settingsName, log));
+                }
             }
 
-            method = string.Create(CultureInfo.InvariantCulture,
-                $"steady loop: each scenario's methods in turn in one process, {settings.Rounds} rounds of {settings.Slice.TotalMilliseconds:0} ms slices after warm-up passes until tiered compilation is quiet and {settings.WarmupRounds} warm-up rounds, in a shuffled order per round; the median time and the median of the per-round ratios")
-                + (JsonPackageContext.Instance is null
-                    ? ". JSON: only the in-box Utf8JsonWriter (System.Text.Json 11.0.0's files were not beside the program)"
-                    : $". JSON: the in-box Utf8JsonWriter (.NET {Environment.Version}) is the baseline, and System.Text.Json {JsonPackageContext.PackageVersion} (the package, in a load context of its own) runs in the same rounds; Spanwire's JSON rows are ratios to whichever of the two was faster in each round");
+            rows = RatioReport.FromSteady(SteadyRunner.Combine(perProcess));
+            method = processes == 1
+                ? string.Create(CultureInfo.InvariantCulture,
+                    $"steady loop: each scenario class in a fresh process, its methods in turn, {settings.Rounds} rounds of {settings.Slice.TotalMilliseconds:0} ms slices after warm-up passes until tiered compilation is quiet and {settings.WarmupRounds} warm-up rounds, in a shuffled order per round; the median time and the median of the per-round ratios")
+                : string.Create(CultureInfo.InvariantCulture,
+                    $"steady loop in {processes} fresh processes per scenario class, started one after the other over all classes: in each, the scenario's methods in turn, {settings.Rounds} rounds of {settings.Slice.TotalMilliseconds:0} ms slices after warm-up passes until tiered compilation is quiet and {settings.WarmupRounds} warm-up rounds, in a shuffled order per round; the median time and the median of the per-round ratios of all processes together, with the range of the processes' own medians");
+            method += JsonPackageContext.Instance is null
+                ? ". JSON: only the in-box Utf8JsonWriter (System.Text.Json 11.0.0's files were not beside the program)"
+                : $". JSON: the in-box Utf8JsonWriter (.NET {Environment.Version}) is the baseline, and System.Text.Json {JsonPackageContext.PackageVersion} (the package, in a load context of its own) runs in the same rounds; Spanwire's JSON rows are ratios to whichever of the two was faster in each round";
         }
         else
         {
@@ -143,6 +169,61 @@ public static class Program
         }
 
         return clean ? 0 : 1;
+    }
+
+    private const string StableChild = "--scenario-process";
+
+    /// <summary>How many processes the --stable mode runs each scenario class in.</summary>
+    private const int StableProcesses = 3;
+
+    private static SteadyRunner.Settings SettingsNamed(string name) => name switch
+    {
+        "stable" => SteadyRunner.Settings.StableProcess,
+        "steady" => SteadyRunner.Settings.Steady,
+        _ => SteadyRunner.Settings.Quick,
+    };
+
+    /// <summary>Runs one scenario class in a process of its own (this program with <see cref="StableChild"/>) and reads its rows back.</summary>
+    private static List<SteadyRunner.Row> RunInChildProcess(Type type, string settings, TextWriter log)
+    {
+        string output = Path.GetTempFileName();
+        try
+        {
+            var start = new ProcessStartInfo(Environment.ProcessPath!) { RedirectStandardOutput = true, RedirectStandardError = true };
+            if (Path.GetFileNameWithoutExtension(Environment.ProcessPath) == "dotnet")
+            {
+                start.ArgumentList.Add(typeof(Program).Assembly.Location);
+            }
+
+            start.ArgumentList.Add(StableChild);
+            start.ArgumentList.Add(settings);
+            start.ArgumentList.Add(type.FullName!);
+            start.ArgumentList.Add(output);
+            using Process child = Process.Start(start)!;
+            Task<string> stdout = child.StandardOutput.ReadToEndAsync();
+            string stderr = child.StandardError.ReadToEnd();
+            child.WaitForExit();
+            log.Write(stdout.Result);
+            if (child.ExitCode != 0)
+            {
+                throw new InvalidOperationException($"the process measuring {type.Name} failed (exit {child.ExitCode}): {stderr.Trim()}");
+            }
+
+            return JsonSerializer.Deserialize<List<SteadyRunner.Row>>(File.ReadAllText(output))!;
+        }
+        finally
+        {
+            File.Delete(output);
+        }
+    }
+
+    /// <summary>The child side of <see cref="RunInChildProcess"/>: one class, its rows written as JSON to <paramref name="output"/>.</summary>
+    private static int RunStableChild(string settings, string typeName, string output)
+    {
+        Type type = typeof(Program).Assembly.GetType(typeName, throwOnError: true)!;
+        List<SteadyRunner.Row> rows = SteadyRunner.Run(type, SettingsNamed(settings), Console.Out, other: JsonPackageIncumbent(type));
+        File.WriteAllText(output, JsonSerializer.Serialize(rows));
+        return 0;
     }
 
     /// <summary>

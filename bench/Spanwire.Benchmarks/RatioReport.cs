@@ -18,10 +18,23 @@ public static class RatioReport
     /// </summary>
     public sealed record Row(
         string Scenario, string Parameters, string Method, bool Baseline, double? Nanoseconds, double? Ratio,
-        double? SpreadLow, double? SpreadHigh, long? Allocated, string How, bool Unstable = false, bool Self = false);
+        double? SpreadLow, double? SpreadHigh, long? Allocated, string How, bool Unstable = false, bool Self = false)
+    {
+        /// <summary>The lowest of the processes' median ratios, for a row measured in several processes.</summary>
+        public double? ProcessLow { get; init; }
 
-    /// <summary>A row whose middle half of per-round ratios is wider than this, relative to its median, is unstable.</summary>
-    public const double UnstableSpread = 0.10;
+        /// <summary>The highest of the processes' median ratios.</summary>
+        public double? ProcessHigh { get; init; }
+    }
+
+    /// <summary>
+    /// A row measured in one process whose middle half of per-round ratios is wider than this, relative to its median,
+    /// is unstable.
+    /// </summary>
+    public const double UnstableSpread = 0.15;
+
+    /// <summary>A row measured in several processes whose processes' medians lie further apart than this, relative to the median, is unstable.</summary>
+    public const double UnstableProcesses = 0.15;
 
     /// <summary>A scenario whose baseline strays from itself by more than this is unstable in every row.</summary>
     public const double UnstableSelf = 0.05;
@@ -75,19 +88,26 @@ public static class RatioReport
                 .Select(m => m.Nanoseconds / m.Operations)];
 
     /// <summary>
-    /// The rows of the steady loop; the spread is the middle half of the per-round ratios. A row is unstable when that
-    /// middle half is wider than <see cref="UnstableSpread"/> of its median, or when its scenario's self-comparison
-    /// (the baseline against itself) is off 1 by more than <see cref="UnstableSelf"/>.
+    /// The rows of the steady loop; the spread is the middle half of the per-round ratios (and, for rows from several
+    /// processes, the range of the processes' medians). A row is unstable when its processes' medians lie further apart
+    /// than <see cref="UnstableProcesses"/> of its median (from one process: when the middle half is wider than
+    /// <see cref="UnstableSpread"/>), or when its scenario's self-comparison (the baseline against itself) is off 1 by
+    /// more than <see cref="UnstableSelf"/>.
     /// </summary>
     public static List<Row> FromSteady(IEnumerable<SteadyRunner.Row> steady)
     {
         SteadyRunner.Row[] all = [.. steady];
         var noisyScenarios = all.Where(s => s.Self && Math.Abs(s.Ratio - 1) > UnstableSelf).Select(s => Key(s.Scenario, s.Parameters)).ToHashSet();
         return [.. all.Select(s => new Row(s.Scenario, s.Parameters, s.Method, s.Baseline, s.MedianNanoseconds, Known(s.Ratio),
-            Known(s.RatioP25), Known(s.RatioP75), s.AllocatedPerOperation, "steady",
+            Known(s.RatioP25), Known(s.RatioP75), s.AllocatedPerOperation, s.Processes > 1 ? "stable" : "steady",
             Unstable: !s.Baseline && !double.IsNaN(s.Ratio)
-                && ((s.RatioP75 - s.RatioP25) / s.Ratio > UnstableSpread || noisyScenarios.Contains(Key(s.Scenario, s.Parameters))),
-            Self: s.Self))];
+                && ((s.Processes > 1 ? (s.ProcessHigh - s.ProcessLow) / s.Ratio > UnstableProcesses : (s.RatioP75 - s.RatioP25) / s.Ratio > UnstableSpread)
+                    || noisyScenarios.Contains(Key(s.Scenario, s.Parameters))),
+            Self: s.Self)
+        {
+            ProcessLow = s.Processes > 1 ? Known(s.ProcessLow) : null,
+            ProcessHigh = s.Processes > 1 ? Known(s.ProcessHigh) : null,
+        })];
     }
 
     // NaN: a class without a baseline has no ratio.
@@ -108,7 +128,8 @@ public static class RatioReport
         text.AppendLine(CultureInfo.InvariantCulture, $"- Method: {method}");
         text.AppendLine("- Ratio = time / the baseline's (the incumbent, marked *) in the same run; lower is faster. Spread: for BDN rows the");
         text.AppendLine("  lowest and highest ratio of paired iterations; for steady rows the middle half (25th to 75th percentile) of the");
-        text.AppendLine("  per-round ratios. Allocated is per operation.");
+        text.AppendLine("  per-round ratios, and for rows measured in several processes (\"stable\") the lowest and highest of the");
+        text.AppendLine("  processes' own medians after \"runs\". Allocated is per operation.");
         if (rows.Any(r => r.Self))
         {
             text.AppendLine(NoiseFloor(rows));
@@ -122,6 +143,11 @@ public static class RatioReport
             string spread = row.SpreadLow is { } low && row.SpreadHigh is { } high
                 ? string.Create(CultureInfo.InvariantCulture, $"{low:0.00}–{high:0.00}")
                 : "-";
+            if (row.ProcessLow is { } first && row.ProcessHigh is { } last && !row.Baseline)
+            {
+                spread += string.Create(CultureInfo.InvariantCulture, $" (runs {first:0.00}–{last:0.00})");
+            }
+
             string ratio = row.Ratio is { } r ? r.ToString("0.00", CultureInfo.InvariantCulture) + (row.Unstable ? " (unstable)" : "") : "-";
             text.AppendLine(CultureInfo.InvariantCulture,
                 $"| {row.Scenario} | {row.Parameters} | {row.Method}{(row.Baseline ? " *" : "")} | {Time(row.Nanoseconds)} | {ratio} | {spread} | {Bytes(row.Allocated)} | {row.How} |");
@@ -138,7 +164,7 @@ public static class RatioReport
         int measured = rows.Count(r => r.Ratio is not null && !r.Baseline && !r.Self);
         int unstable = rows.Count(r => r.Unstable && !r.Self);
         return string.Create(CultureInfo.InvariantCulture,
-            $"- Noise floor: each scenario measures its baseline twice, as two methods (the rows marked{SteadyRunner.SelfSuffix}); that ratio strays from 1 by {offsets[offsets.Length / 2]:0.0%} in the median scenario and {offsets[^1]:0.0%} at most ({worst.Scenario} {worst.Parameters}). A row is marked unstable when the middle half of its per-round ratios spans more than {UnstableSpread:0%} of its median or its scenario's baseline strays from itself by more than {UnstableSelf:0%}: {unstable} of {measured} rows here.");
+            $"- Noise floor: each scenario measures its baseline twice, as two methods (the rows marked{SteadyRunner.SelfSuffix}); that ratio strays from 1 by {offsets[offsets.Length / 2]:0.0%} in the median scenario and {offsets[^1]:0.0%} at most ({worst.Scenario} {worst.Parameters}). A row is marked unstable when its processes' medians lie more than {UnstableProcesses:0%} apart (measured in one process: when the middle half of its per-round ratios spans more than {UnstableSpread:0%} of its median) or its scenario's baseline strays from itself by more than {UnstableSelf:0%}: {unstable} of {measured} rows here.");
     }
 
     private static string Machine()

@@ -23,16 +23,69 @@ public static class SteadyRunner
         public static Settings Quick { get; } = new(TimeSpan.FromMilliseconds(20), 31, 3);
 
         public static Settings Steady { get; } = new(TimeSpan.FromMilliseconds(25), 41, 5);
+
+        /// <summary>One of the --stable mode's processes: fewer rounds each, as several processes share the work.</summary>
+        public static Settings StableProcess { get; } = new(TimeSpan.FromMilliseconds(25), 17, 3);
     }
 
     /// <summary>
     /// One method of one scenario (class and parameters). <paramref name="Self"/> marks the baseline measured a second
     /// time as if it were another method: its ratio to the baseline is the noise floor of the scenario.
     /// </summary>
+    /// <remarks>
+    /// <paramref name="Rounds"/> and <paramref name="Times"/> are the per-round ratios and times the figures come from;
+    /// <paramref name="ProcessLow"/> and <paramref name="ProcessHigh"/> the lowest and highest of the per-process
+    /// median ratios when the row combines several processes (<see cref="Combine"/>), else the median itself.
+    /// </remarks>
     public sealed record Row(
         string Scenario, string Parameters, string Method, bool Baseline,
         double MedianNanoseconds, double Ratio, double RatioP25, double RatioP75, double RatioMin, double RatioMax, long AllocatedPerOperation,
-        bool Self = false);
+        bool Self = false)
+    {
+        public double[] Rounds { get; init; } = [];
+
+        public double[] Times { get; init; } = [];
+
+        public double ProcessLow { get; init; } = Ratio;
+
+        public double ProcessHigh { get; init; } = Ratio;
+
+        public int Processes { get; init; } = 1;
+    }
+
+    /// <summary>
+    /// One row per method from the same scenarios run in several processes: the median and quartiles of every round of
+    /// every process together, and the range of the processes' own medians (what moves from one run to the next: the
+    /// code each process's compiler produced, where its heap and arrays landed).
+    /// </summary>
+    public static List<Row> Combine(IReadOnlyList<IReadOnlyList<Row>> processes)
+    {
+        var combined = new List<Row>();
+        foreach (Row first in processes[0])
+        {
+            Row[] same = [.. processes.Select(p => p.FirstOrDefault(r => r.Scenario == first.Scenario && r.Parameters == first.Parameters && r.Method == first.Method)).OfType<Row>()];
+            double[] rounds = [.. same.SelectMany(r => r.Rounds).Order()];
+            double[] times = [.. same.SelectMany(r => r.Times).Order()];
+            double[] medians = [.. same.Select(r => r.Ratio)];
+            combined.Add(first with
+            {
+                MedianNanoseconds = Median(times),
+                Ratio = Median(rounds),
+                RatioP25 = Quantile(rounds, 0.25),
+                RatioP75 = Quantile(rounds, 0.75),
+                RatioMin = rounds[0],
+                RatioMax = rounds[^1],
+                AllocatedPerOperation = same.Select(r => r.AllocatedPerOperation).Order().ElementAt(same.Length / 2),
+                Rounds = rounds,
+                Times = times,
+                ProcessLow = medians.Min(),
+                ProcessHigh = medians.Max(),
+                Processes = same.Length,
+            });
+        }
+
+        return combined;
+    }
 
     /// <summary>What the method of the self-comparison row is called: the baseline's name and this.</summary>
     public const string SelfSuffix = " (self)";
@@ -243,9 +296,11 @@ public static class SteadyRunner
             for (int i = 0; i < methods.Length; i++)
             {
                 double[] r = [.. ratios[i].Order()];
+                double[] t = [.. nanoseconds[i].Order()];
                 rows.Add(new Row(type.Name, display, names[i], i == baseline,
-                    Median([.. nanoseconds[i].Order()]), Median(r), Quantile(r, 0.25), Quantile(r, 0.75), r[0], r[^1],
-                    allocated[i].Order().ElementAt(allocated[i].Count / 2), Self: i == self));
+                    Median(t), Median(r), Quantile(r, 0.25), Quantile(r, 0.75), r[0], r[^1],
+                    allocated[i].Order().ElementAt(allocated[i].Count / 2), Self: i == self)
+                { Rounds = r, Times = t });
             }
 
             log.WriteLine(string.Create(CultureInfo.InvariantCulture,

@@ -63,7 +63,7 @@ public sealed class SteadyRunnerTests
 
     [Theory]
     [InlineData(0.80, 0.78, 0.82, 1.00, false)] // a narrow spread and a quiet self-comparison: a plain figure
-    [InlineData(0.80, 0.70, 0.80, 1.00, true)] // the middle half spans 12.5% of the median
+    [InlineData(0.80, 0.70, 0.84, 1.00, true)] // the middle half spans 17.5% of the median (one process)
     [InlineData(0.80, 0.79, 0.81, 1.07, true)] // the baseline strays from itself by 7%: nothing in the scenario holds
     [InlineData(0.80, 0.79, 0.81, 0.96, false)] // 4% off itself is within the 5% allowed
     public void A_row_is_unstable_when_its_spread_or_its_scenarios_self_comparison_is_wide(double ratio, double p25, double p75, double self, bool unstable)
@@ -76,6 +76,23 @@ public sealed class SteadyRunnerTests
 
         Expect.Equal(unstable, rows.Single(r => r.Method == "Spanwire").Unstable, $"ratio {ratio} ({p25}-{p75}), self {self}");
         Assert.False(rows.Single(r => r.Baseline).Unstable);
+    }
+
+    [Fact]
+    public void Rows_from_several_processes_pool_their_rounds_and_are_unstable_when_the_processes_disagree()
+    {
+        SteadyRunner.Row Process(double spanwire) => Steady("Spanwire", spanwire, spanwire, spanwire) with { Rounds = [spanwire, spanwire, spanwire], Times = [10, 10, 10] };
+        SteadyRunner.Row Baseline() => Steady("Incumbent", 1, 1, 1, baseline: true) with { Rounds = [1, 1, 1], Times = [12, 12, 12] };
+
+        List<SteadyRunner.Row> agreeing = SteadyRunner.Combine([[Baseline(), Process(0.80)], [Baseline(), Process(0.82)], [Baseline(), Process(0.84)]]);
+        SteadyRunner.Row row = agreeing.Single(r => r.Method == "Spanwire");
+        Expect.Equal((0.82, 0.80, 0.84, 3, 9), (Math.Round(row.Ratio, 2), row.ProcessLow, row.ProcessHigh, row.Processes, row.Rounds.Length), "median, process range, processes and rounds");
+        Assert.False(RatioReport.FromSteady(agreeing).Single(r => r.Method == "Spanwire").Unstable);
+
+        List<SteadyRunner.Row> disagreeing = SteadyRunner.Combine([[Baseline(), Process(0.68)], [Baseline(), Process(0.82)], [Baseline(), Process(0.84)]]);
+        RatioReport.Row unstable = RatioReport.FromSteady(disagreeing).Single(r => r.Method == "Spanwire");
+        Assert.True(unstable.Unstable, "processes 0.68 to 0.84 are 20% apart");
+        Assert.Contains("| 0.82 (unstable) | 0.68–0.84 (runs 0.68–0.84) |", RatioReport.Render(RatioReport.FromSteady(disagreeing), "stable", "test"), StringComparison.Ordinal);
     }
 
     [Fact]
