@@ -124,7 +124,15 @@ public static class Program
                 {
                     // Process by process over every class, so a class's processes are minutes apart, not back to back.
                     Console.WriteLine(processes == 1 ? $"{mode}: {type.Name}" : $"{mode}: {type.Name} (process {p + 1} of {processes})");
-                    perProcess[p].AddRange(RunInChildProcess(type, settingsName, log));
+                    try
+                    {
+                        perProcess[p].AddRange(RunInChildProcess(type, settingsName, log));
+                    }
+                    catch (InvalidOperationException ex)
+                    {
+                        Console.Error.WriteLine($"benchmarks: {ex.Message}");
+                        clean = false;
+                    }
                 }
             }
 
@@ -173,6 +181,9 @@ public static class Program
 
     private const string StableChild = "--scenario-process";
 
+    // NaN: the ratios of a class without a baseline.
+    private static readonly JsonSerializerOptions s_rowJson = new() { NumberHandling = System.Text.Json.Serialization.JsonNumberHandling.AllowNamedFloatingPointLiterals };
+
     /// <summary>How many processes the --stable mode runs each scenario class in.</summary>
     private const int StableProcesses = 3;
 
@@ -206,10 +217,10 @@ public static class Program
             log.Write(stdout.Result);
             if (child.ExitCode != 0)
             {
-                throw new InvalidOperationException($"the process measuring {type.Name} failed (exit {child.ExitCode}): {stderr.Trim()}");
+                throw new InvalidOperationException($"the process measuring {type.Name} failed (exit {child.ExitCode}): {stderr.Trim().Split('\n')[0]}");
             }
 
-            return JsonSerializer.Deserialize<List<SteadyRunner.Row>>(File.ReadAllText(output))!;
+            return JsonSerializer.Deserialize<List<SteadyRunner.Row>>(File.ReadAllText(output), s_rowJson)!;
         }
         finally
         {
@@ -222,7 +233,7 @@ public static class Program
     {
         Type type = typeof(Program).Assembly.GetType(typeName, throwOnError: true)!;
         List<SteadyRunner.Row> rows = SteadyRunner.Run(type, SettingsNamed(settings), Console.Out, other: JsonPackageIncumbent(type));
-        File.WriteAllText(output, JsonSerializer.Serialize(rows));
+        File.WriteAllText(output, JsonSerializer.Serialize(rows, s_rowJson));
         return 0;
     }
 
