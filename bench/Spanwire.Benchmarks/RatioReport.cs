@@ -148,7 +148,8 @@ public static class RatioReport
                 spread += string.Create(CultureInfo.InvariantCulture, $" (runs {first:0.00}–{last:0.00})");
             }
 
-            string ratio = row.Ratio is { } r ? r.ToString("0.00", CultureInfo.InvariantCulture) + (row.Unstable ? " (unstable)" : "") : "-";
+            // Three decimals below 0.1, so a comparison of two reports is not made of rounding (0.014 against 0.015).
+            string ratio = row.Ratio is { } r ? r.ToString(r < 0.1 ? "0.000" : "0.00", CultureInfo.InvariantCulture) + (row.Unstable ? " (unstable)" : "") : "-";
             text.AppendLine(CultureInfo.InvariantCulture,
                 $"| {row.Scenario} | {row.Parameters} | {row.Method}{(row.Baseline ? " *" : "")} | {Time(row.Nanoseconds)} | {ratio} | {spread} | {Bytes(row.Allocated)} | {row.How} |");
         }

@@ -110,6 +110,18 @@ public sealed class SteadyRunnerTests
     }
 
     [Fact]
+    public void Ratios_below_a_tenth_keep_three_decimals_so_two_reports_compare_on_more_than_rounding()
+    {
+        string markdown = RatioReport.Render(RatioReport.FromSteady([
+            Steady("Incumbent", 1, 1, 1, baseline: true),
+            Steady("Spanwire", 0.0144, 0.0143, 0.0145),
+        ]), "steady", "test");
+
+        Assert.Contains("| Spanwire | 10.0 ns | 0.014 |", markdown, StringComparison.Ordinal);
+        Expect.Equal(0.014, ReportComparison.Parse(markdown).Rows.Single().Ratio, "the ratio read back");
+    }
+
+    [Fact]
     public void Compare_sets_two_reports_side_by_side_and_counts_the_rows_that_moved()
     {
         string a = RatioReport.Render(RatioReport.FromSteady([
