@@ -130,15 +130,22 @@ case "${1:-}" in
         echo "auth_mechanisms.3 = EXTERNAL"
       } >> "$dir/rabbitmq.conf"
     fi
-    ( node_env "$dir" "$port"; exec setsid "$bin/rabbitmq-server" > "$dir/log/console.log" 2>&1 ) &
-    echo $! > "$dir/pid"
-    ( node_env "$dir" "$port"
-      for _ in $(seq 1 90); do
-        if "$bin/rabbitmqctl" -n "$RABBITMQ_NODENAME" -q await_startup >/dev/null 2>&1; then exit 0; fi
-        kill -0 "$(cat "$dir/pid")" 2>/dev/null || exit 2
-        sleep 1
-      done; exit 1 )
-    case $? in
+    # A node started again on its old port can find the port still held for a while by the connections its last run
+    # closed (TIME_WAIT); it then exits at once (could_not_start_listener), and starting again a little later works.
+    for attempt in $(seq 1 20); do
+      ( node_env "$dir" "$port"; exec setsid "$bin/rabbitmq-server" > "$dir/log/console.log" 2>&1 ) &
+      echo $! > "$dir/pid"
+      ( node_env "$dir" "$port"
+        for _ in $(seq 1 90); do
+          if "$bin/rabbitmqctl" -n "$RABBITMQ_NODENAME" -q await_startup >/dev/null 2>&1; then exit 0; fi
+          kill -0 "$(cat "$dir/pid")" 2>/dev/null || exit 2
+          sleep 1
+        done; exit 1 )
+      started=$?
+      [ "$started" -eq 2 ] && [ "$attempt" -lt 20 ] && grep -q could_not_start_listener "$dir/log/console.log" 2>/dev/null || break
+      sleep 3
+    done
+    case $started in
       0) echo "amqp://guest:guest@127.0.0.1:$port/"
          if [ -n "$tls" ]; then
            # The user the client certificate names (EXTERNAL logs in as it); its password is never used.
