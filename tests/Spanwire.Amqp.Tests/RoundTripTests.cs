@@ -64,6 +64,54 @@ public class RoundTripTests
     }
 
     [Fact]
+    public void Nested_dictionaries_and_lists_write_as_any_other_collections_do_and_allocate_nothing()
+    {
+        // Dictionary and List are walked with their own enumerators; every other collection through the interfaces.
+        // Keys in sorted order, so the sorted collections below write them in the same order.
+        var asUsual = new Dictionary<string, object?>
+        {
+            ["a"] = 1,
+            ["array"] = new List<object?> { 3, new Dictionary<string, object?> { ["z"] = 4L } },
+            ["table"] = new Dictionary<string, object?> { ["deeper"] = new List<object?> { 1, "two", null }, ["x"] = "y" },
+        };
+        var asOthers = new SortedList<string, object?>
+        {
+            ["a"] = 1,
+            ["array"] = new object?[] { 3, new SortedDictionary<string, object?> { ["z"] = 4L } },
+            ["table"] = new System.Collections.ObjectModel.ReadOnlyDictionary<string, object?>(new SortedList<string, object?> { ["deeper"] = new object?[] { 1, "two", null }, ["x"] = "y" }),
+        };
+        var buffer = new byte[256];
+        int Write(IEnumerable<KeyValuePair<string, object?>> fields)
+        {
+            var writer = new FieldTableWriter(buffer);
+            foreach (KeyValuePair<string, object?> field in fields)
+            {
+                writer.WriteName(field.Key);
+                FieldTableConversion.WriteValue(ref writer, field.Value);
+            }
+
+            return writer.Complete();
+        }
+
+        byte[] expected = buffer[..Write(asOthers)];
+        Assert.Equal(expected, buffer[..Write(asUsual)]);
+
+        object? nested = asUsual["table"];
+        Write([new("t", nested)]); // warm up
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        for (int i = 0; i < 100; i++)
+        {
+            var writer = new FieldTableWriter(buffer);
+            writer.WriteName("t");
+            FieldTableConversion.WriteValue(ref writer, nested);
+            writer.WriteName("u");
+            FieldTableConversion.WriteValue(ref writer, asUsual["array"]);
+        }
+
+        Expect.Equal(0L, GC.GetAllocatedBytesForCurrentThread() - before, "bytes allocated writing a nested Dictionary and List 100 times");
+    }
+
+    [Fact]
     public void Random_nested_tables_round_trip_through_dictionaries_to_the_same_bytes()
     {
         var random = new RandomAmqp(Seed);

@@ -154,6 +154,27 @@ public static class FieldTableConversion
             case byte[] v: writer.WriteLongString(v.AsSpan()); break;
             case ReadOnlyMemory<byte> v: writer.WriteByteArray(v.Span); break;
             case FieldTable v: writer.WriteTable(v); break;
+            case Dictionary<string, object?> table:
+                // The types headers are nearly always built from, walked with their own enumerators: through the
+                // interfaces below each nested table or array would allocate one.
+                writer.WriteStartTable();
+                foreach (KeyValuePair<string, object?> field in table)
+                {
+                    writer.WriteName(field.Key);
+                    WriteValue(ref writer, field.Value, depth + 1);
+                }
+
+                writer.WriteEndTable();
+                break;
+            case List<object?> list:
+                writer.WriteStartArray();
+                foreach (object? item in list)
+                {
+                    WriteValue(ref writer, item, depth + 1);
+                }
+
+                writer.WriteEndArray();
+                break;
             case IEnumerable<KeyValuePair<string, object?>> table:
                 writer.WriteStartTable();
                 foreach (KeyValuePair<string, object?> field in table)
