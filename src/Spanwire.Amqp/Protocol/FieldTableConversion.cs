@@ -154,49 +154,56 @@ public static class FieldTableConversion
             case byte[] v: writer.WriteLongString(v.AsSpan()); break;
             case ReadOnlyMemory<byte> v: writer.WriteByteArray(v.Span); break;
             case FieldTable v: writer.WriteTable(v); break;
-            case Dictionary<string, object?> table:
-                // The types headers are nearly always built from, walked with their own enumerators: through the
-                // interfaces below each nested table or array would allocate one.
-                writer.WriteStartTable();
-                foreach (KeyValuePair<string, object?> field in table)
-                {
-                    writer.WriteName(field.Key);
-                    WriteValue(ref writer, field.Value, depth + 1);
-                }
-
-                writer.WriteEndTable();
-                break;
-            case List<object?> list:
-                writer.WriteStartArray();
-                foreach (object? item in list)
-                {
-                    WriteValue(ref writer, item, depth + 1);
-                }
-
-                writer.WriteEndArray();
-                break;
+            // Dictionary and List, the types headers are nearly always built from, are walked with their own
+            // enumerators: through the interfaces each nested table or array would allocate one.
+            // (Their enumerators hold nothing to dispose.)
+            case Dictionary<string, object?> table: WriteFields(ref writer, table.GetEnumerator(), depth); break;
+            case List<object?> list: WriteItems(ref writer, list.GetEnumerator(), depth); break;
             case IEnumerable<KeyValuePair<string, object?>> table:
-                writer.WriteStartTable();
-                foreach (KeyValuePair<string, object?> field in table)
                 {
-                    writer.WriteName(field.Key);
-                    WriteValue(ref writer, field.Value, depth + 1);
+                    using IEnumerator<KeyValuePair<string, object?>> fields = table.GetEnumerator();
+                    WriteFields(ref writer, fields, depth);
+                    break;
                 }
 
-                writer.WriteEndTable();
-                break;
             case IEnumerable array:
-                writer.WriteStartArray();
-                foreach (object? item in array)
                 {
-                    WriteValue(ref writer, item, depth + 1);
+                    using IEnumerator<object?> items = array.Cast<object?>().GetEnumerator();
+                    WriteItems(ref writer, items, depth);
+                    break;
                 }
 
-                writer.WriteEndArray();
-                break;
             default:
                 throw new ArgumentException($"A {value.GetType()} has no AMQP field type.", nameof(value));
         }
+    }
+
+    /// <summary>The fields of a table value; a struct enumerator is used as it is (no box). The caller disposes it.</summary>
+    private static void WriteFields<TEnumerator>(ref FieldTableWriter writer, TEnumerator fields, int depth)
+        where TEnumerator : IEnumerator<KeyValuePair<string, object?>>
+    {
+        writer.WriteStartTable();
+        while (fields.MoveNext())
+        {
+            KeyValuePair<string, object?> field = fields.Current;
+            writer.WriteName(field.Key);
+            WriteValue(ref writer, field.Value, depth + 1);
+        }
+
+        writer.WriteEndTable();
+    }
+
+    /// <summary>The items of an array value; a struct enumerator is used as it is (no box). The caller disposes it.</summary>
+    private static void WriteItems<TEnumerator>(ref FieldTableWriter writer, TEnumerator items, int depth)
+        where TEnumerator : IEnumerator<object?>
+    {
+        writer.WriteStartArray();
+        while (items.MoveNext())
+        {
+            WriteValue(ref writer, items.Current, depth + 1);
+        }
+
+        writer.WriteEndArray();
     }
 
     private static long GetValueSize(object? value, int depth)
