@@ -66,7 +66,11 @@ public class ReturnedPublishTests
         AmqpChannel channel = await connection.OpenChannelAsync(TestTimeout.Token);
         await channel.EnableConfirmsAsync(TestTimeout.Token);
         AmqpReturnedMessage? seen = null;
-        channel.Returned += (_, r) => seen = r;
+        channel.Returned += (_, r) =>
+        {
+            Thread.Sleep(200); // a slow handler: the returned publish must not fault before its handlers have run
+            seen = r;
+        };
         string nowhere = Broker.Name("nowhere");
 
         await channel.PublishConfirmedAsync("", nowhere, default, new byte[] { 1 }, mandatory: false, TestTimeout.Token); // nothing checks routing

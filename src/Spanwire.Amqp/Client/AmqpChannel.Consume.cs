@@ -455,8 +455,10 @@ public sealed partial class AmqpChannel
                 var returned = new AmqpReturnedMessage(_incomingReturn.Code, _incomingReturn.Text, _incomingReturn.Exchange,
                     _incomingReturn.RoutingKey, _incomingProperties, body.ToArray());
                 body.Dispose();
-                MatchReturnToPublish(returned);
+                // The event first, as RabbitMQ.Client raises BasicReturn before the returned publish's task faults:
+                // code awaiting the publish resumes on another thread, and must find its handlers already run.
                 RaiseReturned(returned);
+                MatchReturnToPublish(returned);
                 break;
         }
 
