@@ -47,9 +47,9 @@ public static class Program
             return Compare(args);
         }
 
-        if (args.Length == 4 && args[0] == StableChild)
+        if (args.Length == 4 && args[0] == ScenarioProcess)
         {
-            return RunStableChild(args[1], args[2], args[3]);
+            return RunScenarioProcess(args[1], args[2], args[3]);
         }
 
         bool full = args.Contains("--full");
@@ -179,7 +179,7 @@ public static class Program
         return clean ? 0 : 1;
     }
 
-    private const string StableChild = "--scenario-process";
+    private const string ScenarioProcess = "--scenario-process";
 
     // NaN: the ratios of a class without a baseline.
     private static readonly JsonSerializerOptions s_rowJson = new() { NumberHandling = System.Text.Json.Serialization.JsonNumberHandling.AllowNamedFloatingPointLiterals };
@@ -194,7 +194,7 @@ public static class Program
         _ => SteadyRunner.Settings.Quick,
     };
 
-    /// <summary>Runs one scenario class in a process of its own (this program with <see cref="StableChild"/>) and reads its rows back.</summary>
+    /// <summary>Runs one scenario class in a process of its own (this program with <see cref="ScenarioProcess"/>) and reads its rows back.</summary>
     private static List<SteadyRunner.Row> RunInChildProcess(Type type, string settings, TextWriter log)
     {
         string output = Path.GetTempFileName();
@@ -206,7 +206,7 @@ public static class Program
                 start.ArgumentList.Add(typeof(Program).Assembly.Location);
             }
 
-            start.ArgumentList.Add(StableChild);
+            start.ArgumentList.Add(ScenarioProcess);
             start.ArgumentList.Add(settings);
             start.ArgumentList.Add(type.FullName!);
             start.ArgumentList.Add(output);
@@ -229,7 +229,7 @@ public static class Program
     }
 
     /// <summary>The child side of <see cref="RunInChildProcess"/>: one class, its rows written as JSON to <paramref name="output"/>.</summary>
-    private static int RunStableChild(string settings, string typeName, string output)
+    private static int RunScenarioProcess(string settings, string typeName, string output)
     {
         Type type = typeof(Program).Assembly.GetType(typeName, throwOnError: true)!;
         List<SteadyRunner.Row> rows = SteadyRunner.Run(type, SettingsNamed(settings), Console.Out, other: JsonPackageIncumbent(type));

@@ -10,40 +10,28 @@ namespace Spanwire.Amqp.Tests;
 /// </summary>
 public class ConfirmResumeTests
 {
-    [Fact]
-    public async Task Code_awaiting_a_confirm_resumes_on_the_dispatch_thread()
-    {
-        await using var broker = new AutoBroker();
-        SemaphoreSlim ack = HoldConfirms(broker);
-        await using AmqpConnection connection = await AmqpConnection.ConnectAsync(broker.Options());
-        AmqpChannel channel = await connection.OpenChannelAsync();
-        await channel.EnableConfirmsAsync();
-
-        string? resumedOn = await ResumedOnAsync(channel, ack);
-        Expect.Equal<string?>("Spanwire AMQP dispatch", resumedOn, "the thread the awaiting code resumed on");
-    }
-
-    [Fact]
-    public async Task With_synchronous_continuations_it_resumes_on_the_reader_thread()
+    [Theory]
+    [InlineData(false, "Spanwire AMQP dispatch")] // the default: the connection's dispatch thread, while it is idle
+    [InlineData(true, "Spanwire AMQP reader")] // AllowSynchronousContinuations: inline on the reader thread
+    public async Task Code_awaiting_a_confirm_resumes_on_the_connection_s_own_thread(bool synchronousContinuations, string thread)
     {
         await using var broker = new AutoBroker();
         SemaphoreSlim ack = HoldConfirms(broker);
         AmqpConnectionOptions options = broker.Options();
-        options.AllowSynchronousContinuations = true;
+        options.AllowSynchronousContinuations = synchronousContinuations;
         await using AmqpConnection connection = await AmqpConnection.ConnectAsync(options);
         AmqpChannel channel = await connection.OpenChannelAsync();
         await channel.EnableConfirmsAsync();
 
         string? resumedOn = await ResumedOnAsync(channel, ack);
-        Expect.Equal<string?>("Spanwire AMQP reader", resumedOn, "the thread the awaiting code resumed on");
+        Expect.Equal<string?>(thread, resumedOn, "the thread the awaiting code resumed on");
     }
 
     [Fact]
     public async Task A_continuation_that_blocks_on_a_later_confirm_stalls_nothing()
     {
         await using var broker = new AutoBroker();
-        var release = new SemaphoreSlim(0);
-        broker.BeforeAnswer = (_, r) => r.Method == AmqpMethods.BasicPublish ? release.WaitAsync() : Task.CompletedTask;
+        SemaphoreSlim release = HoldConfirms(broker);
         await using AmqpConnection connection = await AmqpConnection.ConnectAsync(broker.Options());
         AmqpChannel channel = await connection.OpenChannelAsync();
         await channel.EnableConfirmsAsync();

@@ -31,8 +31,7 @@ namespace Spanwire.Buffers;
 public sealed class PooledBufferWriter : IBufferWriter<byte>, IDisposable
 {
     private SegmentChain _chain;
-    private readonly MisuseTracker? _misuse; // only when the pool detects misuse
-    private string? _tag;
+    private MisuseWatch _watch;
     private bool _disposed;
 
     /// <summary>A writer over <see cref="SegmentPool.Shared"/>.</summary>
@@ -48,7 +47,7 @@ public sealed class PooledBufferWriter : IBufferWriter<byte>, IDisposable
     {
         ArgumentNullException.ThrowIfNull(pool);
         _chain = new SegmentChain(pool);
-        _misuse = MisuseTracker.Start(pool, nameof(PooledBufferWriter));
+        _watch = new MisuseWatch(pool, nameof(PooledBufferWriter));
     }
 
     /// <summary>
@@ -58,12 +57,8 @@ public sealed class PooledBufferWriter : IBufferWriter<byte>, IDisposable
     /// </summary>
     public string? Tag
     {
-        get => _tag;
-        set
-        {
-            _tag = value;
-            _misuse?.Tag = value;
-        }
+        get => _watch.Tag;
+        set => _watch.Tag = value;
     }
 
     /// <summary>The pool segments come from.</summary>
@@ -184,11 +179,11 @@ public sealed class PooledBufferWriter : IBufferWriter<byte>, IDisposable
         {
             _disposed = true;
             _chain.Release();
-            _misuse?.Disposed();
+            _watch.Disposed();
         }
         else
         {
-            _misuse?.Report(SegmentPoolMisuse.DisposedTwice);
+            _watch.DisposedAgain();
         }
     }
 
@@ -205,7 +200,7 @@ public sealed class PooledBufferWriter : IBufferWriter<byte>, IDisposable
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void ThrowDisposed()
     {
-        _misuse?.Report(SegmentPoolMisuse.UsedAfterDispose);
+        _watch.UsedAfterDispose();
         ThrowHelper.ThrowObjectDisposed(nameof(PooledBufferWriter));
     }
 }

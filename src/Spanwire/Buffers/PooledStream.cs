@@ -33,8 +33,7 @@ namespace Spanwire.Buffers;
 public sealed partial class PooledStream : Stream, IBufferWriter<byte>
 {
     private SegmentChain _chain;
-    private readonly MisuseTracker? _misuse; // only when the pool detects misuse
-    private string? _tag;
+    private MisuseWatch _watch;
     private long _position;
     private bool _disposed;
 
@@ -51,7 +50,7 @@ public sealed partial class PooledStream : Stream, IBufferWriter<byte>
     {
         ArgumentNullException.ThrowIfNull(pool);
         _chain = new SegmentChain(pool);
-        _misuse = MisuseTracker.Start(pool, nameof(PooledStream));
+        _watch = new MisuseWatch(pool, nameof(PooledStream));
     }
 
     /// <summary>
@@ -61,12 +60,8 @@ public sealed partial class PooledStream : Stream, IBufferWriter<byte>
     /// </summary>
     public string? Tag
     {
-        get => _tag;
-        set
-        {
-            _tag = value;
-            _misuse?.Tag = value;
-        }
+        get => _watch.Tag;
+        set => _watch.Tag = value;
     }
 
     /// <summary>
@@ -477,11 +472,11 @@ public sealed partial class PooledStream : Stream, IBufferWriter<byte>
             _overwrite.Abandon();
             _chain.Release();
             _position = 0;
-            _misuse?.Disposed();
+            _watch.Disposed();
         }
         else
         {
-            _misuse?.Report(SegmentPoolMisuse.DisposedTwice);
+            _watch.DisposedAgain();
         }
 
         base.Dispose(disposing);
@@ -500,7 +495,7 @@ public sealed partial class PooledStream : Stream, IBufferWriter<byte>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void ThrowDisposed()
     {
-        _misuse?.Report(SegmentPoolMisuse.UsedAfterDispose);
+        _watch.UsedAfterDispose();
         ThrowHelper.ThrowObjectDisposed(nameof(PooledStream));
     }
 }

@@ -88,3 +88,34 @@ internal sealed class MisuseTracker
     public void Report(SegmentPoolMisuse kind) =>
         _pool.ReportMisuse(new SegmentPoolMisuseEventArgs(kind, _type, _id, Tag, _stack));
 }
+
+/// <summary>
+/// The misuse state a pooled stream or writer carries: its tag, and the tracker when its pool detects misuse. One
+/// field in each owner, so both report the same way.
+/// </summary>
+internal struct MisuseWatch
+{
+    private readonly MisuseTracker? _tracker;
+    private string? _tag;
+
+    public MisuseWatch(SegmentPool pool, string type) => _tracker = MisuseTracker.Start(pool, type);
+
+    public string? Tag
+    {
+        readonly get => _tag;
+        set
+        {
+            _tag = value;
+            _tracker?.Tag = value;
+        }
+    }
+
+    /// <summary>The owner's first Dispose: nothing to report when it is collected.</summary>
+    public readonly void Disposed() => _tracker?.Disposed();
+
+    /// <summary>A Dispose after the first.</summary>
+    public readonly void DisposedAgain() => _tracker?.Report(SegmentPoolMisuse.DisposedTwice);
+
+    /// <summary>A member used after Dispose, about to throw ObjectDisposedException.</summary>
+    public readonly void UsedAfterDispose() => _tracker?.Report(SegmentPoolMisuse.UsedAfterDispose);
+}
