@@ -46,20 +46,18 @@ public static partial class Nbfx
         new NbfxXmlReader(buffer, dictionary, quotas, session, null);
 
     /// <summary>
-    /// A binary XML reader over the rest of <paramref name="stream"/>, which is read to its end first into pooled
-    /// segments below the large object heap threshold (returned when the reader is closed).
+    /// A binary XML reader over the rest of <paramref name="stream"/>, read forward as the nodes need it, as the in-box
+    /// reader reads a stream: memory holds a pooled block below the large object heap threshold and the largest record
+    /// that straddles two blocks, never the whole document. Closing the reader closes the stream, as in-box.
     /// </summary>
-    /// <param name="stream">The stream to read; it is read to its end when the reader is created.</param>
+    /// <param name="stream">The stream to read; it is read as the reader moves, and closed with the reader.</param>
     /// <param name="dictionary">The static dictionary (its strings are even ids), or null for none.</param>
     /// <param name="quotas">Limits on what is read (depth, string and array lengths); null for the defaults.</param>
     /// <param name="session">The session the odd ids refer to, or null for none.</param>
     /// <returns>A reader positioned before the first node.</returns>
-    public static XmlDictionaryReader CreateReader(Stream stream, IXmlDictionary? dictionary = null, XmlDictionaryReaderQuotas? quotas = null, XmlBinaryReaderSession? session = null)
-    {
-        ArgumentNullException.ThrowIfNull(stream);
-        PooledBufferWriter buffer = ReadToEnd(stream);
-        return new NbfxXmlReader(buffer.WrittenSequence, dictionary, quotas, session, buffer.Dispose);
-    }
+    /// <exception cref="ArgumentNullException"><paramref name="stream"/> is null.</exception>
+    public static XmlDictionaryReader CreateReader(Stream stream, IXmlDictionary? dictionary = null, XmlDictionaryReaderQuotas? quotas = null, XmlBinaryReaderSession? session = null) =>
+        new NbfxXmlReader(stream, dictionary, quotas, session);
 
     /// <summary>
     /// A binary XML reader over <paramref name="count"/> bytes of <paramref name="buffer"/> from
@@ -102,30 +100,5 @@ public static partial class Nbfx
         var reader = new NbfxXmlReader(buffer, dictionary, quotas, session, null);
         reader.SetOnClose(onClose);
         return reader;
-    }
-
-    /// <summary>The whole of <paramref name="stream"/> in pooled segments (the caller disposes them).</summary>
-    internal static PooledBufferWriter ReadToEnd(Stream stream)
-    {
-        var buffer = new PooledBufferWriter();
-        try
-        {
-            while (true)
-            {
-                Span<byte> span = buffer.GetSpan(4096);
-                int read = stream.Read(span);
-                if (read == 0)
-                {
-                    return buffer;
-                }
-
-                buffer.Advance(read);
-            }
-        }
-        catch
-        {
-            buffer.Dispose();
-            throw;
-        }
     }
 }

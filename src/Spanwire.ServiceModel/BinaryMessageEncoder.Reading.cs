@@ -1,10 +1,8 @@
-using System.Buffers;
 using System.Globalization;
 using System.ServiceModel;
 using System.ServiceModel.Channels;
 using System.Xml;
 using Spanwire.BinaryXml;
-using Spanwire.Buffers;
 
 namespace Spanwire.ServiceModel;
 
@@ -41,38 +39,9 @@ internal sealed partial class BinaryMessageEncoder
     {
         ArgumentNullException.ThrowIfNull(stream);
         CheckContentType(contentType);
-        // As WCF's encoder, a streamed message never uses the session's string table. The stream is read to its end
-        // first (see BinaryMessageEncoderFactory.BufferedReadQuotas).
+        // As WCF's encoder, a streamed message never uses the session's string table, and its body is read from the
+        // stream as the message is read (ReadMessageAsync is this, as WCF's). The quotas: see BufferedReadQuotas.
         XmlDictionaryReader reader = Nbfx.CreateReader(stream, Dictionary, _factory.BufferedReadQuotas, null);
-        return CreateMessage(reader, maxSizeOfHeaders);
-    }
-
-    public override async ValueTask<Message> ReadMessageAsync(Stream stream, int maxSizeOfHeaders, string? contentType)
-    {
-        ArgumentNullException.ThrowIfNull(stream);
-        CheckContentType(contentType);
-        var copy = new PooledBufferWriter();
-        try
-        {
-            while (true)
-            {
-                Memory<byte> memory = copy.GetMemory(4096);
-                int read = await stream.ReadAsync(memory).ConfigureAwait(false);
-                if (read == 0)
-                {
-                    break;
-                }
-
-                copy.Advance(read);
-            }
-        }
-        catch
-        {
-            copy.Dispose();
-            throw;
-        }
-
-        XmlDictionaryReader reader = Nbfx.CreateReader(copy.WrittenSequence, Dictionary, _factory.BufferedReadQuotas, null, _ => copy.Dispose());
         return CreateMessage(reader, maxSizeOfHeaders);
     }
 

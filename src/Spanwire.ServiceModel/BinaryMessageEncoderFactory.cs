@@ -28,9 +28,9 @@ internal sealed class BinaryMessageEncoderFactory : MessageEncoderFactory
     public int MaxSessionSize { get; }
 
     /// <summary>
-    /// The quotas of buffered reads, whose size the transport has already bounded; streamed reads use them too, because
-    /// the stream is read into memory first (within the transport's MaxReceivedMessageSize) and WCF's streamed reader
-    /// never applies the string and array quotas to a large text either: it hands it out in pieces.
+    /// The quotas of buffered reads, whose size the transport has already bounded. Streamed reads use them too: WCF's
+    /// streamed reader never applies the string quota to a large text, because it hands it out in pieces of at most
+    /// MaxBytesPerRead, where this reader hands it out whole (the difference is in the README).
     /// </summary>
     public XmlDictionaryReaderQuotas BufferedReadQuotas { get; }
 

@@ -31,6 +31,8 @@ public class ReaderDifferentialTests
             {
                 var split = ReaderHarness.TryNodes(() => Nbfx.CreateReader(ReaderHarness.Split(bytes, 1), dictionary, XmlDictionaryReaderQuotas.Max, session));
                 AssertSameNodes(expected.Nodes!, split, $"seed {Seed}, document {i} in 1-byte segments");
+                var streamed = ReaderHarness.TryNodes(() => Nbfx.CreateReader(ReaderHarness.Trickle(bytes, 1 + i % 3), dictionary, XmlDictionaryReaderQuotas.Max, session));
+                AssertSameNodes(expected.Nodes!, streamed, $"seed {Seed}, document {i} from a stream read {1 + i % 3} bytes at a time");
 
                 // Read in place from the middle of a larger array: names and values are indexed from its offset.
                 byte[] framed = [.. new byte[] { 0x40, 0x01 }, .. bytes, 0x01, 0x01];
@@ -63,6 +65,7 @@ public class ReaderDifferentialTests
         foreach (int size in new[] { 1, 2, 3 })
         {
             AssertSameNodes(expected.Nodes!, ReaderHarness.TryNodes(() => Nbfx.CreateReader(ReaderHarness.Split(bytes, size))), $"{why} ({size}-byte segments)");
+            AssertSameNodes(expected.Nodes!, ReaderHarness.TryNodes(() => Nbfx.CreateReader(ReaderHarness.Trickle(bytes, size))), $"{why} (a stream read {size} bytes at a time)");
         }
     }
 

@@ -52,6 +52,9 @@ internal static class ReaderHarness
         Expect.Equal(expected.Error, whole.Error, $"{why} ({hex}), one array");
         Expect.SameLines(expected.Nodes, split.Nodes, $"{why} ({hex}), 1-byte segments");
         Expect.Equal(expected.Error, split.Error, $"{why} ({hex}), 1-byte segments");
+        (List<string> Nodes, string? Error) streamed = NodesUntilRefused(() => Nbfx.CreateReader(Trickle(bytes, 1), dictionary, XmlDictionaryReaderQuotas.Max));
+        Expect.SameLines(expected.Nodes, streamed.Nodes, $"{why} ({hex}), a stream read a byte at a time");
+        Expect.Equal(expected.Error, streamed.Error, $"{why} ({hex}), a stream read a byte at a time");
     }
 
     /// <summary>
@@ -198,6 +201,19 @@ internal static class ReaderHarness
         }
 
         return new ReadOnlySequence<byte>(first, 0, last, last.Memory.Length);
+    }
+
+    /// <summary>
+    /// A stream over <paramref name="data"/> that hands out at most <paramref name="size"/> bytes per read, as a socket
+    /// may: every record boundary and every byte inside a record falls between two reads somewhere.
+    /// </summary>
+    public static Stream Trickle(byte[] data, int size) => new TrickleStream(data, size);
+
+    private sealed class TrickleStream(byte[] data, int size) : MemoryStream(data, writable: false)
+    {
+        public override int Read(byte[] buffer, int offset, int count) => base.Read(buffer, offset, Math.Min(count, size));
+
+        public override int Read(Span<byte> buffer) => base.Read(buffer[..Math.Min(buffer.Length, size)]);
     }
 
     private sealed class Chunk : ReadOnlySequenceSegment<byte>

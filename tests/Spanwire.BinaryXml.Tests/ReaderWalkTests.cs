@@ -28,9 +28,12 @@ public class ReaderWalkTests
         foreach ((int i, byte[] bytes, IXmlDictionary? dictionary, XmlBinaryReaderSession? session) in ReaderHarness.InBoxDocuments(Seed, 10_000))
         {
             using XmlDictionaryReader expected = XmlDictionaryReader.CreateBinaryReader(bytes, 0, bytes.Length, dictionary, XmlDictionaryReaderQuotas.Max, session);
-            using XmlDictionaryReader actual = i % 4 == 0
-                ? Nbfx.CreateReader(ReaderHarness.Split(bytes, 1), dictionary, XmlDictionaryReaderQuotas.Max, session)
-                : Nbfx.CreateReader(bytes, dictionary, XmlDictionaryReaderQuotas.Max, session);
+            using XmlDictionaryReader actual = (i % 4) switch
+            {
+                0 => Nbfx.CreateReader(ReaderHarness.Split(bytes, 1), dictionary, XmlDictionaryReaderQuotas.Max, session),
+                1 => Nbfx.CreateReader(ReaderHarness.Trickle(bytes, 1 + i % 7), dictionary, XmlDictionaryReaderQuotas.Max, session),
+                _ => Nbfx.CreateReader(bytes, dictionary, XmlDictionaryReaderQuotas.Max, session),
+            };
             var trail = new List<string>();
             for (int step = 0; step < 400 && !expected.EOF; step++)
             {

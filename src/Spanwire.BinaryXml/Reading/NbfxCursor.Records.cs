@@ -154,6 +154,22 @@ internal partial struct NbfxCursor
         }
     }
 
+    /// <summary>
+    /// The bytes a record needs from its start to <paramref name="end"/> (a window index). A record is copied whole
+    /// when it straddles segments, so one past 2^31 − 1 bytes cannot be read; before the input's end is known (a
+    /// stream) a length field can claim that much.
+    /// </summary>
+    private readonly int Needed(long end)
+    {
+        long needed = end - _pos;
+        if (needed > Array.MaxLength)
+        {
+            ThrowFormat("a record of {0} bytes is longer than any array", needed, _windowOffset + _pos);
+        }
+
+        return (int)needed;
+    }
+
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static bool IsAttributeRecord(byte record) => record is >= NbfxRecord.ShortAttribute and <= NbfxRecord.PrefixAttributeZ;
 
@@ -561,9 +577,9 @@ internal partial struct NbfxCursor
                         ThrowFormat("{0} bytes exceed the MaxArrayLength quota ({1})", length, _maxArrayLength, at);
                     }
 
-                    if (q + length > w.Length)
+                    if (length > w.Length - q)
                     {
-                        needed = (int)(q + length - _pos);
+                        needed = Needed((long)q + length);
                         return -1;
                     }
 
@@ -728,7 +744,7 @@ internal partial struct NbfxCursor
 
         if (value > w.Length - s)
         {
-            needed = s + value - _pos;
+            needed = Needed((long)s + value);
             return false;
         }
 

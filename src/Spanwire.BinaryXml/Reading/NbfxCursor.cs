@@ -16,7 +16,9 @@ internal partial struct NbfxCursor
     // Set once per input (Reset): not readonly, so that the drop-in reader starts its cursor over in place rather than
     // making a new one and copying it into its field.
     private ReadOnlySequence<byte> _sequence;
-    private bool _isSequence;
+    private bool _isSequence; // the window moves: over a sequence, or over a stream (_stream set)
+    private Stream? _stream;
+    private byte[]? _block; // over a stream, the pooled block the window is read into
     private long _length;
     private SequencePosition _next;
     private byte[]? _scratch;
@@ -119,6 +121,54 @@ internal partial struct NbfxCursor
         _next = sequence.Start;
     }
 
+    /// <summary>
+    /// Starts over, in place, as a new cursor over what <paramref name="stream"/> has left, read block by block as the
+    /// records need it: memory holds one block and the largest record that straddles two, never the document. The
+    /// cursor does not close the stream.
+    /// </summary>
+    /// <param name="stream">The input, read forward only.</param>
+    /// <param name="dictionary">The static dictionary, for even dictionary ids.</param>
+    /// <param name="session">The session's strings, for odd dictionary ids.</param>
+    /// <param name="quotas">The limits; null for the in-box defaults.</param>
+    /// <param name="applyContentQuotas">As for the constructor.</param>
+    /// <param name="block">
+    /// A pooled block of <see cref="StreamBlockSize"/> bytes or more, which the cursor takes (and returns when
+    /// disposed), holding the stream's first <paramref name="filled"/> bytes; null to start with none.
+    /// </param>
+    /// <param name="filled">How many bytes of <paramref name="block"/> the stream has filled.</param>
+    public void Reset(Stream stream, byte[]? block, int filled, IXmlDictionary? dictionary, XmlBinaryReaderSession? session, XmlDictionaryReaderQuotas? quotas, bool applyContentQuotas = true)
+    {
+        // The length is not known until the stream ends: every length check against it passes until then, and a
+        // record that claims more than the stream holds fails where its bytes run out (Gather).
+        Reset(long.MaxValue, dictionary, session, quotas, applyContentQuotas);
+        _stream = stream;
+        _isSequence = true;
+        _block = block;
+        if (block is not null)
+        {
+            Window = block.AsMemory(0, filled);
+        }
+    }
+
+    /// <summary>
+    /// Reads from <paramref name="stream"/> until <paramref name="buffer"/> is full or the stream ends, and returns the
+    /// bytes read: fewer than the buffer holds means the stream has ended.
+    /// </summary>
+    public static int Fill(Stream stream, byte[] buffer)
+    {
+        int filled = 0;
+        int read;
+        while (filled < buffer.Length && (read = stream.Read(buffer, filled, buffer.Length - filled)) > 0)
+        {
+            filled += read;
+        }
+
+        return filled;
+    }
+
+    /// <summary>The bytes a stream's block holds: pooled, and below the large object heap threshold.</summary>
+    internal const int StreamBlockSize = 32 * 1024;
+
     /// <summary>The in-box defaults: depth 32, strings 8192 chars, arrays 16384 items, names 16384 chars.</summary>
     public static readonly XmlDictionaryReaderQuotas DefaultQuotas = new();
 
@@ -132,14 +182,21 @@ internal partial struct NbfxCursor
     /// <summary>The items of the current array not yet read.</summary>
     public readonly int ArrayRemaining => _arrayRemaining;
 
-    /// <summary>Returns the pooled scratch buffer, if any.</summary>
+    /// <summary>Returns the pooled scratch buffer and stream block, if any. The window is empty after.</summary>
     public void Dispose()
     {
         byte[]? scratch = _scratch;
-        _scratch = null;
+        byte[]? block = _block;
+        _scratch = _block = null;
+        Window = default;
         if (scratch is not null)
         {
             ArrayPool<byte>.Shared.Return(scratch);
+        }
+
+        if (block is not null)
+        {
+            ArrayPool<byte>.Shared.Return(block);
         }
     }
 
@@ -214,6 +271,11 @@ internal partial struct NbfxCursor
             return false;
         }
 
+        if (_stream is not null)
+        {
+            return NextStreamBlock(ref window);
+        }
+
         _windowOffset += window.Length;
         _pos = 0;
         while (_sequence.TryGet(ref _next, out ReadOnlyMemory<byte> memory))
@@ -230,12 +292,102 @@ internal partial struct NbfxCursor
     }
 
     /// <summary>
+    /// Reads the stream's next block into the pooled block (nothing refers to the one before: whatever outlives a
+    /// record is copied by its reader); at the stream's end, its length becomes known and the answer is false.
+    /// </summary>
+    private bool NextStreamBlock(ref ReadOnlySpan<byte> window)
+    {
+        byte[] block = _block ??= ArrayPool<byte>.Shared.Rent(StreamBlockSize);
+        long end = _windowOffset + window.Length;
+        int read = _stream!.Read(block, 0, block.Length);
+        if (read == 0)
+        {
+            EndOfStream(end);
+            return false;
+        }
+
+        _windowOffset = end;
+        _pos = 0;
+        Window = block.AsMemory(0, read);
+        window = Window.Span;
+        return true;
+    }
+
+    /// <summary>The stream has ended at <paramref name="length"/>: from here the cursor reads as over input of that length.</summary>
+    private void EndOfStream(long length)
+    {
+        _length = length;
+        _stream = null; // its owner closes it
+    }
+
+    /// <summary>
+    /// Over a stream, copies the record that starts at the current position into the scratch buffer and reads from
+    /// the stream until it holds <paramref name="needed"/> bytes. The buffer grows with the bytes that arrive, so a
+    /// length the stream does not back allocates no more than twice what the stream held.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void GatherFromStream(ref ReadOnlySpan<byte> window, int needed)
+    {
+        long start = _windowOffset + _pos;
+        int have = window.Length - _pos;
+        byte[]? scratch = _scratch;
+        if (scratch is null || scratch.Length < have)
+        {
+            byte[] bigger = ArrayPool<byte>.Shared.Rent(Math.Max(have, 256));
+            window[_pos..].CopyTo(bigger);
+            if (scratch is not null)
+            {
+                ArrayPool<byte>.Shared.Return(scratch);
+            }
+
+            _scratch = scratch = bigger;
+        }
+        else
+        {
+            window[_pos..].CopyTo(scratch); // may overlap when the window is the scratch itself: CopyTo is a memmove
+        }
+
+        while (have < needed)
+        {
+            if (have == scratch.Length)
+            {
+                byte[] bigger = ArrayPool<byte>.Shared.Rent((int)Math.Min(needed, 2L * scratch.Length));
+                scratch.AsSpan(0, have).CopyTo(bigger);
+                ArrayPool<byte>.Shared.Return(scratch);
+                _scratch = scratch = bigger;
+            }
+
+            int read = _stream!.Read(scratch, have, Math.Min(needed, scratch.Length) - have);
+            if (read == 0)
+            {
+                // The input's length is known now: the record is parsed again against it, and refused by the check
+                // (and at the offset) that refuses it when the input is given whole.
+                EndOfStream(start + have);
+                break;
+            }
+
+            have += read;
+        }
+
+        _windowOffset = start;
+        _pos = 0;
+        Window = scratch.AsMemory(0, have);
+        window = Window.Span;
+    }
+
+    /// <summary>
     /// Copies the record that starts at the current position and straddles segments into the scratch buffer, so it
     /// can be parsed in one piece. The copy is never larger than the input that is left.
     /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void Gather(ref ReadOnlySpan<byte> window, int needed)
     {
+        if (_stream is not null)
+        {
+            GatherFromStream(ref window, needed);
+            return;
+        }
+
         long start = _windowOffset + _pos;
         long left = _length - start;
         if (!_isSequence || needed > left)

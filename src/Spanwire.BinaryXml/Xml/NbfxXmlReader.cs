@@ -86,18 +86,35 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
     public NbfxXmlReader(ReadOnlySequence<byte> input, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas? quotas, XmlBinaryReaderSession? session, Action? release)
     {
         _quotas = null!;
-        Initialize(input, dictionary, quotas, session, release, null);
+        Initialize(input, null, dictionary, quotas, session, release, null);
+    }
+
+    /// <summary>A reader over what <paramref name="stream"/> has left, read as the nodes need it; closing the reader closes the stream, as in-box.</summary>
+    public NbfxXmlReader(Stream stream, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas? quotas, XmlBinaryReaderSession? session)
+    {
+        ArgumentNullException.ThrowIfNull(stream);
+        _quotas = null!;
+        Initialize(default, stream, dictionary, quotas, session, stream.Dispose, null);
     }
 
     /// <summary>Starts the reader on <paramref name="input"/>: every state as a new reader's (the name table is kept).</summary>
     [System.Diagnostics.CodeAnalysis.MemberNotNull(nameof(_quotas))]
-    private void Initialize(ReadOnlySequence<byte> input, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas? quotas, XmlBinaryReaderSession? session, Action? release, Action? onClose)
+    private void Initialize(ReadOnlySequence<byte> input, Stream? stream, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas? quotas, XmlBinaryReaderSession? session, Action? release, Action? onClose)
     {
         _quotas = quotas ?? NbfxCursor.DefaultQuotas;
         TakeWorkingArrays();
-        _inputInPlace = false;
-        // One array is read as a span (no segment to move to); anything else segment by segment.
-        if (UseInputInPlace(input))
+        if (_inputInPlace)
+        {
+            // The names of input read in place are in that input's array: names copied from the next input must not be.
+            _nameBytes = [];
+            _inputInPlace = false;
+        }
+        // One array is read as a span (no segment to move to); anything else segment by segment, a stream block by block.
+        if (stream is not null)
+        {
+            StartOnStream(stream, dictionary, session, ref release);
+        }
+        else if (UseInputInPlace(input))
         {
             _c.Reset(input.Length, dictionary, session, _quotas, applyContentQuotas: false);
         }
@@ -143,25 +160,58 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         _rootSeen = false;
     }
 
+    /// <summary>
+    /// Reads the stream's first block: a stream that ends within it (most messages) is then one array, read in place,
+    /// and the block is given back when the reader closes; a longer one is read block by block as the nodes need it.
+    /// </summary>
+    private void StartOnStream(Stream stream, IXmlDictionary? dictionary, XmlBinaryReaderSession? session, ref Action? release)
+    {
+        byte[] block = ArrayPool<byte>.Shared.Rent(NbfxCursor.StreamBlockSize);
+        int filled;
+        try
+        {
+            filled = NbfxCursor.Fill(stream, block);
+        }
+        catch
+        {
+            ArrayPool<byte>.Shared.Return(block);
+            throw;
+        }
+
+        if (filled < block.Length)
+        {
+            UseInputInPlace(new ReadOnlySequence<byte>(block, 0, filled));
+            _c.Reset(filled, dictionary, session, _quotas, applyContentQuotas: false);
+            release = () =>
+            {
+                ArrayPool<byte>.Shared.Return(block);
+                stream.Dispose();
+            };
+        }
+        else
+        {
+            _c.Reset(stream, block, filled, dictionary, session, _quotas, applyContentQuotas: false);
+        }
+    }
+
     /// <summary>Starts over on <paramref name="count"/> bytes of <paramref name="buffer"/>, as the in-box reader's SetInput (for pooled reuse).</summary>
     public void SetInput(byte[] buffer, int offset, int count, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session, OnXmlDictionaryReaderClose? onClose)
     {
         ArrayArguments.Check(buffer, offset, count);
-        Restart(new ReadOnlySequence<byte>(buffer, offset, count), dictionary, quotas, session, null, onClose);
+        Restart(new ReadOnlySequence<byte>(buffer, offset, count), null, dictionary, quotas, session, null, onClose);
     }
 
-    /// <summary>Starts over on what <paramref name="stream"/> holds, as the in-box reader's SetInput (the stream is read to its end now).</summary>
+    /// <summary>Starts over on what <paramref name="stream"/> has left, as the in-box reader's SetInput: read as the nodes need it, and closed with the reader.</summary>
     public void SetInput(Stream stream, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session, OnXmlDictionaryReaderClose? onClose)
     {
         ArgumentNullException.ThrowIfNull(stream);
-        Spanwire.Buffers.PooledBufferWriter copy = Nbfx.ReadToEnd(stream);
-        Restart(copy.WrittenSequence, dictionary, quotas, session, copy.Dispose, onClose);
+        Restart(default, stream, dictionary, quotas, session, stream.Dispose, onClose);
     }
 
     /// <summary>Sets the callback <see cref="Close"/> makes, as the in-box reader's onClose argument.</summary>
     internal void SetOnClose(OnXmlDictionaryReaderClose? onClose) => _onClose = onClose is null ? null : () => onClose(this);
 
-    private void Restart(ReadOnlySequence<byte> input, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas? quotas, XmlBinaryReaderSession? session, Action? release, OnXmlDictionaryReaderClose? onClose)
+    private void Restart(ReadOnlySequence<byte> input, Stream? stream, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas? quotas, XmlBinaryReaderSession? session, Action? release, OnXmlDictionaryReaderClose? onClose)
     {
         ArgumentNullException.ThrowIfNull(quotas);
         if (_state != ReadState.Closed)
@@ -171,7 +221,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
 
         _release?.Invoke();
         EnableDictionaryAtoms();
-        Initialize(input, dictionary, quotas, session, release, onClose is null ? null : () => onClose(this));
+        Initialize(input, stream, dictionary, quotas, session, release, onClose is null ? null : () => onClose(this));
     }
 
     public override XmlDictionaryReaderQuotas Quotas => _quotas;

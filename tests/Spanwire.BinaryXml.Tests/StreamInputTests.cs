@@ -1,0 +1,180 @@
+using System.Xml;
+
+namespace Spanwire.BinaryXml.Tests;
+
+/// <summary>
+/// A Stream is read as the nodes need it, as the in-box reader reads one: memory holds a block and the largest
+/// record, not the document; the stream is closed with the reader; a record that claims more than the stream holds
+/// is refused where the bytes run out, and costs no more than the bytes that came. The node-for-node comparisons
+/// over streams that hand out a few bytes per read are in the differential, walk and damaged-input tests.
+/// </summary>
+public class StreamInputTests
+{
+    // <root> then <item>value</item> repeated, then </root>: short ASCII names, a Chars8 text with end element.
+    private static readonly byte[] s_rootStart = [0x40, 0x04, .. "root"u8];
+    private static readonly byte[] s_item = [0x40, 0x04, .. "item"u8, 0x99, 0x05, .. "value"u8];
+
+    [Fact]
+    public void A_document_far_larger_than_the_reader_keeps_is_read_without_holding_it()
+    {
+        const int Items = 4_000_000; // 52 MB
+        using var stream = new RepeatingStream(s_rootStart, s_item, Items, [0x01]);
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        int elements = 0, texts = 0;
+        using (XmlDictionaryReader reader = Nbfx.CreateReader(stream, null, XmlDictionaryReaderQuotas.Max))
+        {
+            while (reader.Read())
+            {
+                if (reader.NodeType == XmlNodeType.Element)
+                {
+                    elements++;
+                }
+                else if (reader.NodeType == XmlNodeType.Text)
+                {
+                    texts++;
+                }
+            }
+        }
+
+        long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+        Expect.Equal((Items + 1, Items), (elements, texts), "elements and texts read");
+        Assert.True(allocated < 1 << 20, $"reading {stream.Length / 1_000_000} MB allocated {allocated} bytes");
+    }
+
+    [Fact]
+    public void The_stream_is_read_only_as_far_as_the_nodes_need_and_closed_with_the_reader_as_in_box()
+    {
+        foreach (bool inBox in new[] { true, false })
+        {
+            using var stream = new RepeatingStream(s_rootStart, s_item, 100_000, [0x01]);
+            XmlDictionaryReader reader = inBox
+                ? XmlDictionaryReader.CreateBinaryReader(stream, XmlDictionaryReaderQuotas.Max)
+                : Nbfx.CreateReader(stream, null, XmlDictionaryReaderQuotas.Max);
+            Assert.True(reader.Read());
+            Assert.True(stream.Position < stream.Length / 10, $"{(inBox ? "in-box" : "ours")}: {stream.Position} of {stream.Length} bytes read for the first node");
+            Assert.True(stream.CanRead);
+            reader.Close();
+            Expect.Equal(false, stream.CanRead, $"{(inBox ? "in-box" : "ours")}: the stream is closed with the reader");
+        }
+    }
+
+    [Fact]
+    public void SetInput_with_a_stream_reads_it_as_the_in_box_reader_does()
+    {
+        byte[] first = [.. s_rootStart, .. s_item, 0x01];
+        byte[] second = [0x40, 0x01, (byte)'r', 0x04, 0x01, (byte)'a', 0x88, 0x07, 0x99, 0x02, (byte)'h', (byte)'i'];
+        var expected = (XmlDictionaryReader)XmlDictionaryReader.CreateBinaryReader(new MemoryStream(first), XmlDictionaryReaderQuotas.Max);
+        XmlDictionaryReader actual = Nbfx.CreateReader(new MemoryStream(first), null, XmlDictionaryReaderQuotas.Max);
+        foreach (byte[] bytes in new[] { first, second })
+        {
+            ((IXmlBinaryReaderInitializer)expected).SetInput(ReaderHarness.Trickle(bytes, 3), null, XmlDictionaryReaderQuotas.Max, null, null);
+            ((IXmlBinaryReaderInitializer)actual).SetInput(ReaderHarness.Trickle(bytes, 3), null, XmlDictionaryReaderQuotas.Max, null, null);
+            Expect.SameLines(ReaderHarness.Nodes(expected), ReaderHarness.Nodes(actual), $"SetInput with {Convert.ToHexString(bytes)}");
+        }
+    }
+
+    [Fact]
+    public void A_long_stream_given_to_SetInput_after_an_array_leaves_that_array_as_it_was()
+    {
+        byte[] first = [.. s_rootStart, .. s_item, 0x01];
+        byte[] copy = (byte[])first.Clone();
+        using var long_ = new RepeatingStream([0x40, 0x02, .. "zz"u8], [0x40, 0x03, .. "xyz"u8, 0x01], 20_000, [0x01]); // past one block, names copied
+        XmlDictionaryReader reader = Nbfx.CreateReader(first, null, XmlDictionaryReaderQuotas.Max);
+        ReaderHarness.Nodes(reader);
+        ((IXmlBinaryReaderInitializer)reader).SetInput(long_, null, XmlDictionaryReaderQuotas.Max, null, null);
+        int elements = 0;
+        while (reader.Read())
+        {
+            elements += reader.NodeType == XmlNodeType.Element && reader.LocalName == "xyz" ? 1 : 0;
+        }
+
+        Expect.Equal(20_000, elements, "elements read from the stream");
+        Expect.Equal(Convert.ToHexString(copy), Convert.ToHexString(first), "the first input's bytes");
+    }
+
+    [Theory]
+    [InlineData("a Chars32 text that claims 2^31 − 1 bytes", "40 01 61 9D FF FF FF 7F 61 62 63")]
+    [InlineData("a Bytes32 text that claims 1 GB", "40 01 61 A3 00 00 00 40 00 01 02")]
+    [InlineData("a name that claims 2^31 − 1 bytes", "41 FF FF FF FF 07 61 62")]
+    public void A_record_that_claims_more_than_the_stream_holds_is_refused_at_little_cost(string why, string hex)
+    {
+        byte[] bytes = Convert.FromHexString(hex.Replace(" ", ""));
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        var streamed = ReaderHarness.NodesUntilRefused(() => Nbfx.CreateReader(ReaderHarness.Trickle(bytes, 2), null, XmlDictionaryReaderQuotas.Max));
+        long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+        var whole = ReaderHarness.NodesUntilRefused(() => Nbfx.CreateReader(bytes, null, XmlDictionaryReaderQuotas.Max));
+        Expect.Equal("refused", streamed.Error, $"{why}: refused with an XmlException, as the in-box reader refuses the first two (the third it fails with IndexOutOfRangeException)");
+        Expect.SameLines(whole.Nodes, streamed.Nodes, $"{why}: the nodes before the refusal");
+        Assert.True(allocated < 64 << 10, $"{why}: {allocated} bytes allocated");
+    }
+
+    /// <summary>A seekable-looking stream that makes a long document from a start, an item repeated and an end, without holding it.</summary>
+    private sealed class RepeatingStream(byte[] start, byte[] item, int count, byte[] end) : Stream
+    {
+        private readonly long _length = start.Length + (long)item.Length * count + end.Length;
+        private long _position;
+        private bool _closed;
+
+        public override bool CanRead => !_closed;
+
+        public override bool CanSeek => false;
+
+        public override bool CanWrite => false;
+
+        public override long Length => _length;
+
+        public override long Position
+        {
+            get => _position;
+            set => throw new NotSupportedException();
+        }
+
+        public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
+
+        public override int Read(Span<byte> buffer)
+        {
+            ObjectDisposedException.ThrowIf(_closed, this);
+            int written = 0;
+            while (written < buffer.Length && _position < _length)
+            {
+                byte[] source;
+                long at;
+                if (_position < start.Length)
+                {
+                    (source, at) = (start, _position);
+                }
+                else if (_position < _length - end.Length)
+                {
+                    (source, at) = (item, (_position - start.Length) % item.Length);
+                }
+                else
+                {
+                    (source, at) = (end, _position - (_length - end.Length));
+                }
+
+                int n = (int)Math.Min(buffer.Length - written, source.Length - at);
+                source.AsSpan((int)at, n).CopyTo(buffer[written..]);
+                written += n;
+                _position += n;
+            }
+
+            return written;
+        }
+
+        public override void Flush()
+        {
+        }
+
+        public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
+
+        public override void SetLength(long value) => throw new NotSupportedException();
+
+        public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
+
+        protected override void Dispose(bool disposing)
+        {
+            _closed = true;
+            base.Dispose(disposing);
+        }
+    }
+}
