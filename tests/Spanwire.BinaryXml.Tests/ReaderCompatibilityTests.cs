@@ -106,6 +106,46 @@ public sealed class ReaderCompatibilityTests
         }, why);
     }
 
+    /// <summary>
+    /// A text of a million characters handed out in 1,024-character pieces (as XmlWriter.WriteNode and ReadOuterXml
+    /// read it) costs work in proportion to its length: each piece is decoded from the bytes not yet handed out, with
+    /// no copy of the rest. Allocation is the measure here (a copy of the rest per piece would be gigabytes).
+    /// </summary>
+    [Theory]
+    [InlineData("UTF-8", false)]
+    [InlineData("UTF-16", true)]
+    public void A_long_text_is_handed_out_in_pieces_without_copying_the_rest(string why, bool utf16)
+    {
+        string text = string.Concat(Enumerable.Repeat("abcé€😀 ", 1_000_000 / 9));
+        // The in-box writer writes UTF-8; a UnicodeChars32Text record with end element (0xBB) is made by hand.
+        byte[] utf16Bytes = System.Text.Encoding.Unicode.GetBytes(text);
+        byte[] document = utf16
+            ? [0x40, 0x01, (byte)'c', 0xBB, .. BitConverter.GetBytes(utf16Bytes.Length), .. utf16Bytes]
+            : Element(w => w.WriteString(text));
+        string Drain(XmlDictionaryReader r, out long allocated)
+        {
+            r.Read();
+            r.Read();
+            var chars = new char[1024];
+            var all = new System.Text.StringBuilder(text.Length);
+            long before = GC.GetAllocatedBytesForCurrentThread();
+            for (int n; (n = r.ReadValueChunk(chars, 0, chars.Length)) > 0;)
+            {
+                all.Append(chars, 0, n);
+            }
+
+            allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+            return all.ToString();
+        }
+
+        string expected = Drain(XmlDictionaryReader.CreateBinaryReader(document, XmlDictionaryReaderQuotas.Max), out _);
+        using XmlDictionaryReader ours = Nbfx.CreateReader(document, null, XmlDictionaryReaderQuotas.Max);
+        string actual = Drain(ours, out long allocated);
+        Expect.Equal(expected.Length, actual.Length, $"{why}: characters handed out");
+        Assert.True(expected == actual, $"{why}: the characters differ from in-box");
+        Assert.True(allocated < 64 << 10, $"{why}: {allocated} bytes allocated handing out {text.Length} characters");
+    }
+
     [Fact]
     public void ReadElementString_passes_over_a_comment()
     {

@@ -15,9 +15,27 @@ public class ReaderWalkTests
     private const int Seed = 20261122;
 
     [Fact]
-    public void Random_call_sequences_give_the_in_box_results()
+    public void Random_call_sequences_give_the_in_box_results() =>
+        Walk(Seed, 10_000, (random, _) => random.Next(Operations.Length), minCalls: 20_000);
+
+    /// <summary>
+    /// The same walk where half the calls hand a text's value out in small pieces (ReadValueChunk) and the next call is
+    /// any other: what was handed out is gone from the node for every read after it, as in-box.
+    /// </summary>
+    [Fact]
+    public void Reads_after_ReadValueChunk_in_pieces_give_the_in_box_results()
     {
-        var random = new Random(Seed);
+        int[] chunkOps = Enumerable.Range(0, Operations.Length).Where(i => Operations[i].Name.StartsWith("ReadValueChunk", StringComparison.Ordinal)).ToArray();
+        Walk(Seed + 1, LongRuns.Scale(4_000), (random, onText) => onText && random.Next(2) == 0 ? chunkOps[random.Next(chunkOps.Length)] : random.Next(Operations.Length), minCalls: 8_000);
+    }
+
+    /// <param name="seed">The seed of the documents and of the calls.</param>
+    /// <param name="documents">How many documents to walk.</param>
+    /// <param name="pick">The next call's index in <see cref="Operations"/>, given whether the in-box reader is on a text node.</param>
+    /// <param name="minCalls">At least this many calls must have been compared.</param>
+    private static void Walk(int seed, int documents, Func<Random, bool, int> pick, int minCalls)
+    {
+        var random = new Random(seed);
         int walks = 0, calls = 0;
         var divergences = new SortedDictionary<string, (int Count, string First)>();
         void Diverged(string op, string message)
@@ -25,7 +43,7 @@ public class ReaderWalkTests
             divergences[op] = divergences.TryGetValue(op, out var d) ? (d.Count + 1, d.First) : (1, message);
         }
 
-        foreach ((int i, byte[] bytes, IXmlDictionary? dictionary, XmlBinaryReaderSession? session) in ReaderHarness.InBoxDocuments(Seed, 10_000))
+        foreach ((int i, byte[] bytes, IXmlDictionary? dictionary, XmlBinaryReaderSession? session) in ReaderHarness.InBoxDocuments(seed, documents))
         {
             using XmlDictionaryReader expected = XmlDictionaryReader.CreateBinaryReader(bytes, 0, bytes.Length, dictionary, XmlDictionaryReaderQuotas.Max, session);
             using XmlDictionaryReader actual = (i % 4) switch
@@ -37,10 +55,10 @@ public class ReaderWalkTests
             var trail = new List<string>();
             for (int step = 0; step < 400 && !expected.EOF; step++)
             {
-                int op = random.Next(Operations.Length);
+                int op = pick(random, expected.NodeType == XmlNodeType.Text);
                 (string name, Func<XmlDictionaryReader, string> call) = Operations[op];
                 trail.Add(name);
-                string at = $"seed {Seed}, document {i}, after {string.Join(", ", trail.TakeLast(8))}";
+                string at = $"seed {seed}, document {i}, after {string.Join(", ", trail.TakeLast(8))}";
                 bool onElementWithAttributes = expected.NodeType == XmlNodeType.Element && expected.AttributeCount > 0;
                 (string? expectedResult, Exception? expectedError) = Try(() => call(expected));
                 (string? actualResult, Exception? actualError) = Try(() => call(actual));
@@ -70,7 +88,15 @@ public class ReaderWalkTests
                 }
 
                 bool withValue = random.Next(2) == 0;
-                string expectedState = State(expected, withValue), actualState = State(actual, withValue);
+                (string? expectedState, Exception? stateError) = Try(() => State(expected, withValue));
+                if (stateError is not null)
+                {
+                    // The in-box reader's own defect: after ReadValueChunk has split a UTF-16 surrogate pair, its Value
+                    // throws on the rest (a lone low surrogate). Nothing to compare against.
+                    break;
+                }
+
+                string actualState = State(actual, withValue);
                 if (expectedResult != actualResult || expectedState != actualState)
                 {
                     Diverged(name, $"{at}: in-box returned '{expectedResult}' and is on {expectedState}; ours returned '{actualResult}' and is on {actualState}");
@@ -82,7 +108,7 @@ public class ReaderWalkTests
         }
 
         Expect.Equal(0, divergences.Count, string.Join("\n", divergences.Select(d => $"{d.Key} ({d.Value.Count}): {d.Value.First}")));
-        Assert.True(walks > 8_000 && calls > 20_000, $"only {walks} walks, {calls} calls");
+        Assert.True(walks > documents * 8 / 10 && calls > minCalls, $"only {walks} walks, {calls} calls");
     }
 
     /// <summary>The calls the walk makes; the fuzz test makes them on mutated documents too.</summary>
@@ -173,8 +199,31 @@ public class ReaderWalkTests
             int n = r.ReadValueChunk(chars, 0, 5);
             return new string(chars, 0, n);
         }),
+        // In pieces, and then every other read: what ReadValueChunk has handed out is gone from the node, as in-box.
+        ("ReadValueChunk(1)", r => ValueChunk(r, 1)),
+        ("ReadValueChunk(2)", r => ValueChunk(r, 2)),
+        ("ReadValueChunk(3)", r => ValueChunk(r, 3)),
+        ("ReadValueChunk(2) drained", r =>
+        {
+            var all = new System.Text.StringBuilder();
+            var chars = new char[2];
+            for (int i = 0, n; i < 10_000 && (n = r.ReadValueChunk(chars, 0, 2)) > 0; i++)
+            {
+                all.Append(chars, 0, n).Append('|');
+            }
+
+            return all.ToString();
+        }),
+        ("Value", r => r.Value),
         ("ReadElementString", r => r.ReadElementString()),
     ];
+
+    private static string ValueChunk(XmlReader r, int count)
+    {
+        var chars = new char[count];
+        int n = r.ReadValueChunk(chars, 0, count);
+        return new string(chars, 0, n);
+    }
 
     /// <summary>Up to 5 items of the array of elements named as the current one (ReadArray moves to content first).</summary>
     private static string ReadArray<T>(XmlDictionaryReader r, Func<string, string, T[], int> read)

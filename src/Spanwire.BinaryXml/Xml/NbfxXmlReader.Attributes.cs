@@ -14,20 +14,23 @@ internal sealed partial class NbfxXmlReader
             throw new ArgumentOutOfRangeException(nameof(i));
         }
 
-        return AttributeValue(i);
+        return AttributeValueLeft(i);
     }
 
     public override string? GetAttribute(string name)
     {
         int i = FindAttribute(name);
-        return i < 0 ? null : AttributeValue(i);
+        return i < 0 ? null : AttributeValueLeft(i);
     }
 
     public override string? GetAttribute(string name, string? namespaceURI)
     {
         int i = FindAttribute(name, namespaceURI ?? "");
-        return i < 0 ? null : AttributeValue(i);
+        return i < 0 ? null : AttributeValueLeft(i);
     }
+
+    /// <summary>An attribute's value less what ReadValueChunk has handed out of it: as in-box, that is gone from the attribute.</summary>
+    private string AttributeValueLeft(int i) => _attributes[i].ChunkRest ?? AttributeValue(i);
 
     public override void MoveToAttribute(int i)
     {

@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Diagnostics.CodeAnalysis;
 using System.Xml;
 using Spanwire.BinaryXml.Reading;
@@ -17,20 +18,27 @@ internal sealed partial class NbfxXmlReader
 
     /// <summary>
     /// As in-box: the next characters of the current node's value. A text record (UTF-8 or UTF-16) whose value has not
-    /// been read as a string is read in place (UTF-8 never splitting a surrogate pair), and what is left stays its
-    /// value; any other value is made a string first, and what is left is the value until the reader moves.
+    /// been read as a string is handed out from its bytes (UTF-8 never splitting a surrogate pair, so a call with room
+    /// for one character before a pair gives none), and what it has handed out is gone from the node; an attribute's
+    /// text keeps what is left with the attribute; any other value is made a string first, and what is left is the
+    /// value until the reader moves.
     /// </summary>
     public override int ReadValueChunk(char[] buffer, int index, int count)
     {
         ArrayArguments.Check(buffer, index, count);
         bool onAttribute = _attributeIndex >= 0;
         bool asString = onAttribute ? _attributeValueSeen || _attributeValueOverride is not null : _value is not null;
-        NbfxValueType type = onAttribute ? _attributes[_attributeIndex].ValueType : _nodeType == XmlNodeType.Text ? CurrentValueType : NbfxValueType.None;
-        if (!asString && !(onAttribute && _onAttributeValue && _attributeValueHandedOver) && type is NbfxValueType.Chars or NbfxValueType.UnicodeChars)
+        NbfxValueType type = onAttribute ? _attributes[_attributeIndex].ValueType : _nodeType is XmlNodeType.Text or XmlNodeType.Comment ? CurrentValueType : NbfxValueType.None;
+        if (!asString && !onAttribute && type is NbfxValueType.Chars or NbfxValueType.UnicodeChars && !_valueFromItem)
         {
-            string whole = onAttribute
-                ? _attributes[_attributeIndex].ChunkRest ?? AttributeValue(_attributeIndex)
-                : _textChunkRest ?? CurrentValue.ToText();
+            return ReadTextChunk(buffer.AsSpan(index, count), type);
+        }
+
+        // An xmlns attribute's value is its namespace, not a text: it is made a string, as any other value.
+        if (!asString && !(_onAttributeValue && _attributeValueHandedOver) && type is NbfxValueType.Chars or NbfxValueType.UnicodeChars
+            && !_attributes[_attributeIndex].IsXmlns)
+        {
+            string whole = _attributes[_attributeIndex].ChunkRest ?? AttributeValue(_attributeIndex);
             int take = Math.Min(count, whole.Length);
             if (type == NbfxValueType.Chars && take < whole.Length && take > 0 && char.IsHighSurrogate(whole[take - 1]))
             {
@@ -38,15 +46,7 @@ internal sealed partial class NbfxXmlReader
             }
 
             whole.CopyTo(0, buffer, index, take);
-            if (onAttribute)
-            {
-                _attributes[_attributeIndex].ChunkRest = whole[take..];
-            }
-            else
-            {
-                _textChunkRest = whole[take..];
-            }
-
+            _attributes[_attributeIndex].ChunkRest = whole[take..];
             return take;
         }
 
@@ -63,6 +63,42 @@ internal sealed partial class NbfxXmlReader
         }
 
         return n;
+    }
+
+    /// <summary>The next characters of the current text record's value, decoded from the bytes not yet handed out.</summary>
+    private int ReadTextChunk(Span<char> destination, NbfxValueType type)
+    {
+        if (_chunkedToken != _c.TokenOffset)
+        {
+            _chunkedToken = _c.TokenOffset;
+            _chunkedBytes = 0;
+        }
+
+        ReadOnlySpan<byte> rest = CurrentValue.Payload;
+        int bytes, chars;
+        if (type == NbfxValueType.UnicodeChars)
+        {
+            // As in-box: UTF-16 is handed out a char at a time, a surrogate pair split if the buffer ends between them.
+            chars = Math.Min(destination.Length, rest.Length / 2);
+            bytes = chars * 2;
+            for (int i = 0; i < chars; i++)
+            {
+                destination[i] = (char)System.Buffers.Binary.BinaryPrimitives.ReadUInt16LittleEndian(rest[(2 * i)..]);
+            }
+        }
+        else
+        {
+            // The decoder stops before a scalar that does not fit; bytes that are not UTF-8 are refused when reached,
+            // as Value refuses them.
+            OperationStatus status = System.Text.Unicode.Utf8.ToUtf16(rest, destination, out bytes, out chars, replaceInvalidSequences: false);
+            if (status == OperationStatus.InvalidData && chars == 0)
+            {
+                throw new NbfxFormatException("text that is not valid UTF-8", CurrentValue.Offset + bytes);
+            }
+        }
+
+        _chunkedBytes += bytes;
+        return chars;
     }
 
     /// <summary>As in-box: the element's text (comments and other non-text nodes inside are passed over, not refused).</summary>
@@ -198,13 +234,15 @@ internal sealed partial class NbfxXmlReader
         if (_attributeIndex >= 0)
         {
             AttributeNode a = _attributes[_attributeIndex];
-            _base64 = asRecorded && a.Binding < 0 && a.ValueType == NbfxValueType.Bytes
+            // A value ReadValueChunk has begun to hand out is what it left of it, as in-box.
+            string? left = _attributeValueOverride ?? a.ChunkRest;
+            _base64 = asRecorded && left is null && a.Binding < 0 && a.ValueType == NbfxValueType.Bytes
                 ? _attributePayloads.AsSpan(a.PayloadStart, a.PayloadLength).ToArray()
-                : joined ? DecodeJoined(AttributeValue(_attributeIndex), binHex) : DecodeWhole(AttributeValue(_attributeIndex));
+                : joined ? DecodeJoined(left ?? AttributeValue(_attributeIndex), binHex) : DecodeWhole(left ?? AttributeValue(_attributeIndex));
         }
         else if (_nodeType is XmlNodeType.Text or XmlNodeType.Whitespace or XmlNodeType.SignificantWhitespace)
         {
-            _base64 = asRecorded && !_valueFromItem && _c.ValueType == NbfxValueType.Bytes
+            _base64 = asRecorded && !_valueFromItem && _value is null && _c.ValueType == NbfxValueType.Bytes
                 ? Window.Slice(_c.ValueStart, _c.ValueLength).ToArray()
                 : joined ? DecodeJoined(Value, binHex) : DecodeWhole(Value);
         }

@@ -26,7 +26,7 @@ internal sealed partial class NbfxXmlReader
         {
             if (_attributeIndex >= 0)
             {
-                if (_onAttributeValue && !IsWhitespace(AttributeValue(_attributeIndex)))
+                if (_onAttributeValue && !IsWhitespace(AttributeValueForContent()))
                 {
                     return XmlNodeType.Text;
                 }
@@ -65,6 +65,26 @@ internal sealed partial class NbfxXmlReader
         }
 
         base.ReadEndElement(); // not on an end element: XmlReader's own exception
+    }
+
+    /// <summary>
+    /// The attribute value node's text as MoveToContent weighs it, as in-box: what is left of it (ReadValueChunk and
+    /// content reads may have handed some or all of it out), and for a namespace declaration nothing until its Value
+    /// has been asked for (the in-box node holds the namespace elsewhere, so it looks empty, and the reader moves on).
+    /// </summary>
+    private string AttributeValueForContent()
+    {
+        if (_attributeValueHandedOver)
+        {
+            return "";
+        }
+
+        if (_attributeValueOverride is { } left)
+        {
+            return left;
+        }
+
+        return _attributes[_attributeIndex].IsXmlns && !_attributeValueSeen ? "" : AttributeValueLeft(_attributeIndex);
     }
 
     /// <summary>True when the current text node's value is empty or only XML whitespace.</summary>

@@ -96,7 +96,7 @@ internal sealed partial class NbfxXmlReader
 
         if (OnAtomicText)
         {
-            string value = WithinStringQuota(_textChunkRest ?? CurrentValue.ToText(), quota);
+            string value = WithinStringQuota(CurrentValue.ToText(), quota);
             Read();
             return value;
         }

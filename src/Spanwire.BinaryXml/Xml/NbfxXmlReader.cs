@@ -39,7 +39,11 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
     private string? _value;
     private bool _valueFromItem;
     private bool _atomic;
-    private string? _textChunkRest; // what ReadValueChunk left of the current text record's value
+    // As in-box, ReadValueChunk hands a text record's value out from its bytes and what it has handed out is gone:
+    // Value, content reads and MoveToContent see the rest. The count is of payload bytes, and holds for the record at
+    // _chunkedToken only, so no later node can see it.
+    private int _chunkedBytes;
+    private long _chunkedToken;
     private string? _attributeValueOverride; // what ReadValueChunk left of an attribute's value once read as a string
 
     private Frame[] _frames = [];
@@ -271,14 +275,26 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
                 return _value ?? "";
             }
 
-            return _value = _textChunkRest ?? CurrentValue.ToText();
+            return _value = CurrentValue.ToText();
         }
     }
 
     /// <summary>The current text node's value, from the cursor's record or from the array item just read.</summary>
-    private NbfxValue CurrentValue => _valueFromItem
-        ? new NbfxValue(_arrayType, _item.AsSpan(0, _c.ArrayItemSize), null, 0, _c.Position)
-        : _c.GetValue(Window);
+    private NbfxValue CurrentValue
+    {
+        get
+        {
+            if (_valueFromItem)
+            {
+                return new NbfxValue(_arrayType, _item.AsSpan(0, _c.ArrayItemSize), null, 0, _c.Position);
+            }
+
+            NbfxValue value = _c.GetValue(Window);
+            return _chunkedBytes == 0 || _chunkedToken != _c.TokenOffset
+                ? value
+                : new NbfxValue(value.Type, value.Payload[_chunkedBytes..], null, 0, value.Offset + _chunkedBytes);
+        }
+    }
 
     public override bool Read()
     {
@@ -315,7 +331,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         _value = null;
         _valueFromItem = false;
         _atomic = false;
-        _textChunkRest = null;
+        _chunkedBytes = 0;
         _attributeValueOverride = null;
         _base64 = null;
         _base64Carry = null;
