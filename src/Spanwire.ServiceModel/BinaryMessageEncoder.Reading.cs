@@ -16,7 +16,12 @@ internal sealed partial class BinaryMessageEncoder
             throw new ArgumentNullException(nameof(buffer));
         }
 
-        CheckContentType(contentType);
+        CompressionFormat compression = CheckContentType(contentType);
+        if (compression != CompressionFormat.None)
+        {
+            buffer = Decompress(buffer, bufferManager, compression);
+        }
+
         XmlBinaryReaderSession? session = null;
         if (_isSession)
         {
@@ -38,7 +43,12 @@ internal sealed partial class BinaryMessageEncoder
     public override Message ReadMessage(Stream stream, int maxSizeOfHeaders, string? contentType)
     {
         ArgumentNullException.ThrowIfNull(stream);
-        CheckContentType(contentType);
+        CompressionFormat compression = CheckContentType(contentType);
+        if (compression != CompressionFormat.None)
+        {
+            stream = DecompressStream(stream, compression);
+        }
+
         // As WCF's encoder, a streamed message never uses the session's string table, and its body is read from the
         // stream as the message is read (ReadMessageAsync is this, as WCF's). The quotas: see BufferedReadQuotas.
         XmlDictionaryReader reader = Nbfx.CreateReader(stream, Dictionary, _factory.BufferedReadQuotas, null);
@@ -60,15 +70,5 @@ internal sealed partial class BinaryMessageEncoder
 
         message.Properties.Encoder = this;
         return message;
-    }
-
-    /// <summary>As WCF's encoder: null means the session's own type; otherwise it must be (or start with) ours.</summary>
-    private void CheckContentType(string? contentType)
-    {
-        if (contentType is not null && contentType != _contentType && !contentType.StartsWith(_contentType, StringComparison.OrdinalIgnoreCase))
-        {
-            throw new ProtocolException(string.Format(CultureInfo.InvariantCulture,
-                "Content Type {0} was sent to a service expecting {1}.  The client and service bindings may be mismatched.", contentType, _contentType));
-        }
     }
 }

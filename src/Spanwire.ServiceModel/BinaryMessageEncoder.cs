@@ -19,12 +19,14 @@ internal sealed partial class BinaryMessageEncoder : MessageEncoder
     private readonly BinaryMessageEncoderFactory _factory;
     private readonly bool _isSession;
     private readonly string _contentType;
+    private readonly string _plainContentType;
 
     public BinaryMessageEncoder(BinaryMessageEncoderFactory factory, bool isSession)
     {
         _factory = factory;
         _isSession = isSession;
-        _contentType = isSession ? SessionContentType : SessionlessContentType;
+        _plainContentType = ContentTypeOf(isSession, CompressionFormat.None);
+        _contentType = ContentTypeOf(isSession, factory.CompressionFormat);
         _remainingReaderSessionSize = factory.MaxSessionSize;
     }
 
@@ -73,7 +75,13 @@ internal sealed partial class BinaryMessageEncoder : MessageEncoder
         _factory.ExpectedSize = output.WrittenCount;
         ArraySegment<byte> data = output.Detach();
         _factory.Writers.Return(pooled);
-        return _isSession ? AddSessionStrings(data, bufferManager, maxMessageSize) : data;
+        if (_isSession)
+        {
+            data = AddSessionStrings(data, bufferManager, maxMessageSize);
+        }
+
+        CompressionFormat compression = CompressionOf(message);
+        return compression == CompressionFormat.None ? data : Compress(data, bufferManager, compression);
     }
 
     /// <summary>Disposes a writer whose message failed; what its disposal throws is not the failure to report.</summary>
@@ -93,12 +101,25 @@ internal sealed partial class BinaryMessageEncoder : MessageEncoder
     {
         ArgumentNullException.ThrowIfNull(message);
         ArgumentNullException.ThrowIfNull(stream);
+        CompressionFormat compression = CompressionOf(message);
         ThrowIfMismatchedVersion(message);
         message.Properties.Encoder = this;
-        // As WCF's encoder, a streamed message never uses the session's string table.
-        using XmlDictionaryWriter writer = Nbfx.CreateWriter(stream, Dictionary, null, ownsStream: false);
-        message.WriteMessage(writer);
-        writer.Flush();
+        Stream output = compression == CompressionFormat.None ? stream : CompressingStream(stream, compression);
+        try
+        {
+            // As WCF's encoder, a streamed message never uses the session's string table.
+            using XmlDictionaryWriter writer = Nbfx.CreateWriter(output, Dictionary, null, ownsStream: false);
+            message.WriteMessage(writer);
+            writer.Flush();
+            output.Flush(); // as WCF's writer flushes its stream: a compressor ends its block there
+        }
+        finally
+        {
+            if (compression != CompressionFormat.None)
+            {
+                output.Dispose(); // the compressed stream's end; the transport's stream stays open
+            }
+        }
     }
 
     /// <summary>
@@ -109,6 +130,7 @@ internal sealed partial class BinaryMessageEncoder : MessageEncoder
     {
         ArgumentNullException.ThrowIfNull(message);
         ArgumentNullException.ThrowIfNull(stream);
+        CompressionFormat compression = CompressionOf(message);
         ThrowIfMismatchedVersion(message);
         message.Properties.Encoder = this;
         using var buffer = new PooledBufferWriter();
@@ -117,12 +139,26 @@ internal sealed partial class BinaryMessageEncoder : MessageEncoder
             message.WriteMessage(writer);
         }
 
-        foreach (ReadOnlyMemory<byte> segment in buffer.WrittenSequence)
+        if (compression == CompressionFormat.None)
         {
-            await stream.WriteAsync(segment).ConfigureAwait(false);
+            await WriteAsync(buffer.WrittenSequence, stream).ConfigureAwait(false);
+        }
+        else
+        {
+            await using Stream compressor = CompressingStream(stream, compression);
+            await WriteAsync(buffer.WrittenSequence, compressor).ConfigureAwait(false);
+            await compressor.FlushAsync().ConfigureAwait(false); // as the synchronous path: the same bytes
         }
 
         await stream.FlushAsync().ConfigureAwait(false);
+    }
+
+    private static async ValueTask WriteAsync(System.Buffers.ReadOnlySequence<byte> data, Stream stream)
+    {
+        foreach (ReadOnlyMemory<byte> segment in data)
+        {
+            await stream.WriteAsync(segment).ConfigureAwait(false);
+        }
     }
 
     private void ThrowIfMismatchedVersion(Message message)

@@ -11,10 +11,13 @@ internal sealed class BinaryMessageEncoderFactory : MessageEncoderFactory
 {
     private readonly BinaryMessageEncoder _encoder;
 
-    public BinaryMessageEncoderFactory(MessageVersion messageVersion, int maxReadPoolSize, int maxWritePoolSize, int maxSessionSize, XmlDictionaryReaderQuotas readerQuotas)
+    public BinaryMessageEncoderFactory(MessageVersion messageVersion, int maxReadPoolSize, int maxWritePoolSize, int maxSessionSize, XmlDictionaryReaderQuotas readerQuotas,
+        CompressionFormat compressionFormat, long maxReceivedMessageSize)
     {
         MessageVersion = messageVersion;
         MaxSessionSize = maxSessionSize;
+        CompressionFormat = compressionFormat;
+        MaxReceivedMessageSize = maxReceivedMessageSize;
         BufferedReadQuotas = GetBufferedReadQuotas(readerQuotas);
         Readers = new ReaderPool(maxReadPoolSize);
         Writers = new WriterPool(maxWritePoolSize);
@@ -26,6 +29,14 @@ internal sealed class BinaryMessageEncoderFactory : MessageEncoderFactory
     public override MessageVersion MessageVersion { get; }
 
     public int MaxSessionSize { get; }
+
+    public CompressionFormat CompressionFormat { get; }
+
+    /// <summary>
+    /// The transport's MaxReceivedMessageSize, which bounds a message decompressed; 0 until a channel is built with
+    /// the element, as WCF's (a compressed message then cannot be read).
+    /// </summary>
+    public long MaxReceivedMessageSize { get; }
 
     /// <summary>
     /// The quotas of buffered reads, whose size the transport has already bounded. Streamed reads use them too: WCF's

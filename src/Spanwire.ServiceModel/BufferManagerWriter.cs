@@ -17,10 +17,17 @@ internal sealed class BufferManagerWriter : IBufferWriter<byte>
     private int _maxSize;
     private byte[]? _buffer;
     private int _position;
+    private readonly bool _incoming;
 
-    public BufferManagerWriter(BufferManager manager, int offset, int maxSize, int expectedSize)
+    /// <param name="manager">Where the buffers come from and go back to.</param>
+    /// <param name="offset">The room kept before the message.</param>
+    /// <param name="maxSize">The quota of the message's bytes.</param>
+    /// <param name="expectedSize">The first buffer's room for the message.</param>
+    /// <param name="incoming">True for a message received (decompressed): the quota is MaxReceivedMessageSize's.</param>
+    public BufferManagerWriter(BufferManager manager, int offset, int maxSize, int expectedSize, bool incoming = false)
     {
         _manager = manager;
+        _incoming = incoming;
         Open(manager, offset, maxSize, expectedSize);
     }
 
@@ -46,7 +53,7 @@ internal sealed class BufferManagerWriter : IBufferWriter<byte>
         _position += count;
         if (_position - _offset > _maxSize)
         {
-            ThrowQuotaExceeded(_maxSize);
+            ThrowQuotaExceeded(_maxSize, _incoming);
         }
     }
 
@@ -67,7 +74,7 @@ internal sealed class BufferManagerWriter : IBufferWriter<byte>
         long size = Math.Max((long)_position + needed, Math.Min((long)old.Length * 2, Array.MaxLength));
         if (size > Array.MaxLength)
         {
-            ThrowQuotaExceeded(_maxSize);
+            ThrowQuotaExceeded(_maxSize, _incoming);
         }
 
         byte[] bigger = _manager.TakeBuffer((int)size);
@@ -98,6 +105,9 @@ internal sealed class BufferManagerWriter : IBufferWriter<byte>
 
     [System.Diagnostics.CodeAnalysis.DoesNotReturn]
     [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
-    public static void ThrowQuotaExceeded(int maxSize) => throw new QuotaExceededException(string.Format(CultureInfo.InvariantCulture,
-        "The maximum message size quota for outgoing messages ({0}) has been exceeded.", maxSize));
+    public static void ThrowQuotaExceeded(int maxSize, bool incoming = false) => throw new QuotaExceededException(string.Format(CultureInfo.InvariantCulture,
+        incoming
+            ? "The maximum message size quota for incoming messages ({0}) has been exceeded. To increase the quota, use the MaxReceivedMessageSize property on the appropriate binding element."
+            : "The maximum message size quota for outgoing messages ({0}) has been exceeded.",
+        maxSize));
 }

@@ -23,6 +23,7 @@ public sealed class SpanwireBinaryMessageEncodingBindingElement : MessageEncodin
     private int _maxWritePoolSize = 16;
     private int _maxSessionSize = 2048;
     private readonly XmlDictionaryReaderQuotas _readerQuotas = new();
+    private long _maxReceivedMessageSize; // the transport's, once a channel is built
 
     /// <summary>An element with WCF's defaults: SOAP 1.2 with WS-Addressing 1.0, 2048 bytes of session strings.</summary>
     public SpanwireBinaryMessageEncodingBindingElement()
@@ -38,6 +39,7 @@ public sealed class SpanwireBinaryMessageEncodingBindingElement : MessageEncodin
         _maxSessionSize = other._maxSessionSize;
         other._readerQuotas.CopyTo(_readerQuotas);
         CompressionFormat = other.CompressionFormat;
+        _maxReceivedMessageSize = other._maxReceivedMessageSize;
     }
 
     /// <summary>The SOAP and addressing versions of the messages; SOAP 1.2 only, as WCF's binary encoding.</summary>
@@ -75,8 +77,10 @@ public sealed class SpanwireBinaryMessageEncodingBindingElement : MessageEncodin
     }
 
     /// <summary>
-    /// Kept for configuration written for WCF's element: <see cref="CompressionFormat.None"/> (the default) is the
-    /// only format this encoding supports; building a channel with another throws.
+    /// How messages are compressed, as WCF's element: <see cref="CompressionFormat.None"/> (the default),
+    /// <see cref="CompressionFormat.GZip"/> or <see cref="CompressionFormat.Deflate"/>, with the content type saying so
+    /// (<c>application/soap+msbin1+gzip</c> and the like). A compressed message grows back within the transport's
+    /// MaxReceivedMessageSize. The transport must support the format (HTTP and TCP do).
     /// </summary>
     [DefaultValue(CompressionFormat.None)]
     public CompressionFormat CompressionFormat { get; set; }
@@ -121,7 +125,7 @@ public sealed class SpanwireBinaryMessageEncodingBindingElement : MessageEncodin
     /// <returns>A factory whose <see cref="MessageEncoderFactory.Encoder"/> is sessionless and whose
     /// <see cref="MessageEncoderFactory.CreateSessionEncoder"/> makes one encoder per session.</returns>
     public override MessageEncoderFactory CreateMessageEncoderFactory() =>
-        new BinaryMessageEncoderFactory(_messageVersion, _maxReadPoolSize, _maxWritePoolSize, _maxSessionSize, _readerQuotas);
+        new BinaryMessageEncoderFactory(_messageVersion, _maxReadPoolSize, _maxWritePoolSize, _maxSessionSize, _readerQuotas, CompressionFormat, _maxReceivedMessageSize);
 
     /// <summary>A copy of this element.</summary>
     /// <returns>The copy.</returns>
@@ -132,13 +136,19 @@ public sealed class SpanwireBinaryMessageEncodingBindingElement : MessageEncodin
     /// <param name="context">The binding context.</param>
     /// <returns>The channel factory of the elements below.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="context"/> is null.</exception>
-    /// <exception cref="NotSupportedException"><see cref="CompressionFormat"/> is not <see cref="CompressionFormat.None"/>.</exception>
+    /// <exception cref="NotSupportedException"><see cref="CompressionFormat"/> is one the transport does not support.</exception>
     public override IChannelFactory<TChannel> BuildChannelFactory<TChannel>(BindingContext context)
     {
         ArgumentNullException.ThrowIfNull(context);
-        if (CompressionFormat != CompressionFormat.None)
+        if (CompressionFormat != CompressionFormat.None
+            && context.GetInnerProperty<ITransportCompressionSupport>()?.IsCompressionFormatSupported(CompressionFormat) != true)
         {
             ThrowCompressionNotSupported();
+        }
+
+        if (context.Binding.Elements.Find<TransportBindingElement>() is { } transport)
+        {
+            _maxReceivedMessageSize = transport.MaxReceivedMessageSize;
         }
 
         context.BindingParameters.Add(this);
@@ -172,5 +182,5 @@ public sealed class SpanwireBinaryMessageEncodingBindingElement : MessageEncodin
 
     [System.Diagnostics.CodeAnalysis.DoesNotReturn]
     private void ThrowCompressionNotSupported() =>
-        throw new NotSupportedException($"{nameof(SpanwireBinaryMessageEncodingBindingElement)} does not compress messages; set {nameof(CompressionFormat)} to {nameof(CompressionFormat.None)} (CompressionFormat {CompressionFormat} was given).");
+        throw new NotSupportedException($"The transport configured on this binding does not appear to support the CompressionFormat specified ({CompressionFormat}) on the message encoder.  To resolve this issue, set the CompressionFormat on the {GetType().Name} to '{CompressionFormat.None}' or use a different transport.");
 }

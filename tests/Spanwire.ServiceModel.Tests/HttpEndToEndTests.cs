@@ -23,36 +23,106 @@ public interface IOrders
 /// calling a small HTTP service on 127.0.0.1 that reads its requests and writes its replies with WCF's own binary
 /// encoder.
 /// </summary>
-public sealed class HttpEndToEndTests : IAsyncLifetime
+public sealed class HttpEndToEndTests : IDisposable
 {
     private const string Ns = "urn:spanwire:orders";
-    private readonly HttpListener _listener = new();
-    private readonly MessageEncoder _serverEncoder = new BinaryMessageEncodingBindingElement().CreateMessageEncoderFactory().Encoder;
-    private readonly BufferManager _buffers = BufferManager.CreateBufferManager(0, int.MaxValue);
-    private readonly List<string> _requestContentTypes = [];
-    private Task? _serving;
-    private string _address = "";
+    private readonly Server _server = new(new BinaryMessageEncodingBindingElement().CreateMessageEncoderFactory().Encoder);
+    private readonly List<string> _requestContentTypes;
+    private readonly string _address;
 
-    public Task InitializeAsync()
+    public HttpEndToEndTests()
     {
-        var probe = new TcpListener(IPAddress.Loopback, 0);
-        probe.Start();
-        int port = ((IPEndPoint)probe.LocalEndpoint).Port;
-        probe.Stop();
-        _address = $"http://127.0.0.1:{port}/orders/";
-        _listener.Prefixes.Add(_address);
-        _listener.Start();
-        _serving = Task.Run(ServeAsync);
-        return Task.CompletedTask;
+        _requestContentTypes = _server.RequestContentTypes;
+        _address = _server.Address;
     }
 
-    public async Task DisposeAsync()
+    public void Dispose() => _server.Dispose();
+
+    /// <summary>An HTTP service on 127.0.0.1 that reads its requests and writes its replies with the encoder given (WCF's).</summary>
+    internal sealed class Server : IDisposable
     {
-        _listener.Stop();
-        _listener.Close();
-        if (_serving is not null)
+        private readonly HttpListener _listener = new();
+        private readonly MessageEncoder _encoder;
+        private readonly BufferManager _buffers = BufferManager.CreateBufferManager(0, int.MaxValue);
+        private readonly Task _serving;
+
+        public Server(MessageEncoder encoder)
         {
-            await Task.WhenAny(_serving, Task.Delay(5000));
+            _encoder = encoder;
+            var probe = new TcpListener(IPAddress.Loopback, 0);
+            probe.Start();
+            int port = ((IPEndPoint)probe.LocalEndpoint).Port;
+            probe.Stop();
+            Address = $"http://127.0.0.1:{port}/orders/";
+            _listener.Prefixes.Add(Address);
+            _listener.Start();
+            _serving = Task.Run(ServeAsync);
+        }
+
+        public string Address { get; }
+
+        /// <summary>The content type of each request received (lock it to read).</summary>
+        public List<string> RequestContentTypes { get; } = [];
+
+        public void Dispose()
+        {
+            _listener.Stop();
+            _listener.Close();
+            _serving.Wait(5000);
+        }
+
+        private async Task ServeAsync()
+        {
+            while (_listener.IsListening)
+            {
+                HttpListenerContext context;
+                try
+                {
+                    context = await _listener.GetContextAsync();
+                }
+                catch (Exception e) when (e is HttpListenerException or ObjectDisposedException or InvalidOperationException)
+                {
+                    return;
+                }
+
+                _ = Task.Run(() => Handle(context));
+            }
+        }
+
+        private void Handle(HttpListenerContext context)
+        {
+            try
+            {
+                lock (RequestContentTypes)
+                {
+                    RequestContentTypes.Add(context.Request.ContentType ?? "");
+                }
+
+                var body = new MemoryStream();
+                context.Request.InputStream.CopyTo(body);
+                byte[] buffer = _buffers.TakeBuffer((int)body.Length);
+                body.GetBuffer().AsSpan(0, (int)body.Length).CopyTo(buffer);
+                using Message request = _encoder.ReadMessage(new ArraySegment<byte>(buffer, 0, (int)body.Length), _buffers, context.Request.ContentType);
+                Message reply = Answer(request, out bool isFault);
+                reply.Headers.RelatesTo = request.Headers.MessageId;
+                ArraySegment<byte> written = _encoder.WriteMessage(reply, int.MaxValue, _buffers);
+                context.Response.StatusCode = isFault ? 500 : 200;
+                context.Response.ContentType = _encoder.ContentType;
+                context.Response.ContentLength64 = written.Count;
+                context.Response.OutputStream.Write(written.AsSpan());
+                _buffers.ReturnBuffer(written.Array!);
+                context.Response.Close();
+            }
+            catch (Exception e)
+            {
+                context.Response.StatusCode = 400;
+                using (var writer = new StreamWriter(context.Response.OutputStream))
+                {
+                    writer.Write(e.ToString());
+                }
+
+                context.Response.Close();
+            }
         }
     }
 
@@ -121,60 +191,6 @@ public sealed class HttpEndToEndTests : IAsyncLifetime
         Expect.Equal(409, fault.Detail.Code, "detail code");
         Expect.Equal("The order was refused.", fault.Reason.GetMatchingTranslation().Text, "reason");
         ((IClientChannel)orders).Abort();
-    }
-
-    private async Task ServeAsync()
-    {
-        while (_listener.IsListening)
-        {
-            HttpListenerContext context;
-            try
-            {
-                context = await _listener.GetContextAsync();
-            }
-            catch (Exception e) when (e is HttpListenerException or ObjectDisposedException or InvalidOperationException)
-            {
-                return;
-            }
-
-            _ = Task.Run(() => Handle(context));
-        }
-    }
-
-    private void Handle(HttpListenerContext context)
-    {
-        try
-        {
-            lock (_requestContentTypes)
-            {
-                _requestContentTypes.Add(context.Request.ContentType ?? "");
-            }
-
-            var body = new MemoryStream();
-            context.Request.InputStream.CopyTo(body);
-            byte[] buffer = _buffers.TakeBuffer((int)body.Length);
-            body.GetBuffer().AsSpan(0, (int)body.Length).CopyTo(buffer);
-            using Message request = _serverEncoder.ReadMessage(new ArraySegment<byte>(buffer, 0, (int)body.Length), _buffers, context.Request.ContentType);
-            Message reply = Answer(request, out bool isFault);
-            reply.Headers.RelatesTo = request.Headers.MessageId;
-            ArraySegment<byte> written = _serverEncoder.WriteMessage(reply, int.MaxValue, _buffers);
-            context.Response.StatusCode = isFault ? 500 : 200;
-            context.Response.ContentType = _serverEncoder.ContentType;
-            context.Response.ContentLength64 = written.Count;
-            context.Response.OutputStream.Write(written.AsSpan());
-            _buffers.ReturnBuffer(written.Array!);
-            context.Response.Close();
-        }
-        catch (Exception e)
-        {
-            context.Response.StatusCode = 400;
-            using (var writer = new StreamWriter(context.Response.OutputStream))
-            {
-                writer.Write(e.ToString());
-            }
-
-            context.Response.Close();
-        }
     }
 
     private static Message Answer(Message request, out bool isFault)
