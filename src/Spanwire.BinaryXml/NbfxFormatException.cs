@@ -20,4 +20,11 @@ public sealed class NbfxFormatException : XmlException
 
     /// <summary>The byte offset in the input where the problem was found.</summary>
     public long Offset { get; }
+
+    /// <summary>
+    /// True for the checks this reader makes when a record is read and the in-box reader only later, when the value or
+    /// name is made a string (or never): invalid UTF-8 in a name, an empty name, a decimal's flags, a DateTime's ticks.
+    /// A caller copying the in-box reader's timing (the WCF encoder, reading a message's first body element) defers these.
+    /// </summary>
+    internal bool CheckedLaterInBox { get; init; }
 }

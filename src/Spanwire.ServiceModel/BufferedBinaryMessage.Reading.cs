@@ -1,6 +1,7 @@
 using System.ServiceModel;
 using System.ServiceModel.Channels;
 using System.Xml;
+using Spanwire.BinaryXml;
 
 namespace Spanwire.ServiceModel;
 
@@ -55,15 +56,19 @@ internal sealed partial class BufferedBinaryMessage
             }
 
             bool isEmpty, isFault;
+            NbfxFormatException? deferred = null;
             if (reader.IsEmptyElement)
             {
                 reader.Read();
                 reader.ReadEndElement();
                 (isEmpty, isFault) = (true, false);
             }
+            else if (!TryEnterBody(reader, source, out XmlNodeType node, out deferred))
+            {
+                (isEmpty, isFault) = (false, false);
+            }
             else
             {
-                XmlNodeType node = EnterBody(reader);
                 if (node == XmlNodeType.EndElement)
                 {
                     reader.ReadEndElement();
@@ -79,7 +84,7 @@ internal sealed partial class BufferedBinaryMessage
                 }
             }
 
-            return new BufferedBinaryMessage(source, headers, keepReader ? reader : null, isEmpty, isFault, hasHeaderElement);
+            return new BufferedBinaryMessage(source, headers, keepReader ? reader : null, isEmpty, isFault, hasHeaderElement) { _bodyError = deferred };
         }
         catch
         {
@@ -108,6 +113,61 @@ internal sealed partial class BufferedBinaryMessage
         reader.MoveToContent();
         return reader;
     }
+
+    /// <summary>
+    /// As <see cref="EnterBody"/>, but a refusal WCF's reader makes only when the body is read (a first element whose
+    /// name is not UTF-8, say: WCF's reader checks a name when it makes its string) is kept for then, so the message
+    /// is read, its headers stay readable, and the body fails when it is read, as WCF's does.
+    /// </summary>
+    /// <returns>False, with the refusal in <paramref name="deferred"/>, when the body's first content is refused so.</returns>
+    private static bool TryEnterBody(XmlDictionaryReader reader, in Source source, out XmlNodeType node, out NbfxFormatException? deferred)
+    {
+        deferred = null;
+        try
+        {
+            node = EnterBody(reader);
+            return true;
+        }
+        catch (NbfxFormatException e) when (e.CheckedLaterInBox)
+        {
+            // The same record may hold what WCF's reader refuses at once (an undeclared prefix after a name that is not
+            // UTF-8, say): on this malformed input alone, WCF's own reader says whether it gets to the body's content.
+            EnterBodyAsWcf(source);
+            deferred = e;
+            node = XmlNodeType.None;
+            return false;
+        }
+    }
+
+    /// <summary>Reads the message to its body's first content with the in-box reader, as WCF's encoder does: its exception, if any.</summary>
+    private static void EnterBodyAsWcf(in Source source)
+    {
+        ArraySegment<byte> buffer = source.Buffer;
+        using XmlDictionaryReader reader = XmlDictionaryReader.CreateBinaryReader(buffer.Array!, buffer.Offset, buffer.Count, ServiceModelDictionary.Instance, source.Quotas, source.Session);
+        // Names are compared as dictionary strings, as WCF compares them: the in-box reader then compares a name's
+        // bytes, where a string would make it decode them (and refuse a name that is not UTF-8, which WCF does not).
+        reader.MoveToContent();
+        reader.Read();
+        reader.MoveToContent();
+        if (reader.IsStartElement(s_header, s_soap12))
+        {
+            reader.Skip();
+            reader.MoveToContent();
+        }
+
+        if (EnterBody(reader) == XmlNodeType.Element)
+        {
+            _ = reader.IsStartElement(s_fault, s_soap12);
+        }
+    }
+
+    private static readonly XmlDictionaryString s_soap12 = DictionaryString(SoapNamespaces.Soap12);
+    private static readonly XmlDictionaryString s_header = DictionaryString(Header);
+    private static readonly XmlDictionaryString s_fault = DictionaryString("Fault");
+
+    /// <summary>The dictionary's string (the MC-NBFS strings are all there); a string of no dictionary only if not.</summary>
+    private static XmlDictionaryString DictionaryString(string value) =>
+        ServiceModelDictionary.Instance.TryLookup(value, out XmlDictionaryString? found) ? found : new XmlDictionary().Add(value);
 
     /// <summary>From the Body's start tag to its first content, as WCF's ReadStartBody: an element, text, or the end tag.</summary>
     private static XmlNodeType EnterBody(XmlDictionaryReader reader)

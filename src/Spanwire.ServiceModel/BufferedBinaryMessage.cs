@@ -20,6 +20,7 @@ internal sealed partial class BufferedBinaryMessage : Message
     private readonly bool _hasHeaderElement;
     private BufferManager? _bufferManager;
     private XmlDictionaryReader? _bodyReader;
+    private Spanwire.BinaryXml.NbfxFormatException? _bodyError; // a refusal of the body kept for when it is read (TryEnterBody)
 
     private BufferedBinaryMessage(in Source source, MessageHeaders headers, XmlDictionaryReader? bodyReader, bool isEmpty, bool isFault, bool hasHeaderElement)
     {
@@ -74,6 +75,11 @@ internal sealed partial class BufferedBinaryMessage : Message
 
     protected override XmlDictionaryReader OnGetReaderAtBodyContents()
     {
+        if (_bodyError is { } error)
+        {
+            throw error;
+        }
+
         XmlDictionaryReader reader = _bodyReader!;
         _bodyReader = null;
         return reader;

@@ -273,7 +273,7 @@ internal partial struct NbfxCursor
     [DoesNotReturn]
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static void ThrowEmptyName(int record, long at) =>
-        ThrowFormat(record >= NbfxRecord.ShortElement ? "an element has an empty name" : "an attribute has an empty name", at);
+        ThrowStricter(record >= NbfxRecord.ShortElement ? "an element has an empty name" : "an attribute has an empty name", at);
 
     private int ParseAttribute(ReadOnlySpan<byte> w, byte record, out int needed)
     {
@@ -750,7 +750,7 @@ internal partial struct NbfxCursor
 
         if (!Utf8.IsValid(w.Slice(s, value)))
         {
-            ThrowFormat("a name that is not valid UTF-8", _windowOffset + q);
+            ThrowStricter("a name that is not valid UTF-8", _windowOffset + q);
         }
 
         start = s;

@@ -476,12 +476,12 @@ internal partial struct NbfxCursor
         {
             if (!NbfxPrimitives.IsValidDecimal(payload))
             {
-                ThrowFormat("a decimal with an invalid scale or flags", at);
+                ThrowStricter("a decimal with an invalid scale or flags", at);
             }
         }
         else if (!NbfxPrimitives.IsValidDateTimeBinary(System.Buffers.Binary.BinaryPrimitives.ReadInt64LittleEndian(payload)))
         {
-            ThrowFormat("a DateTime out of range", at);
+            ThrowStricter("a DateTime out of range", at);
         }
     }
 
@@ -493,6 +493,11 @@ internal partial struct NbfxCursor
     [DoesNotReturn]
     [MethodImpl(MethodImplOptions.NoInlining)]
     public static void ThrowFormat(string message, long offset) => throw new NbfxFormatException(message, offset);
+
+    /// <summary>A refusal the in-box reader makes only later, if at all (see <see cref="NbfxFormatException.CheckedLaterInBox"/>).</summary>
+    [DoesNotReturn]
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static void ThrowStricter(string message, long offset) => throw new NbfxFormatException(message, offset) { CheckedLaterInBox = true };
 
     // Messages with values take a composite format, not an interpolated string: an interpolation handler is a local
     // of the calling method, and its frame would be cleared on every call of the hot path that holds the throw.
