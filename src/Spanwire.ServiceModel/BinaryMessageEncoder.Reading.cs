@@ -10,14 +10,10 @@ internal sealed partial class BinaryMessageEncoder
 {
     public override Message ReadMessage(ArraySegment<byte> buffer, BufferManager bufferManager, string? contentType)
     {
+        // The checks in WCF's order: a default segment is refused by the session table's size check in the session form.
         ArgumentNullException.ThrowIfNull(bufferManager);
-        if (buffer.Array is null)
-        {
-            throw new ArgumentNullException(nameof(buffer));
-        }
-
         CompressionFormat compression = CheckContentType(contentType);
-        if (compression != CompressionFormat.None)
+        if (compression != CompressionFormat.None && buffer.Array is not null)
         {
             buffer = Decompress(buffer, bufferManager, compression);
         }
@@ -27,6 +23,11 @@ internal sealed partial class BinaryMessageEncoder
         {
             session = ReaderSession;
             buffer = ExtractSessionStrings(buffer);
+        }
+
+        if (buffer.Array is null)
+        {
+            throw new ArgumentNullException(nameof(buffer));
         }
 
         var source = new BufferedBinaryMessage.Source(_factory.Readers, buffer, bufferManager, _factory.BufferedReadQuotas, session);

@@ -90,6 +90,12 @@ internal sealed partial class BinaryMessageEncoder
             throw new InvalidDataException("The binary encoder session is not valid. There was an error decoding a previous message.");
         }
 
+        if (data.Count <= 0)
+        {
+            // As WCF's size decoder: no byte to read the table's size from (a default or empty segment).
+            throw new ArgumentOutOfRangeException("size", data.Count, "The value of this argument must be positive.");
+        }
+
         bool failed = true;
         try
         {

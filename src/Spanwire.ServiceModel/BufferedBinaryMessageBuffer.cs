@@ -12,7 +12,7 @@ namespace Spanwire.ServiceModel;
 internal sealed class BufferedBinaryMessageBuffer : MessageBuffer
 {
     private readonly MessageHeaders _headers;
-    private readonly MessageProperties _properties;
+    private readonly KeyValuePair<string, object>[] _properties;
     private readonly BufferedBinaryMessage.Source _source;
     private readonly bool _isEmpty;
     private readonly bool _isFault;
@@ -22,7 +22,9 @@ internal sealed class BufferedBinaryMessageBuffer : MessageBuffer
     public BufferedBinaryMessageBuffer(BufferedBinaryMessage message, in BufferedBinaryMessage.Source received, string contentType)
     {
         _headers = new MessageHeaders(message.Headers);
-        _properties = new MessageProperties(message.Properties);
+        // The properties the message holds, as WCF's copy keeps them: a copy through MessageProperties would add the
+        // AllowOutputBatching property, which the message does not hold.
+        _properties = [.. message.Properties];
         byte[] bytes = received.Buffer.AsSpan().ToArray();
         _source = received with { Buffer = new ArraySegment<byte>(bytes), BufferManager = null };
         _isEmpty = message.IsEmpty;
@@ -30,9 +32,9 @@ internal sealed class BufferedBinaryMessageBuffer : MessageBuffer
         _contentType = contentType;
     }
 
-    public override int BufferSize => _source.Buffer.Count;
+    public override int BufferSize => _closed ? ThrowClosed<int>() : _source.Buffer.Count;
 
-    public override string MessageContentType => _contentType;
+    public override string MessageContentType => _closed ? ThrowClosed<string>() : _contentType;
 
     public override Message CreateMessage()
     {
@@ -43,20 +45,38 @@ internal sealed class BufferedBinaryMessageBuffer : MessageBuffer
 
         var headers = new MessageHeaders(_headers);
         Message message = BufferedBinaryMessage.FromCopy(_source, headers, _isEmpty, _isFault);
-        message.Properties.CopyProperties(_properties);
+        foreach (KeyValuePair<string, object> property in _properties)
+        {
+            message.Properties[property.Key] = property.Value; // a property that is an IMessageProperty is copied
+        }
+
         return message;
+    }
+
+    /// <summary>As WCF's copy of a received message: the bytes received, as they are.</summary>
+    /// <exception cref="ArgumentNullException"><paramref name="stream"/> is null.</exception>
+    /// <exception cref="ObjectDisposedException">The buffer is closed.</exception>
+    public override void WriteMessage(Stream stream)
+    {
+        ArgumentNullException.ThrowIfNull(stream);
+        if (_closed)
+        {
+            ThrowClosed();
+        }
+
+        stream.Write(_source.Buffer.AsSpan());
     }
 
     [System.Diagnostics.CodeAnalysis.DoesNotReturn]
     [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
     private static void ThrowClosed() => throw new ObjectDisposedException("", "MessageBuffer is closed.");
 
+    [System.Diagnostics.CodeAnalysis.DoesNotReturn]
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    private static T ThrowClosed<T>() => throw new ObjectDisposedException("", "MessageBuffer is closed.");
+
     public override void Close()
     {
-        if (!_closed)
-        {
-            _closed = true;
-            _properties.Dispose();
-        }
+        _closed = true;
     }
 }

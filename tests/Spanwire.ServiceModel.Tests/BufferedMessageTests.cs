@@ -263,8 +263,17 @@ public class BufferedMessageTests
                 }
 
                 text.AppendLine($"copy: {copy.BufferSize} bytes, {copy.MessageContentType}");
+                var raw = new MemoryStream();
+                copy.WriteMessage(raw);
+                text.AppendLine("copy written to a stream: " + Convert.ToHexString(raw.ToArray()));
+                using (Message fromCopy = copy.CreateMessage())
+                {
+                    text.AppendLine("copy's properties: " + string.Join(", ", fromCopy.Properties.Select(p => p.Key).Order(StringComparer.Ordinal)));
+                }
+
                 copy.Close();
-                text.AppendLine("closed copy: " + Refusal(() => copy.CreateMessage()));
+                text.AppendLine("closed copy: " + Refusal(() => copy.CreateMessage()) + " / " + Refusal(() => copy.BufferSize)
+                    + " / " + Refusal(() => copy.MessageContentType) + " / " + Refusal(() => { copy.WriteMessage(new MemoryStream()); return null; }));
             }
 
             using (Message message = Read(encoder, bytes, manager))

@@ -363,3 +363,63 @@ public class EncoderCompatibilityTests
         Expect.Equal(0, manager.Outstanding, "buffers not given back");
     }
 }
+
+/// <summary>Every argument check of the encoders (sessionless and session) against WCF's, call for call: the same exception type and parameter.</summary>
+public class EncoderArgumentTests
+{
+    public static TheoryData<string, bool> Calls()
+    {
+        var data = new TheoryData<string, bool>();
+        foreach (string call in s_calls.Keys)
+        {
+            data.Add(call, false);
+            data.Add(call, true);
+        }
+
+        return data;
+    }
+
+    private static readonly Dictionary<string, Action<MessageEncoder>> s_calls = new()
+    {
+        ["ReadMessage(default segment)"] = e => e.ReadMessage(default, BufferManager.CreateBufferManager(0, 1024), null),
+        ["ReadMessage(empty segment)"] = e => e.ReadMessage(new ArraySegment<byte>([]), BufferManager.CreateBufferManager(0, 1024), null),
+        ["ReadMessage(null manager)"] = e => e.ReadMessage(new ArraySegment<byte>([0x01]), null!, null),
+        ["ReadMessage(default segment, null manager)"] = e => e.ReadMessage(default, null!, null),
+        ["ReadMessage(null stream)"] = e => e.ReadMessage((Stream)null!, 65536, null),
+        ["ReadMessage(stream, negative header size)"] = e => e.ReadMessage(new MemoryStream([0x01]), -1, null),
+        ["WriteMessage(null message)"] = e => e.WriteMessage(null!, 1024, BufferManager.CreateBufferManager(0, 1024)),
+        ["WriteMessage(negative size)"] = e => e.WriteMessage(Messages.Request(), -1, BufferManager.CreateBufferManager(0, 1024)),
+        ["WriteMessage(null manager)"] = e => e.WriteMessage(Messages.Request(), 1024, null!),
+        ["WriteMessage(negative offset)"] = e => e.WriteMessage(Messages.Request(), 1024, BufferManager.CreateBufferManager(0, 1024), -1),
+        ["WriteMessage(offset past size)"] = e => e.WriteMessage(Messages.Request(), 10, BufferManager.CreateBufferManager(0, 1024), 20),
+        ["WriteMessage(null message, stream)"] = e => e.WriteMessage(null!, new MemoryStream()),
+        ["WriteMessage(message, null stream)"] = e => e.WriteMessage(Messages.Request(), (Stream)null!),
+        ["WriteMessageAsync(null message, stream)"] = e => e.WriteMessageAsync(null!, new MemoryStream()).AsTask().GetAwaiter().GetResult(),
+        ["WriteMessageAsync(message, null stream)"] = e => e.WriteMessageAsync(Messages.Request(), null!).AsTask().GetAwaiter().GetResult(),
+    };
+
+    [Theory]
+    [MemberData(nameof(Calls))]
+    public void Refused_as_WCF_refuses_it(string call, bool session)
+    {
+        MessageEncoderFactory inBox = new BinaryMessageEncodingBindingElement().CreateMessageEncoderFactory();
+        MessageEncoderFactory ours = new SpanwireBinaryMessageEncodingBindingElement().CreateMessageEncoderFactory();
+        string expected = Outcome(() => s_calls[call](session ? inBox.CreateSessionEncoder() : inBox.Encoder));
+        string actual = Outcome(() => s_calls[call](session ? ours.CreateSessionEncoder() : ours.Encoder));
+        Expect.Equal(expected, actual, $"{call}, {(session ? "session" : "sessionless")} encoder");
+    }
+
+    private static string Outcome(Action call)
+    {
+        try
+        {
+            call();
+            return "allowed";
+        }
+        catch (Exception e) when (e is not Xunit.Sdk.XunitException)
+        {
+            // The reader's own exception is an XmlException (NbfxFormatException, with the byte offset).
+            return (e is System.Xml.XmlException ? nameof(System.Xml.XmlException) : e.GetType().Name) + (e is ArgumentException a ? " " + a.ParamName : "");
+        }
+    }
+}
