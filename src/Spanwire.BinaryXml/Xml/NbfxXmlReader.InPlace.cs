@@ -79,6 +79,7 @@ internal sealed partial class NbfxXmlReader
         ReadOnlySpan<byte> w = Input;
         int bindingsBefore = _bindingCount;
         int nameTop = _nameTop;
+        int attributesStart = _c.NextRecord;
         _attributeCount = 0;
         _attributePayloadTop = 0;
         int next;
@@ -98,6 +99,7 @@ internal sealed partial class NbfxXmlReader
             return PutBackStartTag(p, bindingsBefore);
         }
 
+        CheckBytesPerRead(attributesStart, next);
         FinishStartTag(LetterPrefix(prefixLetter), InPlaceName(nameStart, nameLength, nameString), bindingsBefore, nameTop);
         return true;
     }

@@ -25,6 +25,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
     private Action? _onClose;
     private Action? _release; // gives back the pooled copy of a stream's bytes
     private bool _rootSeen;
+    private bool _fromStream; // as in-box, MaxBytesPerRead bounds a start tag's attributes only in input given whole
     private char[] _chars = []; // the working arrays: see NbfxXmlReader.WorkingArrays.cs
 
     private ReadState _state = ReadState.Initial;
@@ -114,6 +115,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
             _inputInPlace = false;
         }
         // One array is read as a span (no segment to move to); anything else segment by segment, a stream block by block.
+        _fromStream = stream is not null;
         if (stream is not null)
         {
             StartOnStream(stream, dictionary, session, ref release);
@@ -503,11 +505,14 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         // The attributes are the records that are attributes; the record after them is read when it is asked for
         // (an array's values at once, as they end its start tag). The in-box reader looks at the byte after a start
         // tag to see whether an attribute follows, so input that ends there is refused on the element, as here.
+        long attributesStart = _c.Position;
         while (_c.TryPeekRecord(ref window, out byte next) && next is >= NbfxRecord.ShortAttribute and <= NbfxRecord.PrefixAttributeZ
             && _c.Read(ref window))
         {
             AddAttributeOrDeclaration(ref window);
         }
+
+        CheckBytesPerRead(attributesStart, _c.Position);
 
         _peeked = isArray || !_c.TryPeekRecord(ref window, out _);
         _peekedHas = _peeked && _c.Read(ref window);
@@ -521,6 +526,24 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
             _arrayStep = ArrayStep.Text;
         }
     }
+
+    /// <summary>
+    /// As in-box over input given whole: a start tag's attributes (from the first attribute record to the end of the
+    /// last) longer than MaxBytesPerRead are refused, with the in-box words.
+    /// </summary>
+    private void CheckBytesPerRead(long attributesStart, long attributesEnd)
+    {
+        if (attributesEnd - attributesStart > _quotas.MaxBytesPerRead && !_fromStream)
+        {
+            ThrowMaxBytesPerRead();
+        }
+    }
+
+    [DoesNotReturn]
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ThrowMaxBytesPerRead() => throw new XmlException(string.Format(System.Globalization.CultureInfo.InvariantCulture,
+        "The 'maximum bytes per Read operation' quota ({0}) has been exceeded while reading XML data. Long element start tags (consisting of the element name, attribute names and attribute values) may trigger this quota. This quota may be increased by changing the MaxBytesPerRead property on the XmlDictionaryReaderQuotas object used when creating the XML reader.",
+        _quotas.MaxBytesPerRead));
 
     /// <summary>
     /// Ends a start tag whose records are read: binds the element's and attributes' prefixes, refuses duplicate
