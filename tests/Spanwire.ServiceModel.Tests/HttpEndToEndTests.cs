@@ -166,6 +166,28 @@ public sealed class HttpEndToEndTests : IDisposable
         ((IClientChannel)orders).Close();
     }
 
+    [Theory]
+    [InlineData(TransferMode.Streamed)]
+    [InlineData(TransferMode.StreamedResponse)]
+    [InlineData(TransferMode.StreamedRequest)]
+    public void Call_streamed_reads_and_writes_through_the_stream(TransferMode mode)
+    {
+        // Streamed, the reply is read from the response stream as the body is deserialized, not copied whole first.
+        var binding = new CustomBinding(new SpanwireBinaryMessageEncodingBindingElement(), new HttpTransportBindingElement { MaxReceivedMessageSize = 16 << 20, TransferMode = mode })
+        {
+            SendTimeout = TimeSpan.FromSeconds(30),
+            ReceiveTimeout = TimeSpan.FromSeconds(30),
+        };
+        using var factory = new ChannelFactory<IOrders>(binding, new EndpointAddress(_address));
+        IOrders orders = factory.CreateChannel();
+        Order sent = Messages.SampleOrder(lines: 500, attachment: 1 << 20);
+        Order reply = orders.Place(sent);
+        Expect.Equal(sent.Id + 1, reply.Id, $"{mode}: the service's answer");
+        Expect.Equal(sent.Lines.Count, reply.Lines.Count, $"{mode}: lines");
+        Assert.Equal(sent.Attachment, reply.Attachment);
+        ((IClientChannel)orders).Close();
+    }
+
     [Fact]
     public void Call_many_in_a_row_on_one_channel()
     {
