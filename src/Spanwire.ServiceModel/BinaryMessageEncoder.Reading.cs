@@ -51,8 +51,8 @@ internal sealed partial class BinaryMessageEncoder
         }
 
         // As WCF's encoder, a streamed message never uses the session's string table, and its body is read from the
-        // stream as the message is read (ReadMessageAsync is this, as WCF's). The quotas: see BufferedReadQuotas.
-        XmlDictionaryReader reader = Nbfx.CreateReader(stream, Dictionary, _factory.BufferedReadQuotas, null);
+        // stream as the message is read, with the binding's quotas (ReadMessageAsync is this, as WCF's).
+        XmlDictionaryReader reader = Nbfx.CreateReader(stream, Dictionary, _factory.StreamedReadQuotas, null);
         return CreateMessage(reader, maxSizeOfHeaders);
     }
 

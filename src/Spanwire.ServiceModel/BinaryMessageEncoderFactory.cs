@@ -19,6 +19,8 @@ internal sealed class BinaryMessageEncoderFactory : MessageEncoderFactory
         CompressionFormat = compressionFormat;
         MaxReceivedMessageSize = maxReceivedMessageSize;
         BufferedReadQuotas = GetBufferedReadQuotas(readerQuotas);
+        StreamedReadQuotas = new XmlDictionaryReaderQuotas();
+        readerQuotas.CopyTo(StreamedReadQuotas);
         Readers = new ReaderPool(maxReadPoolSize);
         Writers = new WriterPool(maxWritePoolSize);
         _encoder = new BinaryMessageEncoder(this, isSession: false);
@@ -38,12 +40,11 @@ internal sealed class BinaryMessageEncoderFactory : MessageEncoderFactory
     /// </summary>
     public long MaxReceivedMessageSize { get; }
 
-    /// <summary>
-    /// The quotas of buffered reads, whose size the transport has already bounded. Streamed reads use them too: WCF's
-    /// streamed reader never applies the string quota to a large text, because it hands it out in pieces of at most
-    /// MaxBytesPerRead, where this reader hands it out whole (the difference is in the README).
-    /// </summary>
+    /// <summary>The quotas of buffered reads, whose size the transport has already bounded.</summary>
     public XmlDictionaryReaderQuotas BufferedReadQuotas { get; }
+
+    /// <summary>The quotas of streamed reads: the binding's, as WCF's streamed reader has them.</summary>
+    public XmlDictionaryReaderQuotas StreamedReadQuotas { get; }
 
     public ReaderPool Readers { get; }
 

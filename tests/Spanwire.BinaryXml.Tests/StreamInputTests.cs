@@ -108,6 +108,72 @@ public class StreamInputTests
         Assert.True(allocated < 64 << 10, $"{why}: {allocated} bytes allocated");
     }
 
+    /// <summary>
+    /// From a stream the in-box reader hands a text longer than MaxBytesPerRead − 5 out in pieces (UTF-8 never cut
+    /// inside a character, UTF-16 never after a high surrogate, bytes in threes), the last ending the element if the
+    /// record does; content reads join them. Node for node against the in-box reader over the same stream, at quotas
+    /// that cut and that do not, from a stream that ends in its first block and from one that does not.
+    /// </summary>
+    [Theory]
+    [InlineData(64)]
+    [InlineData(100)]
+    [InlineData(4096)]
+    [InlineData(int.MaxValue)]
+    public void Long_texts_from_a_stream_come_in_the_in_box_pieces(int maxBytesPerRead)
+    {
+        string mixed = string.Concat(Enumerable.Repeat("ab€é😀c", 700));
+        byte[] utf16 = System.Text.Encoding.Unicode.GetBytes(mixed);
+        var documents = new List<(string Why, byte[] Bytes)>
+        {
+            ("ASCII text with end element", Write(w => w.WriteElementString("t", new string('x', 10_000)))),
+            ("mixed UTF-8 text with end element", Write(w => w.WriteElementString("t", mixed))),
+            ("UTF-8 text then a comment", Write(w => { w.WriteStartElement("t"); w.WriteString(mixed); w.WriteComment("c"); w.WriteEndElement(); })),
+            ("bytes", Write(w => { w.WriteStartElement("t"); w.WriteBase64(Enumerable.Range(0, 5000).Select(i => (byte)i).ToArray(), 0, 5000); w.WriteEndElement(); })),
+            ("UTF-16 text with end element", [0x40, 0x01, (byte)'r', 0x40, 0x01, (byte)'t', 0xBB, .. BitConverter.GetBytes(utf16.Length), .. utf16, 0x01]),
+            ("a long document of long texts", Write(w => { for (int i = 0; i < 40; i++) w.WriteElementString("t", mixed); })),
+        };
+        var quotas = new XmlDictionaryReaderQuotas { MaxBytesPerRead = maxBytesPerRead, MaxStringContentLength = int.MaxValue, MaxArrayLength = int.MaxValue };
+        foreach ((string why, byte[] bytes) in documents)
+        {
+            string context = $"{why}, MaxBytesPerRead {maxBytesPerRead}";
+            var expected = ReaderHarness.NodesUntilRefused(() => XmlDictionaryReader.CreateBinaryReader(ReaderHarness.Trickle(bytes, 4000), quotas));
+            var actual = ReaderHarness.NodesUntilRefused(() => Nbfx.CreateReader(ReaderHarness.Trickle(bytes, 4000), null, quotas));
+            Expect.Equal(expected.Error, actual.Error, context + ": refused");
+            Expect.SameLines(expected.Nodes, actual.Nodes, context + ": nodes");
+            Expect.Equal(Content(XmlDictionaryReader.CreateBinaryReader(new MemoryStream(bytes), quotas)), Content(Nbfx.CreateReader(new MemoryStream(bytes), null, quotas)), context + ": content read as strings");
+        }
+
+        static string Content(XmlDictionaryReader reader)
+        {
+            using (reader)
+            {
+                var text = new System.Text.StringBuilder();
+                while (reader.Read())
+                {
+                    if (reader.NodeType == XmlNodeType.Text)
+                    {
+                        text.Append(reader.ReadContentAsString()).Append('|').Append(reader.NodeType).Append('|');
+                    }
+                }
+
+                return text.ToString();
+            }
+        }
+
+        static byte[] Write(Action<XmlDictionaryWriter> write)
+        {
+            var stream = new MemoryStream();
+            using (XmlDictionaryWriter writer = XmlDictionaryWriter.CreateBinaryWriter(stream))
+            {
+                writer.WriteStartElement("r");
+                write(writer);
+                writer.WriteEndElement();
+            }
+
+            return stream.ToArray();
+        }
+    }
+
     /// <summary>A seekable-looking stream that makes a long document from a start, an item repeated and an end, without holding it.</summary>
     private sealed class RepeatingStream(byte[] start, byte[] item, int count, byte[] end) : Stream
     {

@@ -11,7 +11,7 @@ namespace Spanwire.BinaryXml.Reading;
 internal partial struct NbfxCursor
 {
     /// <summary>True when the next record can be taken by the in-place steps: no array or list under way.</summary>
-    public readonly bool AtPlainRecord => ((int)_arrayPhase | (int)_list | _arrayRemaining) == 0;
+    public readonly bool AtPlainRecord => ((int)_arrayPhase | (int)_list | _arrayRemaining | _splitLength) == 0;
 
     /// <summary>The offset of the next record in the input (the window is the whole input).</summary>
     public readonly int NextRecord => _pos;
@@ -168,9 +168,9 @@ internal partial struct NbfxCursor
         }
 
         int end = ParseTextPayload(w, p, record, out _);
-        if (end < 0)
+        if (end < 0 || ValueLength > _splitTextAbove && ValueType is NbfxValueType.Chars or NbfxValueType.UnicodeChars or NbfxValueType.Bytes)
         {
-            return false;
+            return false; // a text handed out in pieces goes the general way (SplitTextAsStreamed)
         }
 
         _pos = end;

@@ -400,6 +400,11 @@ internal partial struct NbfxCursor
         }
 
         _pendingEnd = withEnd;
+        if (ValueLength > _splitTextAbove && ValueType is NbfxValueType.Chars or NbfxValueType.UnicodeChars or NbfxValueType.Bytes)
+        {
+            StartSplit(w);
+        }
+
         return end - p;
     }
 

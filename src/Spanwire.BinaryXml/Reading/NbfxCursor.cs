@@ -32,6 +32,12 @@ internal partial struct NbfxCursor
     private int _maxArrayLength;
     private int _maxNameLength;
 
+    // As the in-box reader over a stream: a text longer than MaxBytesPerRead − 5 is handed out in pieces (see SplitText).
+    private int _splitTextAbove;
+    private int _maxBytesPerRead;
+    private int _splitStart, _splitLength; // the text not handed out yet, in the window
+    private bool _splitWithEnd;
+
     private int _depth;
     private bool _inStartTag;
     private bool _pendingEnd;
@@ -104,7 +110,78 @@ internal partial struct NbfxCursor
         _maxStringContentLength = applyContentQuotas ? quotas.MaxStringContentLength : int.MaxValue;
         _maxArrayLength = applyContentQuotas ? quotas.MaxArrayLength : int.MaxValue;
         _maxNameLength = applyContentQuotas ? quotas.MaxNameTableCharCount : int.MaxValue;
+        _maxBytesPerRead = quotas.MaxBytesPerRead;
+        _splitTextAbove = int.MaxValue;
         PrefixLetter = -1;
+    }
+
+    /// <summary>
+    /// Hands content text out in pieces as the in-box reader does over a stream: a Chars, UnicodeChars or Bytes text
+    /// longer than MaxBytesPerRead − 5 is a text node of about that size, and the rest the next, and so on, the last
+    /// one ending the element if the record does. Content reads join the pieces again.
+    /// </summary>
+    public void SplitTextAsStreamed() => _splitTextAbove = Math.Max(_maxBytesPerRead - 5, 0);
+
+    /// <summary>The longest text handed out whole (int.MaxValue unless <see cref="SplitTextAsStreamed"/>).</summary>
+    public readonly int SplitTextAbove => _splitTextAbove;
+
+    /// <summary>The current text is longer than a piece: it keeps its first piece, and the rest waits for the next Read.</summary>
+    private void StartSplit(ReadOnlySpan<byte> w)
+    {
+        _splitStart = ValueStart;
+        _splitLength = ValueLength;
+        _splitWithEnd = _pendingEnd;
+        NextPiece(w);
+    }
+
+    /// <summary>
+    /// Makes the next piece of the text being split the current value, as the in-box reader cuts it: UTF-8 before the
+    /// last character that fits (never inside one), UTF-16 an even count not ending in a high surrogate, bytes a
+    /// multiple of 3; the last piece is what is left, and ends the element if the record did.
+    /// </summary>
+    private void NextPiece(ReadOnlySpan<byte> w)
+    {
+        int left = _splitLength;
+        int piece = left;
+        if (left > _splitTextAbove)
+        {
+            int most = Math.Max(_splitTextAbove - 5, 0);
+            switch (ValueType)
+            {
+                case NbfxValueType.Chars:
+                    int i = _splitStart + most - 1;
+                    while (i >= _splitStart && (w[i] & 0xC0) == 0x80)
+                    {
+                        i--;
+                    }
+
+                    piece = i - _splitStart; // the in-box reader leaves the character it stopped on for the next piece
+                    break;
+                case NbfxValueType.UnicodeChars:
+                    piece = most & ~1;
+                    if (piece >= 2 && char.IsHighSurrogate((char)System.Buffers.Binary.BinaryPrimitives.ReadUInt16LittleEndian(w[(_splitStart + piece - 2)..])))
+                    {
+                        piece -= 2;
+                    }
+
+                    break;
+                default:
+                    piece = _splitTextAbove > 3 ? _splitTextAbove - (_splitTextAbove % 3) : _splitTextAbove;
+                    break;
+            }
+
+            if (piece <= 0)
+            {
+                piece = left; // a quota too small to cut by: the text whole
+            }
+        }
+
+        ValueStart = _splitStart;
+        ValueLength = piece;
+        ValueOffset = _windowOffset + _splitStart;
+        _splitStart += piece;
+        _splitLength = left - piece;
+        _pendingEnd = _splitLength == 0 && _splitWithEnd;
     }
 
     /// <summary>Starts over, in place, as a new cursor over <paramref name="sequence"/>.</summary>
@@ -203,6 +280,16 @@ internal partial struct NbfxCursor
     /// <summary>Moves to the next token; false at the end of the input.</summary>
     public bool Read(ref ReadOnlySpan<byte> window)
     {
+        if (_splitLength > 0)
+        {
+            // The next piece of a text handed out in pieces (SplitTextAsStreamed): still in the window.
+            NextPiece(window);
+            Token = NbfxTokenType.Text;
+            TokenDepth = _depth;
+            TokenOffset = ValueOffset; // each piece a node of its own
+            return true;
+        }
+
         if (_pendingEnd)
         {
             _pendingEnd = false;

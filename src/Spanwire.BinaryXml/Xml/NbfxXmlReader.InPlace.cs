@@ -228,7 +228,7 @@ internal sealed partial class NbfxXmlReader
             }
         }
         else if (record == NbfxRecord.Chars8Text + 1 && start < w.Length
-            && w[start] <= w.Length - (start + 1))
+            && w[start] <= w.Length - (start + 1) && w[start] <= _c.SplitTextAbove)
         {
             type = NbfxValueType.Chars;
             length = w[start];

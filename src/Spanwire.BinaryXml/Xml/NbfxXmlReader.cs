@@ -188,6 +188,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         {
             UseInputInPlace(new ReadOnlySequence<byte>(block, 0, filled));
             _c.Reset(filled, dictionary, session, _quotas, applyContentQuotas: false);
+            _c.SplitTextAsStreamed();
             release = () =>
             {
                 ArrayPool<byte>.Shared.Return(block);
@@ -197,6 +198,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         else
         {
             _c.Reset(stream, block, filled, dictionary, session, _quotas, applyContentQuotas: false);
+            _c.SplitTextAsStreamed();
         }
     }
 
