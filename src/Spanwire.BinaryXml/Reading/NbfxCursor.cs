@@ -408,6 +408,30 @@ internal partial struct NbfxCursor
     }
 
     /// <summary>
+    /// The scratch buffer, of at least <paramref name="capacity"/> bytes, holding the window from the current position
+    /// at its start (a bigger one rented, and the old one returned, after the copy: the window may be the old one).
+    /// </summary>
+    private byte[] ScratchHoldingRest(ReadOnlySpan<byte> window, int capacity)
+    {
+        byte[]? scratch = _scratch;
+        if (scratch is null || scratch.Length < capacity)
+        {
+            byte[] bigger = ArrayPool<byte>.Shared.Rent(Math.Max(capacity, 256));
+            window[_pos..].CopyTo(bigger);
+            if (scratch is not null)
+            {
+                ArrayPool<byte>.Shared.Return(scratch);
+            }
+
+            _scratch = bigger;
+            return bigger;
+        }
+
+        window[_pos..].CopyTo(scratch); // may overlap when the window is the scratch itself: CopyTo is a memmove
+        return scratch;
+    }
+
+    /// <summary>
     /// Over a stream, copies the record that starts at the current position into the scratch buffer and reads from
     /// the stream until it holds <paramref name="needed"/> bytes. The buffer grows with the bytes that arrive, so a
     /// length the stream does not back allocates no more than twice what the stream held.
@@ -417,23 +441,7 @@ internal partial struct NbfxCursor
     {
         long start = _windowOffset + _pos;
         int have = window.Length - _pos;
-        byte[]? scratch = _scratch;
-        if (scratch is null || scratch.Length < have)
-        {
-            byte[] bigger = ArrayPool<byte>.Shared.Rent(Math.Max(have, 256));
-            window[_pos..].CopyTo(bigger);
-            if (scratch is not null)
-            {
-                ArrayPool<byte>.Shared.Return(scratch);
-            }
-
-            _scratch = scratch = bigger;
-        }
-        else
-        {
-            window[_pos..].CopyTo(scratch); // may overlap when the window is the scratch itself: CopyTo is a memmove
-        }
-
+        byte[] scratch = ScratchHoldingRest(window, have);
         while (have < needed)
         {
             if (have == scratch.Length)
@@ -483,23 +491,7 @@ internal partial struct NbfxCursor
         }
 
         int have = window.Length - _pos;
-        byte[]? scratch = _scratch;
-        if (scratch is null || scratch.Length < needed)
-        {
-            byte[] bigger = ArrayPool<byte>.Shared.Rent(Math.Max(needed, 256));
-            window[_pos..].CopyTo(bigger);
-            if (scratch is not null)
-            {
-                ArrayPool<byte>.Shared.Return(scratch);
-            }
-
-            _scratch = scratch = bigger;
-        }
-        else
-        {
-            window[_pos..].CopyTo(scratch); // may overlap when the window is the scratch itself: CopyTo is a memmove
-        }
-
+        byte[] scratch = ScratchHoldingRest(window, needed);
         ReadOnlySequence<byte> rest = _sequence.Slice(_next, needed - have);
         rest.CopyTo(scratch.AsSpan(have));
         _next = rest.End;
