@@ -278,6 +278,70 @@ public class EncoderCompatibilityTests
         public override T GetProperty<T>(BindingContext context) => typeof(T) == typeof(ITransportCompressionSupport) ? null! : base.GetProperty<T>(context)!;
     }
 
+    /// <summary>
+    /// A MaxBytesPerRead the binding sets bounds a start tag's attributes in a buffered message, as WCF's reader does;
+    /// streamed, WCF's reader hands a long text out in pieces instead. Left at its default, buffered reads lift it.
+    /// </summary>
+    [Theory]
+    [InlineData(0)]
+    [InlineData(120)]
+    [InlineData(2000)]
+    public void MaxBytesPerRead_the_binding_sets_applies_as_WCF(int maxBytesPerRead)
+    {
+        Message Create()
+        {
+            Message message = Message.CreateMessage(Messages.Version, "urn:a", new AttributesBody());
+            message.Headers.To = new Uri("http://127.0.0.1/orders");
+            return message;
+        }
+
+        var inBox = new BinaryMessageEncodingBindingElement();
+        var spanwire = new SpanwireBinaryMessageEncodingBindingElement();
+        if (maxBytesPerRead > 0)
+        {
+            inBox.ReaderQuotas.MaxBytesPerRead = maxBytesPerRead;
+            spanwire.ReaderQuotas.MaxBytesPerRead = maxBytesPerRead;
+        }
+
+        MessageEncoder inBoxEncoder = inBox.CreateMessageEncoderFactory().Encoder, spanwireEncoder = spanwire.CreateMessageEncoderFactory().Encoder;
+        byte[] bytes = WriteBuffered(inBoxEncoder, Create(), BufferManager.CreateBufferManager(0, int.MaxValue));
+        string Outcome(Func<Message> read)
+        {
+            try
+            {
+                using Message message = read();
+                return Messages.Describe(message);
+            }
+            catch (Exception e) when (e is not Xunit.Sdk.XunitException)
+            {
+                return (e is System.Xml.XmlException ? nameof(System.Xml.XmlException) : e.GetType().Name) + ": " + e.Message;
+            }
+        }
+
+        var manager = BufferManager.CreateBufferManager(0, int.MaxValue);
+        string expected = Outcome(() => inBoxEncoder.ReadMessage(new ArraySegment<byte>((byte[])bytes.Clone()), manager, inBoxEncoder.ContentType));
+        Expect.Equal(expected, Outcome(() => spanwireEncoder.ReadMessage(new ArraySegment<byte>((byte[])bytes.Clone()), manager, spanwireEncoder.ContentType)), $"buffered, MaxBytesPerRead {maxBytesPerRead}");
+        Expect.Equal(maxBytesPerRead == 120, expected.StartsWith(nameof(System.Xml.XmlException), StringComparison.Ordinal), $"WCF refuses the start tag only under the smallest quota: {expected}");
+        Expect.Equal(Outcome(() => inBoxEncoder.ReadMessage(new MemoryStream(bytes), 65536, inBoxEncoder.ContentType)),
+            Outcome(() => spanwireEncoder.ReadMessage(new MemoryStream(bytes), 65536, spanwireEncoder.ContentType)), $"streamed, MaxBytesPerRead {maxBytesPerRead}");
+    }
+
+    /// <summary>A body element with 20 attributes (about 440 bytes of them) and a text of 1,000 characters.</summary>
+    private sealed class AttributesBody() : BodyWriter(isBuffered: true)
+    {
+        protected override void OnWriteBodyContents(System.Xml.XmlDictionaryWriter writer)
+        {
+            writer.WriteStartElement("item", "urn:spanwire:attributes");
+            for (int i = 0; i < 20; i++)
+            {
+                writer.WriteAttributeString("attribute" + i, "value " + i);
+            }
+
+            writer.WriteString(new string('t', 1000));
+            writer.WriteEndElement();
+        }
+    }
+
     private static string Quotas(System.Xml.XmlDictionaryReaderQuotas q) =>
         $"depth {q.MaxDepth}, strings {q.MaxStringContentLength}, arrays {q.MaxArrayLength}, bytes per read {q.MaxBytesPerRead}, names {q.MaxNameTableCharCount}";
 
