@@ -84,7 +84,13 @@ internal sealed partial class BufferedBinaryMessage
                 }
             }
 
-            return new BufferedBinaryMessage(source, headers, keepReader ? reader : null, isEmpty, isFault, hasHeaderElement) { _bodyError = deferred };
+            var received = new MessageHeaderInfo[hasHeaderElement ? headers.Count : 0];
+            for (int i = 0; i < received.Length; i++)
+            {
+                received[i] = headers[i];
+            }
+
+            return new BufferedBinaryMessage(source, headers, keepReader ? reader : null, isEmpty, isFault, hasHeaderElement) { _bodyError = deferred, _received = received };
         }
         catch
         {

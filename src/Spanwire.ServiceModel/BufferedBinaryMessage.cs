@@ -21,6 +21,7 @@ internal sealed partial class BufferedBinaryMessage : Message
     private BufferManager? _bufferManager;
     private XmlDictionaryReader? _bodyReader;
     private Spanwire.BinaryXml.NbfxFormatException? _bodyError; // a refusal of the body kept for when it is read (TryEnterBody)
+    private MessageHeaderInfo[] _received = []; // the headers as read, in the order of the Header element
 
     private BufferedBinaryMessage(in Source source, MessageHeaders headers, XmlDictionaryReader? bodyReader, bool isEmpty, bool isFault, bool hasHeaderElement)
     {
@@ -37,7 +38,7 @@ internal sealed partial class BufferedBinaryMessage : Message
     /// A message made from a <see cref="BufferedBinaryMessageBuffer"/>: its headers, the body read from the copy (of a
     /// message with a Header element: only those are copied this way).
     /// </summary>
-    public static BufferedBinaryMessage FromCopy(in Source copy, MessageHeaders headers, bool isEmpty, bool isFault)
+    public static BufferedBinaryMessage FromCopy(in Source copy, MessageHeaders headers, MessageHeaderInfo[] received, bool isEmpty, bool isFault)
     {
         XmlDictionaryReader? bodyReader = null;
         if (!isEmpty)
@@ -46,7 +47,73 @@ internal sealed partial class BufferedBinaryMessage : Message
             EnterBody(bodyReader);
         }
 
-        return new BufferedBinaryMessage(copy, headers, bodyReader, isEmpty, isFault, hasHeaderElement: true);
+        return new BufferedBinaryMessage(copy, headers, bodyReader, isEmpty, isFault, hasHeaderElement: true) { _received = received };
+    }
+
+    /// <summary>The headers as read, in the order of the Header element (a copy of the message keeps them).</summary>
+    internal MessageHeaderInfo[] ReceivedHeaders => _received;
+
+    /// <summary>
+    /// As WCF's received messages: the envelope, each header still as received written from the received bytes (so its
+    /// prefixes and namespace declarations come out as they came in, and a relayed message keeps its bytes), any other
+    /// header as it writes itself, then the body.
+    /// </summary>
+    protected override void OnWriteMessage(XmlDictionaryWriter writer)
+    {
+        OnWriteStartEnvelope(writer);
+        MessageHeaders headers = Headers;
+        int count = headers.Count;
+        if (count > 0)
+        {
+            OnWriteStartHeaders(writer);
+            for (int i = 0; i < count; i++)
+            {
+                int received = Array.IndexOf(_received, headers[i]);
+                if (received >= 0)
+                {
+                    WriteReceivedHeader(received, writer);
+                }
+                else
+                {
+                    headers.WriteHeader(i, writer);
+                }
+            }
+
+            writer.WriteEndElement();
+        }
+
+        OnWriteStartBody(writer);
+        OnWriteBodyContents(writer);
+        writer.WriteEndElement();
+        writer.WriteEndElement();
+    }
+
+    /// <summary>
+    /// Writes the header at <paramref name="index"/> in the received Header element as WCF writes a received header:
+    /// its start tag by name (prefix, local name and namespace as strings, its attributes as they were), then its
+    /// content copied node by node from the received bytes (dictionary strings stay dictionary strings).
+    /// </summary>
+    private void WriteReceivedHeader(int index, XmlDictionaryWriter writer)
+    {
+        using XmlDictionaryReader reader = OpenReaderInsideEnvelope(_source);
+        reader.ReadStartElement();
+        for (int i = 0; reader.MoveToContent() == XmlNodeType.Element && i < index; i++)
+        {
+            reader.Skip();
+        }
+
+        writer.WriteStartElement(reader.Prefix, reader.LocalName, reader.NamespaceURI);
+        writer.WriteAttributes(reader, false);
+        if (!reader.IsEmptyElement)
+        {
+            reader.ReadStartElement();
+            while (reader.NodeType != XmlNodeType.EndElement)
+            {
+                writer.WriteNode(reader, false);
+            }
+        }
+
+        writer.WriteEndElement();
     }
 
     public override MessageHeaders Headers

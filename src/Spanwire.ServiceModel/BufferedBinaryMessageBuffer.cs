@@ -12,6 +12,7 @@ namespace Spanwire.ServiceModel;
 internal sealed class BufferedBinaryMessageBuffer : MessageBuffer
 {
     private readonly MessageHeaders _headers;
+    private readonly MessageHeaderInfo[] _received;
     private readonly KeyValuePair<string, object>[] _properties;
     private readonly BufferedBinaryMessage.Source _source;
     private readonly bool _isEmpty;
@@ -22,6 +23,7 @@ internal sealed class BufferedBinaryMessageBuffer : MessageBuffer
     public BufferedBinaryMessageBuffer(BufferedBinaryMessage message, in BufferedBinaryMessage.Source received, string contentType)
     {
         _headers = new MessageHeaders(message.Headers);
+        _received = message.ReceivedHeaders;
         // The properties the message holds, as WCF's copy keeps them: a copy through MessageProperties would add the
         // AllowOutputBatching property, which the message does not hold.
         _properties = [.. message.Properties];
@@ -44,7 +46,7 @@ internal sealed class BufferedBinaryMessageBuffer : MessageBuffer
         }
 
         var headers = new MessageHeaders(_headers);
-        Message message = BufferedBinaryMessage.FromCopy(_source, headers, _isEmpty, _isFault);
+        Message message = BufferedBinaryMessage.FromCopy(_source, headers, _received, _isEmpty, _isFault);
         foreach (KeyValuePair<string, object> property in _properties)
         {
             message.Properties[property.Key] = property.Value; // a property that is an IMessageProperty is copied

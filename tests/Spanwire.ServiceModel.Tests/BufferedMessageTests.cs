@@ -462,3 +462,69 @@ public class BufferedMessageTests
         protected override void OnWriteBodyContents(XmlDictionaryWriter writer) => inner.WriteBodyContents(writer);
     }
 }
+
+/// <summary>
+/// A received message written again (relayed, or forwarded by an intermediary) against WCF's: each header still as
+/// received is copied from the received bytes, so the relayed bytes are WCF's, sessionless and from a session, with the
+/// headers as received and after headers are removed, added or replaced.
+/// </summary>
+public class RelayedMessageTests
+{
+    public static TheoryData<string, string> Cases()
+    {
+        var data = new TheoryData<string, string>();
+        foreach ((string name, _) in Messages.All())
+        {
+            foreach (string edit in new[] { "as received", "first header removed", "header added", "Action replaced" })
+            {
+                data.Add(name, edit);
+            }
+        }
+
+        return data;
+    }
+
+    [Theory]
+    [MemberData(nameof(Cases))]
+    public void Relayed_bytes_as_WCF(string name, string edit)
+    {
+        Func<Message> create = Messages.All().Single(m => m.Name == name).Create;
+        foreach (bool session in new[] { false, true })
+        {
+            MessageEncoderFactory inBox = new BinaryMessageEncodingBindingElement().CreateMessageEncoderFactory();
+            MessageEncoderFactory ours = new SpanwireBinaryMessageEncodingBindingElement().CreateMessageEncoderFactory();
+            var manager = BufferManager.CreateBufferManager(0, int.MaxValue);
+            byte[] received = (session ? inBox.CreateSessionEncoder() : inBox.Encoder).WriteMessage(create(), int.MaxValue, manager).ToArray();
+            string expected = Relay(session ? inBox.CreateSessionEncoder() : inBox.Encoder, inBox.Encoder, received, edit);
+            string actual = Relay(session ? ours.CreateSessionEncoder() : ours.Encoder, ours.Encoder, received, edit);
+            Expect.Equal(expected, actual, $"{name}, {edit}, {(session ? "from a session" : "sessionless")}");
+        }
+    }
+
+    private static string Relay(MessageEncoder reader, MessageEncoder writer, byte[] received, string edit)
+    {
+        var manager = BufferManager.CreateBufferManager(0, int.MaxValue);
+        try
+        {
+            using Message message = reader.ReadMessage(new ArraySegment<byte>((byte[])received.Clone()), manager, null);
+            switch (edit)
+            {
+                case "first header removed" when message.Headers.Count > 0:
+                    message.Headers.RemoveAt(0);
+                    break;
+                case "header added":
+                    message.Headers.Add(MessageHeader.CreateHeader("Hop", "urn:spanwire:relay", 2));
+                    break;
+                case "Action replaced":
+                    message.Headers.Action = "urn:spanwire:relayed";
+                    break;
+            }
+
+            return Convert.ToHexString(writer.WriteMessage(message, int.MaxValue, manager).AsSpan());
+        }
+        catch (Exception e) when (e is not Xunit.Sdk.XunitException)
+        {
+            return e.GetType().Name + ": " + e.Message;
+        }
+    }
+}
