@@ -74,6 +74,43 @@ public sealed class NbfxCommandTests
         Assert.Contains("<Name>Ada &lt;&amp;&gt; 中文</Name>", result.StdOut);
     }
 
+    /// <summary>
+    /// A document is read from standard input as it is printed: a long one prints what the in-box reader reads; one
+    /// found malformed after the first MiB of output has printed that much, then gives its one error line and exit 2.
+    /// </summary>
+    [Fact]
+    public void Decode_streams_a_long_document_and_reports_late_damage_in_one_line()
+    {
+        var stream = new MemoryStream();
+        using (XmlDictionaryWriter writer = XmlDictionaryWriter.CreateBinaryWriter(stream))
+        {
+            writer.WriteStartElement("items");
+            for (int i = 0; i < 60_000; i++)
+            {
+                writer.WriteStartElement("item");
+                writer.WriteAttributeString("n", i.ToString(System.Globalization.CultureInfo.InvariantCulture));
+                writer.WriteString($"value {i} é中");
+                writer.WriteEndElement();
+            }
+
+            writer.WriteEndElement();
+        }
+
+        byte[] document = stream.ToArray();
+        var whole = CliRunner.Run(document, "nbfx", "decode", "--dictionary", "none");
+        Expect.Equal(0, whole.ExitCode, whole.StdErr);
+        Assert.True(whole.StdOut == InBoxXml(document, null), "the long document prints as the in-box reader reads it");
+
+        byte[] damaged = (byte[])document.Clone();
+        damaged[^40] = 0xFF; // a record near the end that is none
+        var late = CliRunner.Run(damaged, "nbfx", "decode", "--dictionary", "none");
+        Expect.Equal(2, late.ExitCode, late.StdErr);
+        Assert.Single(late.ErrorLines);
+        Assert.StartsWith("spanwire nbfx: error: -: malformed binary XML at byte offset", late.StdErr);
+        Assert.True(late.StdOut.Length > 1 << 20, $"the output before the damage is printed: {late.StdOut.Length} chars");
+        Assert.StartsWith(late.StdOut[..1000], whole.StdOut, StringComparison.Ordinal);
+    }
+
     [Fact]
     public void Decode_shows_progress_on_standard_error_only_when_asked_for()
     {
