@@ -58,6 +58,79 @@ public class StreamInputTests
         }
     }
 
+    /// <summary>
+    /// A stream that is a connection has nothing more to give after a message until the reply is sent: the reader
+    /// reads no further than the nodes need, as in-box, so every node of the message, to the root's end, is read.
+    /// </summary>
+    [Fact]
+    public void A_message_on_a_connection_is_read_to_its_end_without_asking_for_more()
+    {
+        byte[] message = [.. s_rootStart, .. s_item, .. s_item, 0x01];
+        foreach (bool inBox in new[] { true, false })
+        {
+            var connection = new ConnectionStream(message);
+            XmlDictionaryReader reader = inBox
+                ? XmlDictionaryReader.CreateBinaryReader(connection, XmlDictionaryReaderQuotas.Max)
+                : Nbfx.CreateReader(connection, null, XmlDictionaryReaderQuotas.Max);
+            var nodes = new List<string>();
+            while (reader.Read())
+            {
+                nodes.Add($"{reader.NodeType} {reader.LocalName} {reader.Value}");
+                if (reader.NodeType == XmlNodeType.EndElement && reader.Depth == 0)
+                {
+                    break;
+                }
+            }
+
+            Expect.Equal(8, nodes.Count, $"{(inBox ? "in-box" : "ours")}: nodes read before the reply ({string.Join(", ", nodes)})");
+        }
+    }
+
+    /// <summary>A connection: the message in two pieces, then nothing until a reply that never comes (a read then fails the test).</summary>
+    private sealed class ConnectionStream(byte[] message) : Stream
+    {
+        private int _sent;
+
+        public override bool CanRead => true;
+
+        public override bool CanSeek => false;
+
+        public override bool CanWrite => false;
+
+        public override long Length => throw new NotSupportedException();
+
+        public override long Position
+        {
+            get => throw new NotSupportedException();
+            set => throw new NotSupportedException();
+        }
+
+        public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
+
+        public override int Read(Span<byte> buffer)
+        {
+            if (_sent == message.Length)
+            {
+                throw new InvalidOperationException("the connection has nothing more until the reply is sent");
+            }
+
+            int n = Math.Min(buffer.Length, _sent == 0 ? message.Length / 2 : message.Length - _sent);
+            message.AsSpan(_sent, n).CopyTo(buffer);
+            _sent += n;
+            return n;
+        }
+
+        public override void Flush()
+        {
+        }
+
+        public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
+
+        public override void SetLength(long value) => throw new NotSupportedException();
+
+        public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
+    }
+
     [Fact]
     public void SetInput_with_a_stream_reads_it_as_the_in_box_reader_does()
     {

@@ -228,19 +228,29 @@ internal partial struct NbfxCursor
     }
 
     /// <summary>
-    /// Reads from <paramref name="stream"/> until <paramref name="buffer"/> is full or the stream ends, and returns the
-    /// bytes read: fewer than the buffer holds means the stream has ended.
+    /// Reads the start of <paramref name="stream"/> into <paramref name="buffer"/> without waiting for more than the
+    /// stream has: a seekable stream whose rest fits is read whole (<paramref name="whole"/>), any other with one read,
+    /// as the in-box reader reads no further than it needs (a stream that is a connection may have nothing more yet).
     /// </summary>
-    public static int Fill(Stream stream, byte[] buffer)
+    /// <returns>The bytes read.</returns>
+    public static int ReadFirstBlock(Stream stream, byte[] buffer, out bool whole)
     {
-        int filled = 0;
-        int read;
-        while (filled < buffer.Length && (read = stream.Read(buffer, filled, buffer.Length - filled)) > 0)
+        if (stream.CanSeek && stream.Length - stream.Position is var left && left <= buffer.Length)
         {
-            filled += read;
+            int filled = 0;
+            int read;
+            while (filled < left && (read = stream.Read(buffer, filled, (int)left - filled)) > 0)
+            {
+                filled += read;
+            }
+
+            whole = true;
+            return filled;
         }
 
-        return filled;
+        int first = stream.Read(buffer, 0, buffer.Length);
+        whole = first == 0;
+        return first;
     }
 
     /// <summary>The bytes a stream's block holds: pooled, and below the large object heap threshold.</summary>

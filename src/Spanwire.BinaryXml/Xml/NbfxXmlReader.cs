@@ -167,16 +167,17 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
     }
 
     /// <summary>
-    /// Reads the stream's first block: a stream that ends within it (most messages) is then one array, read in place,
-    /// and the block is given back when the reader closes; a longer one is read block by block as the nodes need it.
+    /// Reads the stream's first block: a seekable stream whose rest fits in it is then one array, read in place, and
+    /// the block is given back when the reader closes; any other is read block by block as the nodes need it.
     /// </summary>
     private void StartOnStream(Stream stream, IXmlDictionary? dictionary, XmlBinaryReaderSession? session, ref Action? release)
     {
         byte[] block = ArrayPool<byte>.Shared.Rent(NbfxCursor.StreamBlockSize);
         int filled;
+        bool whole;
         try
         {
-            filled = NbfxCursor.Fill(stream, block);
+            filled = NbfxCursor.ReadFirstBlock(stream, block, out whole);
         }
         catch
         {
@@ -184,7 +185,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
             throw;
         }
 
-        if (filled < block.Length)
+        if (whole)
         {
             UseInputInPlace(new ReadOnlySequence<byte>(block, 0, filled));
             _c.Reset(filled, dictionary, session, _quotas, applyContentQuotas: false);
