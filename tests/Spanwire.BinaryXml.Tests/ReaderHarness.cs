@@ -216,6 +216,38 @@ internal static class ReaderHarness
         public override int Read(Span<byte> buffer) => base.Read(buffer[..Math.Min(buffer.Length, size)]);
     }
 
+    /// <summary>A stream that is read forward only: what the test streams share; each gives its own Read.</summary>
+    public abstract class ForwardOnlyStream : Stream
+    {
+        public override bool CanRead => true;
+
+        public override bool CanSeek => false;
+
+        public override bool CanWrite => false;
+
+        public override long Length => throw new NotSupportedException();
+
+        public override long Position
+        {
+            get => throw new NotSupportedException();
+            set => throw new NotSupportedException();
+        }
+
+        public abstract override int Read(Span<byte> buffer);
+
+        public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
+
+        public override void Flush()
+        {
+        }
+
+        public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
+
+        public override void SetLength(long value) => throw new NotSupportedException();
+
+        public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
+    }
+
     private sealed class Chunk : ReadOnlySequenceSegment<byte>
     {
         public Chunk(ReadOnlyMemory<byte> memory, long runningIndex)

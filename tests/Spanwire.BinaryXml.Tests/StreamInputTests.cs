@@ -87,25 +87,9 @@ public class StreamInputTests
     }
 
     /// <summary>A connection: the message in two pieces, then nothing until a reply that never comes (a read then fails the test).</summary>
-    private sealed class ConnectionStream(byte[] message) : Stream
+    private sealed class ConnectionStream(byte[] message) : ReaderHarness.ForwardOnlyStream
     {
         private int _sent;
-
-        public override bool CanRead => true;
-
-        public override bool CanSeek => false;
-
-        public override bool CanWrite => false;
-
-        public override long Length => throw new NotSupportedException();
-
-        public override long Position
-        {
-            get => throw new NotSupportedException();
-            set => throw new NotSupportedException();
-        }
-
-        public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
 
         public override int Read(Span<byte> buffer)
         {
@@ -119,16 +103,6 @@ public class StreamInputTests
             _sent += n;
             return n;
         }
-
-        public override void Flush()
-        {
-        }
-
-        public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
-
-        public override void SetLength(long value) => throw new NotSupportedException();
-
-        public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
     }
 
     [Fact]
@@ -248,17 +222,13 @@ public class StreamInputTests
     }
 
     /// <summary>A seekable-looking stream that makes a long document from a start, an item repeated and an end, without holding it.</summary>
-    private sealed class RepeatingStream(byte[] start, byte[] item, int count, byte[] end) : Stream
+    private sealed class RepeatingStream(byte[] start, byte[] item, int count, byte[] end) : ReaderHarness.ForwardOnlyStream
     {
         private readonly long _length = start.Length + (long)item.Length * count + end.Length;
         private long _position;
         private bool _closed;
 
         public override bool CanRead => !_closed;
-
-        public override bool CanSeek => false;
-
-        public override bool CanWrite => false;
 
         public override long Length => _length;
 
@@ -267,8 +237,6 @@ public class StreamInputTests
             get => _position;
             set => throw new NotSupportedException();
         }
-
-        public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
 
         public override int Read(Span<byte> buffer)
         {
@@ -299,16 +267,6 @@ public class StreamInputTests
 
             return written;
         }
-
-        public override void Flush()
-        {
-        }
-
-        public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
-
-        public override void SetLength(long value) => throw new NotSupportedException();
-
-        public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
 
         protected override void Dispose(bool disposing)
         {
