@@ -116,14 +116,29 @@ internal sealed partial class BufferedBinaryMessage
     private static CopiedHeader CopyHeaderAt(in Source source, ref EnvelopeScope? scope, int index, in HeaderAttributes attributes)
     {
         scope ??= ReadScope(source);
-        using XmlDictionaryReader reader = OpenReaderInsideEnvelope(source);
-        reader.ReadStartElement();
-        for (int i = 0; reader.MoveToContent() == XmlNodeType.Element && i < index; i++)
-        {
-            reader.Skip();
-        }
-
+        using XmlDictionaryReader reader = OpenReaderAtHeader(source, index);
         return CopiedHeader.Copy(reader, scope, attributes);
+    }
+
+    /// <summary>A reader on the start tag of the header at <paramref name="index"/> in the received Header element.</summary>
+    private static XmlDictionaryReader OpenReaderAtHeader(in Source source, int index)
+    {
+        XmlDictionaryReader reader = OpenReaderInsideEnvelope(source);
+        try
+        {
+            reader.ReadStartElement();
+            for (int i = 0; reader.MoveToContent() == XmlNodeType.Element && i < index; i++)
+            {
+                reader.Skip();
+            }
+
+            return reader;
+        }
+        catch
+        {
+            reader.Dispose();
+            throw;
+        }
     }
 
     private static EnvelopeScope ReadScope(in Source source)

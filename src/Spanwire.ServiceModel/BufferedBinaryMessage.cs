@@ -95,13 +95,7 @@ internal sealed partial class BufferedBinaryMessage : Message
     /// </summary>
     private void WriteReceivedHeader(int index, XmlDictionaryWriter writer)
     {
-        using XmlDictionaryReader reader = OpenReaderInsideEnvelope(_source);
-        reader.ReadStartElement();
-        for (int i = 0; reader.MoveToContent() == XmlNodeType.Element && i < index; i++)
-        {
-            reader.Skip();
-        }
-
+        using XmlDictionaryReader reader = OpenReaderAtHeader(_source, index);
         writer.WriteStartElement(reader.Prefix, reader.LocalName, reader.NamespaceURI);
         writer.WriteAttributes(reader, false);
         if (!reader.IsEmptyElement)

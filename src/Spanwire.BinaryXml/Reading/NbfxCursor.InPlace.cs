@@ -168,7 +168,7 @@ internal partial struct NbfxCursor
         }
 
         int end = ParseTextPayload(w, p, record, out _);
-        if (end < 0 || ValueLength > _splitTextAbove && ValueType is NbfxValueType.Chars or NbfxValueType.UnicodeChars or NbfxValueType.Bytes)
+        if (end < 0 || IsTextToSplit)
         {
             return false; // a text handed out in pieces goes the general way (SplitTextAsStreamed)
         }

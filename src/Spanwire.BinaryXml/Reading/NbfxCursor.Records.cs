@@ -400,7 +400,7 @@ internal partial struct NbfxCursor
         }
 
         _pendingEnd = withEnd;
-        if (ValueLength > _splitTextAbove && ValueType is NbfxValueType.Chars or NbfxValueType.UnicodeChars or NbfxValueType.Bytes)
+        if (IsTextToSplit)
         {
             StartSplit(w);
         }

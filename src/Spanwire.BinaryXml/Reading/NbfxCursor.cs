@@ -34,7 +34,6 @@ internal partial struct NbfxCursor
 
     // As the in-box reader over a stream: a text longer than MaxBytesPerRead − 5 is handed out in pieces (see SplitText).
     private int _splitTextAbove;
-    private int _maxBytesPerRead;
     private int _splitStart, _splitLength; // the text not handed out yet, in the window
     private bool _splitWithEnd;
 
@@ -110,7 +109,6 @@ internal partial struct NbfxCursor
         _maxStringContentLength = applyContentQuotas ? quotas.MaxStringContentLength : int.MaxValue;
         _maxArrayLength = applyContentQuotas ? quotas.MaxArrayLength : int.MaxValue;
         _maxNameLength = applyContentQuotas ? quotas.MaxNameTableCharCount : int.MaxValue;
-        _maxBytesPerRead = quotas.MaxBytesPerRead;
         _splitTextAbove = int.MaxValue;
         PrefixLetter = -1;
     }
@@ -120,7 +118,12 @@ internal partial struct NbfxCursor
     /// longer than MaxBytesPerRead − 5 is a text node of about that size, and the rest the next, and so on, the last
     /// one ending the element if the record does. Content reads join the pieces again.
     /// </summary>
-    public void SplitTextAsStreamed() => _splitTextAbove = Math.Max(_maxBytesPerRead - 5, 0);
+    /// <param name="maxBytesPerRead">The quota the pieces are cut by.</param>
+    public void SplitTextAsStreamed(int maxBytesPerRead) => _splitTextAbove = Math.Max(maxBytesPerRead - 5, 0);
+
+    /// <summary>Whether the current value is a text that <see cref="SplitTextAsStreamed"/> hands out in pieces.</summary>
+    private readonly bool IsTextToSplit =>
+        ValueLength > _splitTextAbove && ValueType is NbfxValueType.Chars or NbfxValueType.UnicodeChars or NbfxValueType.Bytes;
 
     /// <summary>The longest text handed out whole (int.MaxValue unless <see cref="SplitTextAsStreamed"/>).</summary>
     public readonly int SplitTextAbove => _splitTextAbove;
@@ -210,10 +213,10 @@ internal partial struct NbfxCursor
     /// <param name="applyContentQuotas">As for the constructor.</param>
     /// <param name="block">
     /// A pooled block of <see cref="StreamBlockSize"/> bytes or more, which the cursor takes (and returns when
-    /// disposed), holding the stream's first <paramref name="filled"/> bytes; null to start with none.
+    /// disposed), holding the stream's first <paramref name="filled"/> bytes.
     /// </param>
     /// <param name="filled">How many bytes of <paramref name="block"/> the stream has filled.</param>
-    public void Reset(Stream stream, byte[]? block, int filled, IXmlDictionary? dictionary, XmlBinaryReaderSession? session, XmlDictionaryReaderQuotas? quotas, bool applyContentQuotas = true)
+    public void Reset(Stream stream, byte[] block, int filled, IXmlDictionary? dictionary, XmlBinaryReaderSession? session, XmlDictionaryReaderQuotas? quotas, bool applyContentQuotas = true)
     {
         // The length is not known until the stream ends: every length check against it passes until then, and a
         // record that claims more than the stream holds fails where its bytes run out (Gather).
@@ -221,10 +224,7 @@ internal partial struct NbfxCursor
         _stream = stream;
         _isSequence = true;
         _block = block;
-        if (block is not null)
-        {
-            Window = block.AsMemory(0, filled);
-        }
+        Window = block.AsMemory(0, filled);
     }
 
     /// <summary>
@@ -394,7 +394,7 @@ internal partial struct NbfxCursor
     /// </summary>
     private bool NextStreamBlock(ref ReadOnlySpan<byte> window)
     {
-        byte[] block = _block ??= ArrayPool<byte>.Shared.Rent(StreamBlockSize);
+        byte[] block = _block!;
         long end = _windowOffset + window.Length;
         int read = _stream!.Read(block, 0, block.Length);
         if (read == 0)

@@ -99,7 +99,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
     {
         ArgumentNullException.ThrowIfNull(stream);
         _quotas = null!;
-        Initialize(default, stream, dictionary, quotas, session, stream.Dispose, null);
+        Initialize(default, stream, dictionary, quotas, session, null, null);
     }
 
     /// <summary>Starts the reader on <paramref name="input"/>: every state as a new reader's (the name table is kept).</summary>
@@ -118,7 +118,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         _fromStream = stream is not null;
         if (stream is not null)
         {
-            StartOnStream(stream, dictionary, session, ref release);
+            release = StartOnStream(stream, dictionary, session);
         }
         else if (UseInputInPlace(input))
         {
@@ -170,7 +170,8 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
     /// Reads the stream's first block: a seekable stream whose rest fits in it is then one array, read in place, and
     /// the block is given back when the reader closes; any other is read block by block as the nodes need it.
     /// </summary>
-    private void StartOnStream(Stream stream, IXmlDictionary? dictionary, XmlBinaryReaderSession? session, ref Action? release)
+    /// <returns>What closing the reader does: closes the stream, as in-box (and gives back a block read in place).</returns>
+    private Action StartOnStream(Stream stream, IXmlDictionary? dictionary, XmlBinaryReaderSession? session)
     {
         byte[] block = ArrayPool<byte>.Shared.Rent(NbfxCursor.StreamBlockSize);
         int filled;
@@ -185,22 +186,21 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
             throw;
         }
 
-        if (whole)
-        {
-            UseInputInPlace(new ReadOnlySequence<byte>(block, 0, filled));
-            _c.Reset(filled, dictionary, session, _quotas, applyContentQuotas: false);
-            _c.SplitTextAsStreamed();
-            release = () =>
-            {
-                ArrayPool<byte>.Shared.Return(block);
-                stream.Dispose();
-            };
-        }
-        else
+        if (!whole)
         {
             _c.Reset(stream, block, filled, dictionary, session, _quotas, applyContentQuotas: false);
-            _c.SplitTextAsStreamed();
+            _c.SplitTextAsStreamed(_quotas.MaxBytesPerRead);
+            return stream.Dispose;
         }
+
+        UseInputInPlace(new ReadOnlySequence<byte>(block, 0, filled));
+        _c.Reset(filled, dictionary, session, _quotas, applyContentQuotas: false);
+        _c.SplitTextAsStreamed(_quotas.MaxBytesPerRead);
+        return () =>
+        {
+            ArrayPool<byte>.Shared.Return(block);
+            stream.Dispose();
+        };
     }
 
     /// <summary>Starts over on <paramref name="count"/> bytes of <paramref name="buffer"/>, as the in-box reader's SetInput (for pooled reuse).</summary>
@@ -214,7 +214,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
     public void SetInput(Stream stream, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas quotas, XmlBinaryReaderSession? session, OnXmlDictionaryReaderClose? onClose)
     {
         ArgumentNullException.ThrowIfNull(stream);
-        Restart(default, stream, dictionary, quotas, session, stream.Dispose, onClose);
+        Restart(default, stream, dictionary, quotas, session, null, onClose);
     }
 
     /// <summary>Sets the callback <see cref="Close"/> makes, as the in-box reader's onClose argument.</summary>
