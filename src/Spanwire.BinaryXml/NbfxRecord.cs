@@ -66,5 +66,6 @@ public static class NbfxRecord
     /// <summary>True for a text record byte (0x80..0xBD).</summary>
     /// <param name="record">A record type byte.</param>
     /// <returns>True for the text record types.</returns>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
     public static bool IsText(byte record) => record is >= ZeroText and <= MaxText;
 }

@@ -4,34 +4,228 @@ using System.Xml;
 
 namespace Spanwire.BinaryXml.Reading;
 
-// The node layer's own steps for input that is one span: the commonest records (an element with no attribute after
-// it, a content text, an end element) parsed where they are, their results handed back in locals rather than through
-// the token fields. Each step either takes its record whole or changes nothing and answers false, and the caller
-// then reads the record through Read, which makes every check and throws what a malformed record deserves.
+// The span fast path of the cursor's step, for input that is one span: the commonest records (an element whose name
+// is short ASCII or a dictionary string, a content text, an end element) parsed where they are, the element's name
+// handed back in locals rather than through the token fields. The step takes its record whole or changes nothing and
+// answers NotTaken, and the caller then reads the record through Read, which makes every check and throws what a
+// malformed record deserves. Attributes are always read through Read.
 internal partial struct NbfxCursor
 {
     /// <summary>True when the next record can be taken by the in-place steps: no array or list under way.</summary>
     public readonly bool AtPlainRecord => ((int)_arrayPhase | (int)_list | _arrayRemaining | _splitLength) == 0;
 
-    /// <summary>The offset of the next record in the input (the window is the whole input).</summary>
-    public readonly int NextRecord => _pos;
+    /// <summary>
+    /// Takes the next record of <paramref name="w"/> (the whole input) when it is one of the commonest kinds: an end
+    /// element (one a text record carried included), a content text, or an element named as
+    /// <see cref="TryStartElementInPlace"/> takes it.
+    /// </summary>
+    /// <returns>What was taken; <see cref="NbfxInPlace.NotTaken"/>, with nothing changed, otherwise.</returns>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public NbfxInPlace ReadInPlace(ReadOnlySpan<byte> w, out NbfxElementName name)
+    {
+        name = default;
+        if (_pendingEnd)
+        {
+            _pendingEnd = false;
+            _depth--;
+            return NbfxInPlace.EndElement;
+        }
+
+        int p = _pos;
+        if ((uint)p >= (uint)w.Length)
+        {
+            return NbfxInPlace.NotTaken;
+        }
+
+        byte record = w[p];
+        if (record == NbfxRecord.EndElement)
+        {
+            return TryEndElementInPlace(p) ? NbfxInPlace.EndElement : NbfxInPlace.NotTaken;
+        }
+
+        if (record >= NbfxRecord.ZeroText)
+        {
+            return record <= NbfxRecord.MaxText && TryContentTextInPlace(w, p, record) ? NbfxInPlace.Text : NbfxInPlace.NotTaken;
+        }
+
+        if (record is >= NbfxRecord.ShortElement and <= NbfxRecord.PrefixElementZ && TryStartElementInPlace(w, p, record, out name, out bool attributesFollow))
+        {
+            return attributesFollow ? NbfxInPlace.StartTag : NbfxInPlace.StartElement;
+        }
+
+        return NbfxInPlace.NotTaken;
+    }
+
+    /// <summary>
+    /// Reads the attribute or namespace declaration record at the position of <paramref name="w"/> (the whole input),
+    /// in a start tag whose element <see cref="ReadInPlace"/> took: the token fields are set as by <see cref="Read"/>,
+    /// which reads (and refuses) a record cut short by the input's end.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void ReadAttributeInPlace(ReadOnlySpan<byte> w)
+    {
+        int consumed = ParseAttribute(w, w[_pos], out _);
+        if (consumed > 0)
+        {
+            _pos += consumed;
+        }
+        else
+        {
+            Read(ref w);
+        }
+    }
+
+    /// <summary>What follows the start tag or attribute just read from <paramref name="w"/>, the whole input.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public readonly NbfxFollowing FollowingInPlace(ReadOnlySpan<byte> w) =>
+        (uint)_pos < (uint)w.Length ? IsAttributeRecord(w[_pos]) ? NbfxFollowing.Attribute : NbfxFollowing.Content : NbfxFollowing.End;
+
+    /// <summary>
+    /// The value of the text record with end element right after the start tag just read, read where it is without
+    /// taking it, when the record is whole and is a fixed-size value (a valid one: a record the general step would
+    /// refuse is left to it) or a short UTF-8 text handed out whole. A typed read of the element converts the value
+    /// and then takes the record with <see cref="TakeTextWithEnd"/>. Nothing is changed, and nothing is thrown.
+    /// </summary>
+    /// <param name="w">The whole input.</param>
+    /// <param name="value">The text's value, its payload in <paramref name="w"/>.</param>
+    /// <param name="end">Where the record ends.</param>
+    /// <returns>False otherwise: <see cref="Read"/> then reads the record, or refuses it.</returns>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public readonly bool TryPeekTextWithEnd(ReadOnlySpan<byte> w, out NbfxValue value, out int end)
+    {
+        value = default;
+        end = 0;
+        int p = _pos;
+        if (!AtPlainRecord || (uint)p >= (uint)w.Length)
+        {
+            return false;
+        }
+
+        byte record = w[p];
+        if ((record & 1) == 0 || !NbfxRecord.IsText(record) || record is NbfxRecord.StartListText + 1 or NbfxRecord.EndListText + 1)
+        {
+            return false;
+        }
+
+        int start = p + 1;
+        int length = FixedPayloadSize(record, out NbfxValueType type);
+        if (length >= 0)
+        {
+            if (length > w.Length - start || !IsValidFixedSizeValue(type, w.Slice(start, length)))
+            {
+                return false;
+            }
+        }
+        else if (!TryShortCharsPayload(w, p, record, out start, out length) || length > _splitTextAbove)
+        {
+            return false;
+        }
+
+        value = new NbfxValue(type, w.Slice(start, length), null, 0, _windowOffset + start);
+        end = start + length;
+        return true;
+    }
+
+    /// <summary>
+    /// The Int32 of the text record with end element right after the start tag just read, when it is whole and is one
+    /// of the integer records an Int32 holds (Zero, One, Int8, Int16, Int32): the commonest typed read, its payload
+    /// read where it is, as <see cref="TryPeekTextWithEnd"/> reads it.
+    /// </summary>
+    /// <param name="w">The whole input.</param>
+    /// <param name="value">The integer.</param>
+    /// <param name="end">Where the record ends: <see cref="TakeTextWithEnd"/> takes it.</param>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public readonly bool TryPeekInt32TextWithEnd(ReadOnlySpan<byte> w, out int value, out int end)
+    {
+        value = 0;
+        end = 0;
+        int p = _pos;
+        if (!AtPlainRecord || (uint)p >= (uint)w.Length)
+        {
+            return false;
+        }
+
+        byte record = w[p];
+        if ((record & 1) == 0 || record is < NbfxRecord.ZeroText or > NbfxRecord.Int32Text + 1)
+        {
+            return false;
+        }
+
+        int q = p + 1;
+        int size = FixedPayloadSize(record, out NbfxValueType type);
+        if (type is NbfxValueType.False or NbfxValueType.True || size > w.Length - q)
+        {
+            return false;
+        }
+
+        // Straight from the payload: an NbfxValue made here would live on the stack.
+        value = type switch
+        {
+            NbfxValueType.One => 1,
+            NbfxValueType.Int8 => (sbyte)w[q],
+            NbfxValueType.Int16 => BinaryPrimitives.ReadInt16LittleEndian(w[q..]),
+            NbfxValueType.Int32 => BinaryPrimitives.ReadInt32LittleEndian(w[q..]),
+            _ => 0,
+        };
+        end = q + size;
+        return true;
+    }
+
+    /// <summary>
+    /// The DateTime of the text record with end element right after the start tag just read, when it is whole and
+    /// valid (a DateTime record the general step would refuse is left to it), read where it is.
+    /// </summary>
+    /// <param name="w">The whole input.</param>
+    /// <param name="value">The date and time.</param>
+    /// <param name="end">Where the record ends: <see cref="TakeTextWithEnd"/> takes it.</param>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public readonly bool TryPeekDateTimeTextWithEnd(ReadOnlySpan<byte> w, out DateTime value, out int end)
+    {
+        value = default;
+        end = 0;
+        int p = _pos;
+        int q = p + 1;
+        if (!AtPlainRecord || (uint)p >= (uint)w.Length || w[p] != NbfxRecord.DateTimeText + 1 || w.Length - q < sizeof(long)
+            || !NbfxPrimitives.TryDateTimeFromBinary(BinaryPrimitives.ReadInt64LittleEndian(w[q..]), out value))
+        {
+            return false;
+        }
+
+        end = q + sizeof(long);
+        return true;
+    }
+
+    /// <summary>Past the text record with end element that <see cref="TryPeekTextWithEnd"/> parsed, ending at <paramref name="end"/>: its element ends.</summary>
+    public void TakeTextWithEnd(int end)
+    {
+        _pos = end;
+        _depth--;
+        _inStartTag = false;
+    }
+
+    /// <summary>Takes the content text right after the start tag just read, when it is whole; false, with nothing changed, otherwise.</summary>
+    public bool TryTextAfterStartTagInPlace(ReadOnlySpan<byte> w)
+    {
+        int p = _pos;
+        return AtPlainRecord && (uint)p < (uint)w.Length && NbfxRecord.IsText(w[p]) && TryContentTextInPlace(w, p, w[p]);
+    }
 
     /// <summary>
     /// Takes the element record at <paramref name="p"/> when it names itself without a prefix string, its name is short
     /// ASCII or a dictionary string, it is within the depth quota and a record follows it (input that ends after a
     /// start tag is refused there, as in-box, by the general step). When the record after it is an attribute
-    /// (<c>attributesFollow</c>), the caller reads them with <see cref="TryAttributeInPlace"/>, or puts the element
-    /// back with <see cref="PutBackStartElementInPlace"/>.
+    /// (<c>attributesFollow</c>), the caller reads the attributes through <see cref="Read"/>.
     /// </summary>
     /// <returns>False, with nothing changed, for any other element.</returns>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public bool TryStartElementInPlace(ReadOnlySpan<byte> w, int p, byte record, out int prefixLetter, out int nameStart, out int nameLength, out XmlDictionaryString? nameString, out bool attributesFollow)
+    private bool TryStartElementInPlace(ReadOnlySpan<byte> w, int p, byte record, out NbfxElementName name, out bool attributesFollow)
     {
         attributesFollow = false;
         int q = p + 1;
-        nameString = null;
-        nameStart = nameLength = 0;
-        prefixLetter = -1;
+        XmlDictionaryString? nameString = null;
+        int nameStart = 0, nameLength = 0;
+        int prefixLetter = -1;
+        name = default;
         if (record >= NbfxRecord.PrefixElementA)
         {
             prefixLetter = record - NbfxRecord.PrefixElementA;
@@ -93,48 +287,13 @@ internal partial struct NbfxCursor
         _depth++;
         _inStartTag = true;
         TokenOffset = p;
-        return true;
-    }
-
-    /// <summary>
-    /// Undoes <see cref="TryStartElementInPlace"/> of the record at <paramref name="p"/> and any attributes taken after
-    /// it, for the general step to read them again. What else they set is token fields, which that step sets anew.
-    /// </summary>
-    public void PutBackStartElementInPlace(int p)
-    {
-        _pos = p;
-        _depth--;
-        _inStartTag = false;
-        _list = ListPhase.None; // an attribute's list value starts one
-    }
-
-    /// <summary>
-    /// Takes the namespace declaration or attribute record at the position, in a start tag taken in place, when it is
-    /// whole and (for an attribute) its prefix is none or a letter and its value is not a list; by the general step's
-    /// own parse, so a malformed record throws what it would there.
-    /// </summary>
-    /// <returns>False otherwise; the caller then puts the start tag back (<see cref="PutBackStartElementInPlace"/>).</returns>
-    public bool TryAttributeInPlace(ReadOnlySpan<byte> w)
-    {
-        byte record = w[_pos];
-        if (record is NbfxRecord.Attribute or NbfxRecord.DictionaryAttribute)
-        {
-            return false;
-        }
-
-        int consumed = ParseAttribute(w, record, out _);
-        if (consumed == 0 || _list != ListPhase.None)
-        {
-            return false;
-        }
-
-        _pos += consumed;
+        name = new NbfxElementName { PrefixLetter = prefixLetter, NameStart = nameStart, NameLength = nameLength, NameString = nameString };
         return true;
     }
 
     /// <summary>Takes the end element record at <paramref name="p"/> when an element is open.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public bool TryEndElementInPlace(int p)
+    private bool TryEndElementInPlace(int p)
     {
         if (_depth == 0)
         {
@@ -148,19 +307,13 @@ internal partial struct NbfxCursor
         return true;
     }
 
-    /// <summary>The end element a text record with end element carried.</summary>
-    public void TakePendingEnd()
-    {
-        _pendingEnd = false;
-        _depth--;
-    }
-
     /// <summary>
     /// Takes the content text record at <paramref name="p"/> inside an element (not a list's start), setting the value
     /// fields as <see cref="Read"/> does.
     /// </summary>
     /// <returns>False, with nothing changed but the value fields, when the record is not whole or not such a text.</returns>
-    public bool TryContentTextInPlace(ReadOnlySpan<byte> w, int p, byte record)
+    [MethodImpl(MethodImplOptions.NoInlining)] // a call from each Read, not the text parser inlined into every caller of Read
+    private bool TryContentTextInPlace(ReadOnlySpan<byte> w, int p, byte record)
     {
         if (_depth == 0 || record >= NbfxRecord.StartListText && record <= NbfxRecord.EndListText + 1)
         {
@@ -182,32 +335,39 @@ internal partial struct NbfxCursor
         TokenDepth = _depth;
         return true;
     }
+}
 
-    /// <summary>Past a text record with end element that the node layer read itself, ending at <paramref name="end"/>.</summary>
-    public void SkipTextWithEndInPlace(int end)
-    {
-        _pos = end;
-        _depth--;
-        _inStartTag = false;
-    }
+/// <summary>What <see cref="NbfxCursor.ReadInPlace"/> took.</summary>
+internal enum NbfxInPlace : byte
+{
+    /// <summary>Nothing: the record is for <see cref="NbfxCursor.Read"/>.</summary>
+    NotTaken,
 
-    /// <summary>
-    /// The value type and payload size of a fixed-size text record (with or without end element), not a list's start
-    /// or end; false for the records whose payload has a length or a dictionary id.
-    /// </summary>
-    public static bool TryFixedSizeText(byte record, out NbfxValueType type, out int size)
-    {
-        int kindIndex = (record - NbfxRecord.ZeroText) >> 1;
-        type = (NbfxValueType)TextKinds[kindIndex];
-        size = FixedSizes[kindIndex];
-        return size != 0xFF && type is not (NbfxValueType.StartList or NbfxValueType.EndList);
-    }
+    /// <summary>An end element record, or the end element a text record carried.</summary>
+    EndElement,
 
-    /// <summary>False for the payloads <see cref="CheckFixedSizeValue"/> refuses: a decimal's flags, a DateTime's ticks.</summary>
-    public static bool IsValidFixedSizeValue(NbfxValueType type, ReadOnlySpan<byte> payload) => type switch
-    {
-        NbfxValueType.Decimal => NbfxPrimitives.IsValidDecimal(payload),
-        NbfxValueType.DateTime => NbfxPrimitives.IsValidDateTimeBinary(BinaryPrimitives.ReadInt64LittleEndian(payload)),
-        _ => true,
-    };
+    /// <summary>A content text: the token and value fields are set, as by <see cref="NbfxCursor.Read"/>.</summary>
+    Text,
+
+    /// <summary>An element with content after it and no attribute.</summary>
+    StartElement,
+
+    /// <summary>An element whose attributes follow, to be read through <see cref="NbfxCursor.Read"/>.</summary>
+    StartTag,
+}
+
+/// <summary>An element's name as <see cref="NbfxCursor.ReadInPlace"/> found it: a prefix letter or none, and the name's bytes in the input or its dictionary string.</summary>
+internal struct NbfxElementName
+{
+    /// <summary>The prefix letter (0 for a), or −1 for none.</summary>
+    public int PrefixLetter;
+
+    /// <summary>Where the name's UTF-8 bytes start in the input, when it has no dictionary string.</summary>
+    public int NameStart;
+
+    /// <summary>The name's length in bytes.</summary>
+    public int NameLength;
+
+    /// <summary>The name's dictionary string, or null.</summary>
+    public XmlDictionaryString? NameString;
 }

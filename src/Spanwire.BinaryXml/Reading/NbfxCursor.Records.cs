@@ -38,6 +38,24 @@ internal partial struct NbfxCursor
         0xFF, 0xFF, 0xFF, 0xFF,
     ];
 
+    /// <summary>The value type of text record <paramref name="record"/>, and its payload's size when fixed (lists: 0); −1 for a payload with a length or a dictionary id.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int FixedPayloadSize(byte record, out NbfxValueType type)
+    {
+        int kindIndex = (record - NbfxRecord.ZeroText) >> 1;
+        type = (NbfxValueType)TextKinds[kindIndex];
+        int size = FixedSizes[kindIndex];
+        return size == 0xFF ? -1 : size;
+    }
+
+    /// <summary>False for the payloads <see cref="CheckFixedSizeValue"/> refuses: a decimal's flags, a DateTime's ticks.</summary>
+    private static bool IsValidFixedSizeValue(NbfxValueType type, ReadOnlySpan<byte> payload) => type switch
+    {
+        NbfxValueType.Decimal => NbfxPrimitives.IsValidDecimal(payload),
+        NbfxValueType.DateTime => NbfxPrimitives.IsValidDateTimeBinary(BinaryPrimitives.ReadInt64LittleEndian(payload)),
+        _ => true,
+    };
+
     /// <summary>Bytes per item of the array value types, by value type; 0 for types arrays do not have.</summary>
     internal static int ArrayItemSizeOf(NbfxValueType type) => type switch
     {
@@ -519,28 +537,64 @@ internal partial struct NbfxCursor
     /// Parses the text record at <paramref name="p"/> and sets the value fields; returns the offset after it, or −1 with
     /// <paramref name="needed"/> counted, like every other need, from the start of the current record.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private int ParseTextPayload(ReadOnlySpan<byte> w, int p, byte record, out int needed)
     {
+        // The fixed-size records inline where they are parsed; the others (a length or a dictionary id) are a call.
+        int size = FixedPayloadSize(record, out NbfxValueType type);
+        if (size < 0)
+        {
+            if (TryShortCharsPayload(w, p, record, out int start, out int length))
+            {
+                needed = 0;
+                ValueString = null;
+                SetValue(NbfxValueType.Chars, start, length);
+                return start + length;
+            }
+
+            return ParseSizedTextPayload(w, p, record, type, out needed);
+        }
+
         needed = 0;
-        int kindIndex = (record - 0x80) >> 1;
-        var type = (NbfxValueType)TextKinds[kindIndex];
+        int q = p + 1;
+        ValueString = null;
+        if (q + size > w.Length)
+        {
+            needed = q + size - _pos;
+            return -1;
+        }
+
+        CheckFixedSizeValue(type, w.Slice(q, size), _windowOffset + q);
+        SetValue(type, q, size);
+        return q + size;
+    }
+
+    /// <summary>
+    /// The payload of a Chars8 record whole in the window and within the string quota: most texts, for which every
+    /// check of <see cref="ParseSizedTextPayload"/> holds. False, with nothing read, for any other record.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private readonly bool TryShortCharsPayload(ReadOnlySpan<byte> w, int p, byte record, out int start, out int length)
+    {
+        start = p + 2;
+        length = 0;
+        if (record is not (NbfxRecord.Chars8Text or NbfxRecord.Chars8Text + 1) || start > w.Length)
+        {
+            return false;
+        }
+
+        length = w[p + 1];
+        return length <= w.Length - start && length <= _maxStringContentLength;
+    }
+
+    /// <summary>The payload of a text record with a length (Chars, Bytes, UnicodeChars) or a dictionary id.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private int ParseSizedTextPayload(ReadOnlySpan<byte> w, int p, byte record, NbfxValueType type, out int needed)
+    {
+        needed = 0;
         int q = p + 1;
         long at = _windowOffset + p;
         ValueString = null;
-        int size = FixedSizes[kindIndex];
-        if (size != 0xFF)
-        {
-            if (q + size > w.Length)
-            {
-                needed = q + size - _pos;
-                return -1;
-            }
-
-            CheckFixedSizeValue(type, w.Slice(q, size), at + 1);
-            SetValue(type, q, size);
-            return q + size;
-        }
-
         switch (type)
         {
             case NbfxValueType.Chars:

@@ -125,9 +125,6 @@ internal partial struct NbfxCursor
     private readonly bool IsTextToSplit =>
         ValueLength > _splitTextAbove && ValueType is NbfxValueType.Chars or NbfxValueType.UnicodeChars or NbfxValueType.Bytes;
 
-    /// <summary>The longest text handed out whole (int.MaxValue unless <see cref="SplitTextAsStreamed"/>).</summary>
-    public readonly int SplitTextAbove => _splitTextAbove;
-
     /// <summary>The current text is longer than a piece: it keeps its first piece, and the rest waits for the next Read.</summary>
     private void StartSplit(ReadOnlySpan<byte> w)
     {
@@ -334,20 +331,29 @@ internal partial struct NbfxCursor
     }
 
     /// <summary>
-    /// The type byte of the next record, moving to the next segment when the window is used up; false at the end of
-    /// the input. Only between records, with no array or list under way.
+    /// What follows the start tag or attribute just read, moving to the next segment when the window is used up. Only
+    /// between records, with no array or list under way.
     /// </summary>
-    public bool TryPeekRecord(ref ReadOnlySpan<byte> window, out byte record)
-    {
-        if (_pos >= window.Length && !NextWindow(ref window))
-        {
-            record = 0;
-            return false;
-        }
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public NbfxFollowing Following(ref ReadOnlySpan<byte> window) =>
+        _pos < window.Length || NextWindow(ref window)
+            ? IsAttributeRecord(window[_pos]) ? NbfxFollowing.Attribute : NbfxFollowing.Content
+            : NbfxFollowing.End;
 
-        record = window[_pos];
-        return true;
+    /// <summary>The end element that the current text record carried, taken by a typed read that consumed the text.</summary>
+    public void TakePendingEnd()
+    {
+        _pendingEnd = false;
+        _depth--;
     }
+
+    /// <summary>
+    /// True when the current text record gives characters or bytes (Chars, UnicodeChars, Bytes): outside the root
+    /// element the in-box reader refuses such text unless it is whitespace, and passes the typed records.
+    /// </summary>
+    public readonly bool IsCharsOrBytesText =>
+        Record is >= NbfxRecord.Chars8Text and <= NbfxRecord.Bytes32Text + 1
+            or >= NbfxRecord.UnicodeChars8Text and <= NbfxRecord.UnicodeChars32Text + 1;
 
     private bool AtEnd()
     {
@@ -604,4 +610,17 @@ internal partial struct NbfxCursor
     [MethodImpl(MethodImplOptions.NoInlining)]
     public static void ThrowFormat(string format, string arg0, long offset) =>
         throw new NbfxFormatException(string.Format(CultureInfo.InvariantCulture, format, arg0), offset);
+}
+
+/// <summary>What follows a start tag's element record or one of its attributes.</summary>
+internal enum NbfxFollowing : byte
+{
+    /// <summary>Content, an end element, or an array's values: the start tag is whole.</summary>
+    Content,
+
+    /// <summary>An attribute or namespace declaration of the same start tag.</summary>
+    Attribute,
+
+    /// <summary>The end of the input: the in-box reader looks past a start tag, so input that ends there is refused on the element.</summary>
+    End,
 }

@@ -26,13 +26,42 @@ internal sealed partial class NbfxXmlReader
         PeekAfterStartTag() && _c.Token == NbfxTokenType.Text && _c.TextEndsElement && _c.ValueType != NbfxValueType.StartList;
 
     /// <summary>
-    /// On an element whose one content record is a text that ends it, that text's value: straight from the input when
-    /// it is one array (<paramref name="end"/> is where the record ends), else from the record read ahead
-    /// (<paramref name="end"/> is −1). <see cref="EndAtomicElement"/> then moves past the element.
+    /// On an element, reads its next record ahead once: typed reads of an element look at it to read a text that is
+    /// the element's whole content straight from its record.
+    /// </summary>
+    private bool PeekAfterStartTag()
+    {
+        if (!_peeked)
+        {
+            // As for Read: a malformed record leaves the reader in the Error state.
+            ReadState state = _state;
+            _state = ReadState.Error;
+            if (_inputInPlace && _c.TryTextAfterStartTagInPlace(Input))
+            {
+                _peekedHas = true;
+            }
+            else
+            {
+                ReadOnlySpan<byte> window = Window;
+                _peekedHas = _c.Read(ref window);
+            }
+
+            _peeked = true;
+            _state = state;
+        }
+
+        return _peekedHas;
+    }
+
+    /// <summary>
+    /// On an element whose one content record is a text that ends it, that text's value: read where it is when the
+    /// input is one array and the cursor reads the record so (<paramref name="end"/> is where the record ends), else
+    /// from the record read ahead (<paramref name="end"/> is −1). <see cref="EndAtomicElement"/> then moves past the
+    /// element.
     /// </summary>
     private bool TryAtomicElementValue(out NbfxValue value, out int end)
     {
-        if (TryPeekAtomicValueInPlace(out value, out end))
+        if (OnStartTagInPlace && _c.TryPeekTextWithEnd(Input, out value, out end))
         {
             return true;
         }
@@ -44,6 +73,7 @@ internal sealed partial class NbfxXmlReader
             return true;
         }
 
+        value = default;
         return false;
     }
 
@@ -52,13 +82,18 @@ internal sealed partial class NbfxXmlReader
     {
         if (end >= 0)
         {
-            EndElementAfterTextInPlace(end);
+            _c.TakeTextWithEnd(end);
+            PopFrame();
+            Read();
         }
         else
         {
             SkipAtomicElement();
         }
     }
+
+    /// <summary>On an element's start tag read from one array, with nothing read after it yet.</summary>
+    private bool OnStartTagInPlace => _inputInPlace && !_peeked && _nodeType == XmlNodeType.Element && _attributeIndex < 0 && _arrayStep == ArrayStep.None;
 
     /// <summary>The kind of the current text node's value, without building the value.</summary>
     private NbfxValueType CurrentValueType => _valueFromItem ? _arrayType : _c.ValueType;
@@ -265,9 +300,9 @@ internal sealed partial class NbfxXmlReader
 
     public override int ReadElementContentAsInt()
     {
-        if (TryPeekInt32InPlace(out int direct, out int directEnd))
+        if (OnStartTagInPlace && _c.TryPeekInt32TextWithEnd(Input, out int direct, out int directEnd))
         {
-            EndElementAfterTextInPlace(directEnd);
+            EndAtomicElement(directEnd);
             return direct;
         }
 
@@ -404,9 +439,9 @@ internal sealed partial class NbfxXmlReader
 
     public override DateTime ReadElementContentAsDateTime()
     {
-        if (TryPeekDateTimeInPlace(out DateTime direct, out int directEnd))
+        if (OnStartTagInPlace && _c.TryPeekDateTimeTextWithEnd(Input, out DateTime direct, out int directEnd))
         {
-            EndElementAfterTextInPlace(directEnd);
+            EndAtomicElement(directEnd);
             return direct;
         }
 

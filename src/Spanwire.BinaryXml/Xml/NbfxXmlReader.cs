@@ -447,19 +447,13 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
             _atomic = _c.TextEndsElement;
         }
 
-        if (_depth == 0 && IsCheckedOutsideRoot(_c.Record) && !IsWhitespace(Value))
+        // As in-box: outside the root element, text given as characters or bytes must be whitespace; a typed value
+        // (a number, a date, a dictionary string, a list) there is a text node of its own, refused by nothing.
+        if (_depth == 0 && _c.IsCharsOrBytesText && !IsWhitespace(Value))
         {
             throw new NbfxFormatException("text outside the root element", _c.TokenOffset);
         }
     }
-
-    /// <summary>
-    /// As in-box: outside the root element, text given as characters or bytes must be whitespace; a typed value
-    /// (a number, a date, a dictionary string, a list) there is a text node of its own, refused by nothing.
-    /// </summary>
-    private static bool IsCheckedOutsideRoot(byte record) =>
-        record is >= NbfxRecord.Chars8Text and <= NbfxRecord.Bytes32Text + 1
-            or >= NbfxRecord.UnicodeChars8Text and <= NbfxRecord.UnicodeChars32Text + 1;
 
     /// <summary>
     /// Reads a list's items up to its EndList and joins them with spaces, as the in-box reader shows a list. Over a
@@ -505,20 +499,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         int bindingsBefore = _bindingCount;
         _attributeCount = 0;
         _attributePayloadTop = 0;
-        // The attributes are the records that are attributes; the record after them is read when it is asked for
-        // (an array's values at once, as they end its start tag). The in-box reader looks at the byte after a start
-        // tag to see whether an attribute follows, so input that ends there is refused on the element, as here.
-        long attributesStart = _c.Position;
-        while (_c.TryPeekRecord(ref window, out byte next) && next is >= NbfxRecord.ShortAttribute and <= NbfxRecord.PrefixAttributeZ
-            && _c.Read(ref window))
-        {
-            AddAttributeOrDeclaration(ref window);
-        }
-
-        CheckBytesPerRead(attributesStart, _c.Position);
-
-        _peeked = isArray || !_c.TryPeekRecord(ref window, out _);
-        _peekedHas = _peeked && _c.Read(ref window);
+        ReadAttributes(ref window, _c.Following(ref window), isArray);
         FinishStartTag(prefix, name, bindingsBefore, nameTop);
         if (isArray)
         {
@@ -528,6 +509,28 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
             _arrayLeft = _c.ArrayCount;
             _arrayStep = ArrayStep.Text;
         }
+    }
+
+    /// <summary>
+    /// Reads a start tag's attributes: the records that are attributes. The record after them is read when it is
+    /// asked for (an array's values at once, as they end its start tag); the in-box reader looks past a start tag, so
+    /// input that ends there is refused on the element, as here.
+    /// </summary>
+    /// <param name="window">The cursor's window, which moves over a sequence or a stream.</param>
+    /// <param name="following">What follows the element record.</param>
+    /// <param name="isArray">The element is an array record's.</param>
+    private void ReadAttributes(ref ReadOnlySpan<byte> window, NbfxFollowing following, bool isArray)
+    {
+        long attributesStart = _c.Position;
+        while (following == NbfxFollowing.Attribute && _c.Read(ref window))
+        {
+            AddAttributeOrDeclaration(ref window);
+            following = _c.Following(ref window);
+        }
+
+        CheckBytesPerRead(attributesStart, _c.Position);
+        _peeked = isArray || following == NbfxFollowing.End;
+        _peekedHas = _peeked && _c.Read(ref window);
     }
 
     /// <summary>
