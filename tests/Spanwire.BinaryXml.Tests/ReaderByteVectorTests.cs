@@ -227,6 +227,59 @@ public class ReaderByteVectorTests
     }
 
     /// <summary>
+    /// An in-box defect not copied: on the value node of an attribute given by an EmptyText record, in-box MoveToContent
+    /// weighs a length the record does not have, left over from the value its attribute slot held last (here the
+    /// root's attribute). Ours passes the empty value over, as in-box does when the slot held nothing before; the
+    /// in-box reader runs beside it to show the difference is the one documented.
+    /// </summary>
+    [Theory]
+    [InlineData("the slot held nothing before", "400172 400165 040161A8 990178 01", "Text  2", "Text  2")]
+    [InlineData("the slot held an Int64", "400172 0401618E0102030405060708 400165 040161A8 990178 01", "Text a 3", "Text  2")]
+    [InlineData("the slot held two characters", "400172 04016198027676 400165 040161A8 990178 01", "Text a 3", "Text  2")]
+    public void MoveToContent_passes_over_an_empty_attribute_value_whatever_its_slot_held_before(string why, string hex, string inBoxNode, string ourNode)
+    {
+        byte[] bytes = Convert.FromHexString(hex.Replace(" ", ""));
+        static string MoveToContentFromValue(XmlReader reader)
+        {
+            reader.Read();
+            reader.Read();
+            reader.MoveToAttribute("a");
+            reader.ReadAttributeValue();
+            reader.MoveToContent();
+            return $"{reader.NodeType} {reader.Name} {reader.Depth}";
+        }
+
+        using XmlDictionaryReader inBox = XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max);
+        using XmlDictionaryReader dropIn = Nbfx.CreateReader(bytes);
+        Assert.True(MoveToContentFromValue(inBox) == inBoxNode, $"{why}: the in-box defect changed; in-box is now on {MoveToContentFromValue(XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max))}");
+        Assert.Equal(ourNode, MoveToContentFromValue(dropIn));
+    }
+
+    /// <summary>
+    /// ReadOuterXml does not read a text's Value: it copies the text's characters to an XmlWriter in chunks, and
+    /// the writer refuses a high surrogate before a character that is not a low one. The in-box reader lets that
+    /// ArgumentException through; so does the drop-in.
+    /// </summary>
+    [Theory]
+    [InlineData("a high surrogate before a letter, in element text", "40 01 61 40 01 6C B7 04 57 DB 5C D5 01")]
+    [InlineData("the same after a whole pair", "40 01 61 40 01 6C B7 08 3D D8 00 DE 57 DB 5C D5 01")]
+    public void ReadOuterXml_of_UTF16_text_with_a_lone_high_surrogate_throws_the_writers_exception_as_in_box(string why, string hex)
+    {
+        byte[] bytes = Convert.FromHexString(hex.Replace(" ", ""));
+        static Exception? Outer(XmlReader reader)
+        {
+            reader.MoveToContent();
+            return Record.Exception(() => reader.ReadOuterXml());
+        }
+
+        using XmlDictionaryReader inBox = XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max);
+        using XmlDictionaryReader dropIn = Nbfx.CreateReader(bytes);
+        Exception? expected = Outer(inBox), actual = Outer(dropIn);
+        Assert.True(expected?.GetType() == actual?.GetType(), $"{why}: in-box threw {expected?.GetType().Name ?? "nothing"}, ours {actual?.GetType().Name ?? "nothing"}");
+        Assert.IsType<ArgumentException>(actual);
+    }
+
+    /// <summary>
     /// UTF-8 text (Chars8) as strings through the drop-in, against the in-box reader: short ASCII is widened as it is,
     /// anything else decoded strictly, on both sides of the 128-byte limit of the ASCII path.
     /// </summary>

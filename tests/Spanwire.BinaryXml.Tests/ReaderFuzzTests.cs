@@ -66,6 +66,8 @@ public class ReaderFuzzTests
             catch (InvalidOperationException e) when (i % 3 == 1 && e.TargetSite?.Module.Assembly.GetName().Name == "System.Private.Xml") { }
             // A call made where it does not belong (ending an element when none is open, say), in the random walk.
             catch (InvalidOperationException) when (i % 3 == 2) { }
+            // ReadOuterXml's writer refusing UTF-16 text with a lone high surrogate, as in-box (ReaderByteVectorTests).
+            catch (ArgumentException e) when (i % 3 == 2 && e.TargetSite?.DeclaringType?.FullName == "System.Xml.XmlTextEncoder") { }
             catch (Exception e)
             {
                 Assert.Fail($"{what}: the drop-in threw {e.GetType().Name}: {e.Message} {e.StackTrace}");
