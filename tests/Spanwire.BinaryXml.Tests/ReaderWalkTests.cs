@@ -57,6 +57,16 @@ public class ReaderWalkTests
             {
                 int op = pick(random, expected.NodeType == XmlNodeType.Text);
                 (string name, Func<XmlDictionaryReader, string> call) = Operations[op];
+                if (WeighsContent(name) && OnAnyAttribute(expected) && expected.NodeType == XmlNodeType.Text
+                    && expected.Value.Length == 0 | actual.Value.Length == 0)
+                {
+                    // On an empty attribute value, the in-box reader's MoveToContent (and the reads that weigh content
+                    // through it) depends on what the attribute slot held last: a documented in-box defect, not copied
+                    // (ReaderByteVectorTests). Nothing to compare against from here. (Value is asked of both readers,
+                    // as the state comparison does, so they stay alike.)
+                    break;
+                }
+
                 trail.Add(name);
                 string at = $"seed {seed}, document {i}, after {string.Join(", ", trail.TakeLast(8))}";
                 bool onElementWithAttributes = expected.NodeType == XmlNodeType.Element && expected.AttributeCount > 0;
@@ -243,6 +253,11 @@ public class ReaderWalkTests
     }
 
     /// <summary>On an attribute, or its value (a text node that, as in-box, has its attribute's name).</summary>
+    /// <summary>The calls that weigh the current node as content through MoveToContent.</summary>
+    private static bool WeighsContent(string operation) =>
+        operation is "MoveToContent" or "IsStartElement" or "ReadStartElement" or "ReadEndElement" or "ReadString"
+        || operation.StartsWith("ReadElement", StringComparison.Ordinal) || operation.StartsWith("ReadArray", StringComparison.Ordinal);
+
     private static bool OnAnyAttribute(XmlReader r) => r.NodeType == XmlNodeType.Attribute || r.NodeType == XmlNodeType.Text && r.LocalName.Length > 0;
 
     private static string Show(object value) => $"{value.GetType().Name} {(value is byte[] bytes ? Convert.ToHexString(bytes) : value)}";
