@@ -26,9 +26,11 @@ internal sealed partial class BufferedBinaryMessage
 
     /// <summary>
     /// Reads the Header element. An addressing header as WCF writes it (its usual attributes, once, its value written
-    /// back the same) becomes WCF's header object for it, as WCF's encoder makes; any other header is kept as
-    /// received (<see cref="CopiedHeader"/>), and an addressing header among them is still read once, so that a value
-    /// WCF refuses on reading is refused here too.
+    /// back the same) becomes WCF's header object for it, as WCF's encoder makes, so that WCF's typed properties
+    /// (Action, To and the rest), which a service asks on every message, answer at once; any other header is kept as
+    /// its received bytes (<see cref="CopiedHeader"/>), and an addressing header among them is still read once, so that
+    /// a value WCF refuses on reading is refused here too. The message written or printed writes the received bytes of
+    /// every header still as received, whichever object holds it.
     /// </summary>
     private static void ReadHeaders(XmlDictionaryReader reader, MessageHeaders headers, string? addressingNamespace, in Source source)
     {
@@ -41,7 +43,7 @@ internal sealed partial class BufferedBinaryMessage
         reader.ReadStartElement();
         AddressingVersion addressing = headers.MessageVersion.Addressing;
         string? addressing10 = addressing == AddressingVersion.WSAddressing10 ? SoapNamespaces.Addressing10 : null;
-        EnvelopeScope? scope = null;
+        byte[]? scope = null;
         int seen = 0;
         while (reader.IsStartElement())
         {
@@ -52,6 +54,8 @@ internal sealed partial class BufferedBinaryMessage
             }
 
             var attributes = HeaderAttributes.Read(reader, addressing10);
+            long start = NodeStartOffset(reader);
+            scope ??= ScopeOf(source.Buffer.AsSpan(0, (int)start));
             AddressingHeader? kind = attributes.IsForUltimateReceiver && reader.NamespaceURI == addressingNamespace
                 && TryGetKind(reader.LocalName, out AddressingHeader k) ? k : null;
             bool usual = false;
@@ -82,13 +86,14 @@ internal sealed partial class BufferedBinaryMessage
                         reader.Read();
                     }
 
-                    AddCopy(headers, CopyHeaderAt(source, ref scope, headers.Count, attributes), known, usual);
+                    AddCopy(headers, Received(reader, source, scope, start, attributes), known, usual);
                     continue;
                 }
             }
 
-            CopiedHeader header = CopiedHeader.Copy(reader, scope ??= ReadScope(source), attributes);
-            AddCopy(headers, header, kind, usual);
+            string name = reader.LocalName, ns = reader.NamespaceURI;
+            reader.Skip();
+            AddCopy(headers, CopiedHeader.FromReceived(scope, Bytes(source, start, reader), source.Session, name, ns, attributes), kind, usual);
         }
 
         reader.ReadEndElement();
@@ -112,13 +117,33 @@ internal sealed partial class BufferedBinaryMessage
         headers.Add(header);
     }
 
-    /// <summary>The header at <paramref name="index"/> in the Header element, copied from a reader of its own.</summary>
-    private static CopiedHeader CopyHeaderAt(in Source source, ref EnvelopeScope? scope, int index, in HeaderAttributes attributes)
+    /// <summary>The header the reader has just read past, which started at <paramref name="start"/>, kept as received.</summary>
+    private static CopiedHeader Received(XmlDictionaryReader reader, in Source source, byte[] scope, long start, in HeaderAttributes attributes) =>
+        CopiedHeader.FromReceived(scope, Bytes(source, start, reader), source.Session, name: null, ns: null, attributes);
+
+    /// <summary>The received bytes from <paramref name="start"/> to the node the reader is on (the reader reads the buffer in place).</summary>
+    private static ReadOnlySpan<byte> Bytes(in Source source, long start, XmlDictionaryReader reader) =>
+        source.Buffer.AsSpan((int)start, (int)(NodeStartOffset(reader) - start));
+
+    /// <summary>Where the bytes of the node the reader is on start in the message.</summary>
+    private static long NodeStartOffset(XmlDictionaryReader reader) => ((Spanwire.BinaryXml.Xml.NbfxXmlReader)reader).NodeStartOffset;
+
+    /// <summary>
+    /// The received Envelope's and Header's start tags, which a header's bytes are read inside: the message's bytes up
+    /// to its first header, as they came. A service receives the same ones again and again: the last are kept.
+    /// </summary>
+    private static byte[] ScopeOf(ReadOnlySpan<byte> startTags)
     {
-        scope ??= ReadScope(source);
-        using XmlDictionaryReader reader = OpenReaderAtHeader(source, index);
-        return CopiedHeader.Copy(reader, scope, attributes);
+        byte[]? last = s_lastScope;
+        if (last is not null && startTags.SequenceEqual(last))
+        {
+            return last;
+        }
+
+        return s_lastScope = startTags.ToArray();
     }
+
+    private static byte[]? s_lastScope;
 
     /// <summary>A reader on the start tag of the header at <paramref name="index"/> in the received Header element.</summary>
     private static XmlDictionaryReader OpenReaderAtHeader(in Source source, int index)
@@ -139,12 +164,6 @@ internal sealed partial class BufferedBinaryMessage
             reader.Dispose();
             throw;
         }
-    }
-
-    private static EnvelopeScope ReadScope(in Source source)
-    {
-        using XmlDictionaryReader reader = OpenReader(source);
-        return EnvelopeScope.Read(reader);
     }
 
     /// <summary>

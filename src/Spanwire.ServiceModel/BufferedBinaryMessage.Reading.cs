@@ -17,8 +17,8 @@ internal sealed partial class BufferedBinaryMessage
 
     /// <summary>
     /// Reads a SOAP 1.2 message (WS-Addressing 1.0, August 2004 or none) as WCF's encoder reads one: the addressing
-    /// headers WCF writes become WCF's header objects, other headers are copied (see <see cref="CopiedHeader"/>), and
-    /// every addressing header's value is read now, so one WCF would refuse is refused here. Returns null, without
+    /// headers WCF writes become WCF's header objects, other headers are kept as received (see <see cref="CopiedHeader"/>),
+    /// and every addressing header's value is read now, so one WCF would refuse is refused here. Returns null, without
     /// taking the buffer, for another version and for an envelope that is not one: the caller then reads it with
     /// Message.CreateMessage, whose result or exception is WCF's.
     /// </summary>

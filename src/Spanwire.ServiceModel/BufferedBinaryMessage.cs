@@ -5,7 +5,7 @@ namespace Spanwire.ServiceModel;
 
 /// <summary>
 /// A message read from a transport's buffer the way WCF's own encoder reads one: its addressing headers become WCF's
-/// header objects once, its body is read in place, and the buffer goes back to the transport's
+/// header objects once, other headers are kept as received, its body is read in place, and the buffer goes back to the transport's
 /// <see cref="BufferManager"/> when the message closes. The envelope, header and body start tags are read again from
 /// the buffer when the message is written or printed, so they come out as they came in. Messages this class does not
 /// take (see <see cref="TryRead"/>) go through Message.CreateMessage instead.
@@ -68,7 +68,7 @@ internal sealed partial class BufferedBinaryMessage : Message
             OnWriteStartHeaders(writer);
             for (int i = 0; i < count; i++)
             {
-                int received = Array.IndexOf(_received, headers[i]);
+                int received = ReceivedIndex(headers, i);
                 if (received >= 0)
                 {
                     WriteReceivedHeader(received, writer);
@@ -86,6 +86,80 @@ internal sealed partial class BufferedBinaryMessage : Message
         OnWriteBodyContents(writer);
         writer.WriteEndElement();
         writer.WriteEndElement();
+    }
+
+    /// <summary>
+    /// Where the header at <paramref name="index"/> of <paramref name="headers"/> is among the received ones; −1 for a
+    /// header added or changed since. A received header WCF has read through the collection (a typed property such as
+    /// Action, or GetReaderAtHeader) is WCF's own copy of it from then on, at the same place with the same SOAP
+    /// attributes: it is still the received header, and is written from the received bytes.
+    /// </summary>
+    private int ReceivedIndex(MessageHeaders headers, int index)
+    {
+        MessageHeaderInfo header = headers[index];
+        int received = Array.IndexOf(_received, header);
+        if (received >= 0 || headers.Count != _received.Length)
+        {
+            return received;
+        }
+
+        MessageHeaderInfo original = _received[index];
+        return header.GetType().FullName == CapturedHeaderType && header.Name == original.Name && header.Namespace == original.Namespace
+            && header.Actor == original.Actor && header.MustUnderstand == original.MustUnderstand && header.Relay == original.Relay
+            && header.IsReferenceParameter == original.IsReferenceParameter ? index : -1;
+    }
+
+    /// <summary>The type of the copy WCF makes of a header it reads through the collection (ProbeCanaryTests checks it).</summary>
+    internal const string CapturedHeaderType = "System.ServiceModel.Channels.BufferedHeader";
+
+    /// <summary>
+    /// As WCF's Message.ToString, but each header still as received is written from the received bytes, as WCF writes
+    /// its received headers: WCF's own copy of a header read through the collection carries namespace declarations of
+    /// its own, which WCF's received messages never show.
+    /// </summary>
+    public override string ToString()
+    {
+        if (State == MessageState.Closed || _received.Length == 0)
+        {
+            return base.ToString();
+        }
+
+        var settings = new XmlWriterSettings { Indent = true };
+        using var text = new StringWriter(System.Globalization.CultureInfo.InvariantCulture);
+        using (XmlWriter textWriter = XmlWriter.Create(text, settings))
+        using (XmlDictionaryWriter writer = XmlDictionaryWriter.CreateDictionaryWriter(textWriter))
+        {
+            try
+            {
+                WriteStartEnvelope(writer);
+                OnWriteStartHeaders(writer);
+                MessageHeaders headers = Headers;
+                for (int i = 0; i < headers.Count; i++)
+                {
+                    int received = ReceivedIndex(headers, i);
+                    if (received >= 0)
+                    {
+                        WriteReceivedHeader(received, writer);
+                    }
+                    else
+                    {
+                        headers.WriteHeader(i, writer);
+                    }
+                }
+
+                writer.WriteEndElement();
+                WriteStartBody(writer);
+                OnBodyToString(writer);
+                writer.WriteEndElement();
+                writer.WriteEndElement();
+                writer.Flush();
+                return text.ToString();
+            }
+            catch (XmlException e)
+            {
+                return $"... Error reading body: {e.GetType()}: {e.Message} ...";
+            }
+        }
     }
 
     /// <summary>

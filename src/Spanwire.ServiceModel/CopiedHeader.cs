@@ -1,4 +1,3 @@
-using System.Buffers;
 using System.ServiceModel;
 using System.ServiceModel.Channels;
 using System.Xml;
@@ -7,15 +6,16 @@ using Spanwire.BinaryXml;
 namespace Spanwire.ServiceModel;
 
 /// <summary>
-/// A received header kept as a copy of its own, in binary XML, inside stand-ins for the Envelope and Header elements
-/// that carry the received ones' attributes: a header's content may name prefixes declared there, and the message's
-/// buffer goes back to the transport when the message closes while a header can outlive it (copied into another
-/// message, or kept by a MessageBuffer). WCF keeps a header it does not know the same way. It writes itself as it was
-/// received: its element's prefix and attributes, then its content, a DateTime with its kind (which WriteNode drops).
+/// A received header kept as a copy of its own: its bytes as received, inside the message's Envelope and Header start
+/// tags as received (a header's content may name prefixes declared there), closed by two end element records. A copy,
+/// because the message's buffer goes back to the transport when the message closes while a header can outlive it
+/// (copied into another message, or kept by a MessageBuffer). It writes itself as it was received: its element's
+/// prefix and attributes, then its content, a DateTime with its kind (which WriteNode drops).
 /// </summary>
 internal sealed class CopiedHeader : MessageHeader
 {
     private readonly byte[] _copy;
+    private readonly XmlBinaryReaderSession? _session; // the received session strings the copy's bytes may name
     private readonly string _name;
     private readonly string _namespace;
     private readonly string _actor;
@@ -23,9 +23,10 @@ internal sealed class CopiedHeader : MessageHeader
     private readonly bool _relay;
     private readonly bool _isReferenceParameter;
 
-    private CopiedHeader(byte[] copy, string name, string ns, in HeaderAttributes attributes)
+    private CopiedHeader(byte[] copy, XmlBinaryReaderSession? session, string name, string ns, in HeaderAttributes attributes)
     {
         _copy = copy;
+        _session = session;
         _name = name;
         _namespace = ns;
         _actor = attributes.Actor;
@@ -46,41 +47,32 @@ internal sealed class CopiedHeader : MessageHeader
 
     public override bool IsReferenceParameter => _isReferenceParameter;
 
-    /// <summary>Copies the header the reader is on, and moves the reader past it.</summary>
-    /// <param name="reader">A reader on the header's start tag.</param>
-    /// <param name="scope">The received Envelope's and Header's attributes, in order.</param>
-    /// <param name="attributes">The header's SOAP attributes, as read.</param>
-    public static CopiedHeader Copy(XmlDictionaryReader reader, EnvelopeScope scope, in HeaderAttributes attributes)
-    {
-        string name = reader.LocalName, ns = reader.NamespaceURI;
-        var output = new ArrayBufferWriter<byte>(256);
-        using (XmlDictionaryWriter writer = Nbfx.CreateWriter(output, ServiceModelDictionary.Instance))
-        {
-            writer.WriteStartElement("Envelope");
-            scope.WriteEnvelopeAttributes(writer);
-            writer.WriteStartElement("Header");
-            scope.WriteHeaderAttributes(writer);
-            CopyElement(reader, writer);
-            writer.WriteEndElement();
-            writer.WriteEndElement();
-        }
-
-        return new CopiedHeader(output.WrittenSpan.ToArray(), name, ns, attributes);
-    }
+    /// <summary>The end element records that close a header's copy: its Header, then its Envelope.</summary>
+    private static ReadOnlySpan<byte> EndTags => [NbfxRecord.EndElement, NbfxRecord.EndElement];
 
     /// <summary>
-    /// Copies the element the reader is on, and moves past it, node by node as WriteNode does, but a DateTime keeps its
-    /// kind: WriteNode writes it through its DateTimeOffset (in WCF's writer as in Spanwire's), and the copy must read
-    /// back as the received bytes do. A loop, not a recursion: the depth is the sender's.
+    /// A received header kept as it came: its bytes, copied as they are from the message (no re-encoding), read inside
+    /// the message's <paramref name="scope"/> with the session the message was read with.
     /// </summary>
-    private static void CopyElement(XmlDictionaryReader reader, XmlDictionaryWriter writer)
+    /// <param name="scope">The message's Envelope and Header start tags, as received, the header's bytes are read inside.</param>
+    /// <param name="received">The header element's bytes in the message.</param>
+    /// <param name="session">The session the message was read with, whose strings the bytes may name; null for none.</param>
+    /// <param name="name">The header's local name; null to read it from the copy.</param>
+    /// <param name="ns">The header's namespace; null to read it from the copy.</param>
+    /// <param name="attributes">The header's SOAP attributes, as read.</param>
+    public static CopiedHeader FromReceived(byte[] scope, ReadOnlySpan<byte> received, XmlBinaryReaderSession? session, string? name, string? ns, in HeaderAttributes attributes)
     {
-        int open = 0;
-        do
+        byte[] copy = new byte[scope.Length + received.Length + EndTags.Length];
+        scope.CopyTo(copy, 0);
+        received.CopyTo(copy.AsSpan(scope.Length));
+        EndTags.CopyTo(copy.AsSpan(scope.Length + received.Length));
+        if (name is null || ns is null)
         {
-            CopyNode(reader, writer, ref open);
+            using XmlDictionaryReader reader = Open(copy, session);
+            (name, ns) = (reader.LocalName, reader.NamespaceURI);
         }
-        while (open > 0);
+
+        return new CopiedHeader(copy, session, name, ns, attributes);
     }
 
     /// <summary>Copies nodes up to the end tag of the element whose content the reader is in, leaving the reader on it.</summary>
@@ -163,9 +155,11 @@ internal sealed class CopiedHeader : MessageHeader
     }
 
     /// <summary>A reader on the copy's header element.</summary>
-    public XmlDictionaryReader GetHeaderReader()
+    public XmlDictionaryReader GetHeaderReader() => Open(_copy, _session);
+
+    private static XmlDictionaryReader Open(byte[] copy, XmlBinaryReaderSession? session)
     {
-        XmlDictionaryReader reader = Nbfx.CreateReader(_copy, 0, _copy.Length, ServiceModelDictionary.Instance, XmlDictionaryReaderQuotas.Max, null, null);
+        XmlDictionaryReader reader = Nbfx.CreateReader(copy, 0, copy.Length, ServiceModelDictionary.Instance, XmlDictionaryReaderQuotas.Max, session, null);
         reader.ReadStartElement();
         reader.ReadStartElement();
         reader.MoveToContent();

@@ -34,4 +34,28 @@ public class ProbeCanaryTests
 
         Expect.Equal("Envelope", reader.LocalName, "the root read with the dictionary found");
     }
+
+    [Fact]
+    public void WCF_still_names_its_copy_of_a_header_read_through_the_collection_as_Spanwire_expects()
+    {
+        // A received message written or printed knows its received headers again after WCF has read one through the
+        // collection (a typed property, GetReaderAtHeader) by that copy's type.
+        using Message message = Message.CreateMessage(MessageVersion.Soap12WSAddressing10, "urn:canary");
+        message.Headers.Add(new CanaryHeader());
+        using (XmlDictionaryReader header = message.Headers.GetReaderAtHeader(1))
+        {
+            header.ReadOuterXml();
+        }
+
+        Expect.Equal(BufferedBinaryMessage.CapturedHeaderType, message.Headers[1].GetType().FullName, "the type of WCF's copy of a header read through the collection");
+    }
+
+    private sealed class CanaryHeader : MessageHeader
+    {
+        public override string Name => "Canary";
+
+        public override string Namespace => "urn:canary";
+
+        protected override void OnWriteHeaderContents(XmlDictionaryWriter writer, MessageVersion messageVersion) => writer.WriteString("x");
+    }
 }

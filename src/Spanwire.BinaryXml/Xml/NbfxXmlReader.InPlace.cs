@@ -36,6 +36,7 @@ internal sealed partial class NbfxXmlReader
     /// <summary>The element node of a start tag with no attributes, its name where the record has it.</summary>
     private void StartElementInPlace(in NbfxElementName name)
     {
+        _startTagOffset = _c.TokenOffset;
         string prefix = LetterPrefix(name.PrefixLetter);
         int binding = FindBinding(prefix);
         _attributeCount = 0;
@@ -50,6 +51,7 @@ internal sealed partial class NbfxXmlReader
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void StartTagWithAttributesInPlace(in NbfxElementName name)
     {
+        _startTagOffset = _c.TokenOffset; // before the attributes, which are tokens of their own
         int bindingsBefore = _bindingCount;
         int nameTop = _nameTop;
         _attributeCount = 0;

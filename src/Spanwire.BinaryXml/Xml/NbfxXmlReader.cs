@@ -25,6 +25,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
     private Action? _onClose;
     private Action? _release; // gives back the pooled copy of a stream's bytes
     private bool _rootSeen;
+    private long _startTagOffset; // where the current element's record starts: see NodeStartOffset
     private bool _fromStream; // as in-box, MaxBytesPerRead bounds a start tag's attributes only in input given whole
     private char[] _chars = []; // the working arrays: see NbfxXmlReader.WorkingArrays.cs
 
@@ -232,6 +233,15 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         EnableDictionaryAtoms();
         Initialize(input, stream, dictionary, quotas, session, release, onClose is null ? null : () => onClose(this));
     }
+
+    /// <summary>
+    /// Where the bytes of the current node start in the input: an element's record (an array record's, for its
+    /// items' elements); a text's record; an end element's record, or for the end element a text record carried,
+    /// where that text's record starts. Input read to the node is never put back, so everything before this offset
+    /// belongs to nodes already read: a caller can take the bytes of an element it has read past from its start to the
+    /// offset of the node after it.
+    /// </summary>
+    internal long NodeStartOffset => _attributeIndex < 0 && _nodeType == XmlNodeType.Element ? _startTagOffset : _c.TokenOffset;
 
     public override XmlDictionaryReaderQuotas Quotas => _quotas;
 
@@ -491,6 +501,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
 
     private void ReadStartTag()
     {
+        _startTagOffset = _c.TokenOffset; // before the attributes, which are tokens of their own
         ReadOnlySpan<byte> window = Window;
         string prefix = AtomPrefix(window);
         int nameTop = _nameTop;
