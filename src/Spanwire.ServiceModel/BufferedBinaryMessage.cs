@@ -65,26 +65,32 @@ internal sealed partial class BufferedBinaryMessage : Message
         int count = headers.Count;
         if (count > 0)
         {
-            OnWriteStartHeaders(writer);
-            for (int i = 0; i < count; i++)
-            {
-                int received = ReceivedIndex(headers, i);
-                if (received >= 0)
-                {
-                    WriteReceivedHeader(received, writer);
-                }
-                else
-                {
-                    headers.WriteHeader(i, writer);
-                }
-            }
-
-            writer.WriteEndElement();
+            WriteHeaders(headers, writer);
         }
 
         OnWriteStartBody(writer);
         OnWriteBodyContents(writer);
         writer.WriteEndElement();
+        writer.WriteEndElement();
+    }
+
+    /// <summary>The Header element: each header still as received written from the received bytes, any other by WCF.</summary>
+    private void WriteHeaders(MessageHeaders headers, XmlDictionaryWriter writer)
+    {
+        OnWriteStartHeaders(writer);
+        for (int i = 0; i < headers.Count; i++)
+        {
+            int received = ReceivedIndex(headers, i);
+            if (received >= 0)
+            {
+                WriteReceivedHeader(received, writer);
+            }
+            else
+            {
+                headers.WriteHeader(i, writer);
+            }
+        }
+
         writer.WriteEndElement();
     }
 
@@ -132,22 +138,7 @@ internal sealed partial class BufferedBinaryMessage : Message
             try
             {
                 WriteStartEnvelope(writer);
-                OnWriteStartHeaders(writer);
-                MessageHeaders headers = Headers;
-                for (int i = 0; i < headers.Count; i++)
-                {
-                    int received = ReceivedIndex(headers, i);
-                    if (received >= 0)
-                    {
-                        WriteReceivedHeader(received, writer);
-                    }
-                    else
-                    {
-                        headers.WriteHeader(i, writer);
-                    }
-                }
-
-                writer.WriteEndElement();
+                WriteHeaders(Headers, writer);
                 WriteStartBody(writer);
                 OnBodyToString(writer);
                 writer.WriteEndElement();

@@ -210,20 +210,32 @@ public class BufferedMessageTests
 
         static string Outcome(MessageEncoder encoder, byte[] bytes, BufferManager manager)
         {
-            Message message;
-            try
+            if (!TryRead(encoder, bytes, manager, out Message? message, out string refusal))
             {
-                message = Read(encoder, bytes, manager);
-            }
-            catch (Exception e)
-            {
-                return $"refused: {e.GetType().Name}: {e.Message} ({e.InnerException?.GetType().Name})";
+                return refusal;
             }
 
             using (message)
             {
                 return Snapshot(message);
             }
+        }
+    }
+
+    /// <summary>Reads the bytes; false, with the refusal described, when the encoder refuses them.</summary>
+    private static bool TryRead(MessageEncoder encoder, byte[] bytes, BufferManager manager, [System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out Message? message, out string refusal)
+    {
+        try
+        {
+            message = Read(encoder, bytes, manager);
+            refusal = "";
+            return true;
+        }
+        catch (Exception e)
+        {
+            message = null;
+            refusal = $"refused: {e.GetType().Name}: {e.Message} ({e.InnerException?.GetType().Name})";
+            return false;
         }
     }
 
@@ -243,14 +255,9 @@ public class BufferedMessageTests
 
         static string Outcome(MessageEncoder encoder, byte[] bytes, BufferManager manager)
         {
-            Message message;
-            try
+            if (!TryRead(encoder, bytes, manager, out Message? message, out string refusal))
             {
-                message = Read(encoder, bytes, manager);
-            }
-            catch (Exception e)
-            {
-                return $"refused: {e.GetType().Name}";
+                return refusal;
             }
 
             using (message)
