@@ -7,5 +7,6 @@ namespace Spanwire.BinaryXml;
 internal interface IDirectWriteTarget
 {
     /// <summary>Writes everything buffered so far, then <paramref name="bytes"/>, in that order.</summary>
-    void WriteDirect(ReadOnlySpan<byte> bytes);
+    /// <returns>The memory the next bytes go in, as GetMemory would give it: the writer goes on without asking again.</returns>
+    Memory<byte> WriteDirect(ReadOnlySpan<byte> bytes);
 }

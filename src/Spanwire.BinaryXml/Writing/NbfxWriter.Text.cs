@@ -368,8 +368,9 @@ public sealed partial class NbfxWriter
         if (bytes.Length >= StagingLength && _textRecord < 0 && _output is IDirectWriteTarget direct)
         {
             Commit();
-            direct.WriteDirect(bytes);
+            Memory<byte> next = direct.WriteDirect(bytes);
             _committed += bytes.Length;
+            _w.Take(next, stagingMinimum: 4096, limitToMemory: false); // the output's next memory, without asking for it
             return;
         }
 

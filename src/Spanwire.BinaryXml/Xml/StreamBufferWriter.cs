@@ -30,11 +30,13 @@ internal sealed class StreamBufferWriter(Stream stream) : IBufferWriter<byte>, I
     public Span<byte> GetSpan(int sizeHint = 0) => GetMemory(sizeHint).Span;
 
     /// <summary>Writes what is buffered, then <paramref name="bytes"/> straight to the stream.</summary>
-    public void WriteDirect(ReadOnlySpan<byte> bytes)
+    /// <returns>The whole buffer, empty again.</returns>
+    public Memory<byte> WriteDirect(ReadOnlySpan<byte> bytes)
     {
         ObjectDisposedException.ThrowIf(_buffer is null, this);
         WriteOut();
         stream.Write(bytes);
+        return _buffer;
     }
 
     private void WriteOut()
