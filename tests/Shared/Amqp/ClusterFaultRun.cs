@@ -67,8 +67,11 @@ internal static class ClusterFaultRun
             await Task.Delay(200).ConfigureAwait(false);
         }
 
-        var result = new FaultResult(factory.Name, rows, ledger.Confirmed.Count,
-            ledger.Confirmed.Keys.Count(id => !ledger.Received.ContainsKey(id)), ledger.Received.Values.Sum(n => n - 1L));
+        long[] lost = [.. ledger.Confirmed.Keys.Where(id => !ledger.Received.ContainsKey(id)).Order()];
+        var result = new FaultResult(factory.Name, rows, ledger.Confirmed.Count, lost.Length, ledger.Received.Values.Sum(n => n - 1L))
+        {
+            LostDetail = string.Join("; ", lost.Take(5).Select(id => Describe(id, ledger))),
+        };
         foreach (IFaultClient client in clients)
         {
             using var limit = new CancellationTokenSource(TimeSpan.FromSeconds(30));
@@ -76,6 +79,19 @@ internal static class ClusterFaultRun
         }
 
         return result;
+    }
+
+    /// <summary>
+    /// A lost message by its publisher and sequence, with what that publisher had confirmed and the consumers had
+    /// received around it: whether the loss sits at a fault (a gap in what was received) or alone.
+    /// </summary>
+    private static string Describe(long id, FaultLedger ledger)
+    {
+        long publisher = id >> 40, sequence = id & ((1L << 40) - 1);
+        long confirmedUpTo = ledger.Confirmed.Keys.Where(k => k >> 40 == publisher).Max() & ((1L << 40) - 1);
+        bool previous = ledger.Received.ContainsKey(id - 1), next = ledger.Received.ContainsKey(id + 1);
+        return string.Create(CultureInfo.InvariantCulture,
+            $"publisher {publisher} message {sequence} (it confirmed up to {confirmedUpTo}; message {sequence - 1} {(previous ? "received" : "not received")}, {sequence + 1} {(next ? "received" : "not received")})");
     }
 
     /// <summary>The results of several clients as one markdown table, clients side by side per fault.</summary>
@@ -107,6 +123,10 @@ internal static class ClusterFaultRun
         foreach (FaultResult r in results)
         {
             text.AppendLine(CultureInfo.InvariantCulture, $"- {r.Client}: {r.Confirmed} confirmed, {r.Lost} confirmed lost, {r.Duplicates} duplicates.");
+            if (r.Lost > 0)
+            {
+                text.AppendLine(CultureInfo.InvariantCulture, $"  - lost: {r.LostDetail}");
+            }
         }
 
         return text.ToString();
@@ -125,7 +145,11 @@ internal sealed class FaultLedger
 
 internal sealed record FaultRow(string Fault, int Node, int ClientsOnNode, TimeSpan? Recovery, bool Recovered, int ConfirmedSoFar);
 
-internal sealed record FaultResult(string Client, IReadOnlyList<FaultRow> Faults, long Confirmed, long Lost, long Duplicates);
+internal sealed record FaultResult(string Client, IReadOnlyList<FaultRow> Faults, long Confirmed, long Lost, long Duplicates)
+{
+    /// <summary>The first lost messages, each by publisher and sequence with what surrounds it.</summary>
+    public string LostDetail { get; init; } = "";
+}
 
 /// <summary>One connection of a fault run: a publisher or a consumer.</summary>
 internal interface IFaultClient : IAsyncDisposable
