@@ -43,7 +43,8 @@ internal sealed partial class BufferedBinaryMessage
         reader.ReadStartElement();
         AddressingVersion addressing = headers.MessageVersion.Addressing;
         string? addressing10 = addressing == AddressingVersion.WSAddressing10 ? SoapNamespaces.Addressing10 : null;
-        byte[]? scope = null;
+        byte[]? scope = null; // made when the first header is kept as received
+        long firstHeader = long.MaxValue;
         int seen = 0;
         while (reader.IsStartElement())
         {
@@ -54,10 +55,11 @@ internal sealed partial class BufferedBinaryMessage
             }
 
             var attributes = HeaderAttributes.Read(reader, addressing10);
+            string name = reader.LocalName, ns = reader.NamespaceURI;
             long start = NodeStartOffset(reader);
-            scope ??= ScopeOf(source.Buffer.AsSpan(0, (int)start));
-            AddressingHeader? kind = attributes.IsForUltimateReceiver && reader.NamespaceURI == addressingNamespace
-                && TryGetKind(reader.LocalName, out AddressingHeader k) ? k : null;
+            firstHeader = Math.Min(firstHeader, start);
+            AddressingHeader? kind = attributes.IsForUltimateReceiver && ns == addressingNamespace
+                && TryGetKind(name, out AddressingHeader k) ? k : null;
             bool usual = false;
             if (kind is { } known)
             {
@@ -86,14 +88,13 @@ internal sealed partial class BufferedBinaryMessage
                         reader.Read();
                     }
 
-                    AddCopy(headers, Received(reader, source, scope, start, attributes), known, usual);
+                    AddCopy(headers, Received(reader, source, ref scope, firstHeader, start, name, ns, attributes), known, usual);
                     continue;
                 }
             }
 
-            string name = reader.LocalName, ns = reader.NamespaceURI;
             reader.Skip();
-            AddCopy(headers, CopiedHeader.FromReceived(scope, Bytes(source, start, reader), source.Session, name, ns, attributes), kind, usual);
+            AddCopy(headers, Received(reader, source, ref scope, firstHeader, start, name, ns, attributes), kind, usual);
         }
 
         reader.ReadEndElement();
@@ -117,13 +118,18 @@ internal sealed partial class BufferedBinaryMessage
         headers.Add(header);
     }
 
-    /// <summary>The header the reader has just read past, which started at <paramref name="start"/>, kept as received.</summary>
-    private static CopiedHeader Received(XmlDictionaryReader reader, in Source source, byte[] scope, long start, in HeaderAttributes attributes) =>
-        CopiedHeader.FromReceived(scope, Bytes(source, start, reader), source.Session, name: null, ns: null, attributes);
-
-    /// <summary>The received bytes from <paramref name="start"/> to the node the reader is on (the reader reads the buffer in place).</summary>
-    private static ReadOnlySpan<byte> Bytes(in Source source, long start, XmlDictionaryReader reader) =>
-        source.Buffer.AsSpan((int)start, (int)(NodeStartOffset(reader) - start));
+    /// <summary>
+    /// The header the reader has just read past, which started at <paramref name="start"/>, kept as its received bytes
+    /// (the reader reads the buffer in place: they end where the node it is on starts), read inside the message's start
+    /// tags up to its first header.
+    /// </summary>
+    private static CopiedHeader Received(XmlDictionaryReader reader, in Source source, ref byte[]? scope, long firstHeader, long start,
+        string name, string ns, in HeaderAttributes attributes)
+    {
+        scope ??= ScopeOf(source.Buffer.AsSpan(0, (int)firstHeader));
+        ReadOnlySpan<byte> received = source.Buffer.AsSpan((int)start, (int)(NodeStartOffset(reader) - start));
+        return CopiedHeader.FromReceived(scope, received, source.Session, name, ns, attributes);
+    }
 
     /// <summary>Where the bytes of the node the reader is on start in the message.</summary>
     private static long NodeStartOffset(XmlDictionaryReader reader) => ((Spanwire.BinaryXml.Xml.NbfxXmlReader)reader).NodeStartOffset;

@@ -57,21 +57,15 @@ internal sealed class CopiedHeader : MessageHeader
     /// <param name="scope">The message's Envelope and Header start tags, as received, the header's bytes are read inside.</param>
     /// <param name="received">The header element's bytes in the message.</param>
     /// <param name="session">The session the message was read with, whose strings the bytes may name; null for none.</param>
-    /// <param name="name">The header's local name; null to read it from the copy.</param>
-    /// <param name="ns">The header's namespace; null to read it from the copy.</param>
+    /// <param name="name">The header's local name.</param>
+    /// <param name="ns">The header's namespace.</param>
     /// <param name="attributes">The header's SOAP attributes, as read.</param>
-    public static CopiedHeader FromReceived(byte[] scope, ReadOnlySpan<byte> received, XmlBinaryReaderSession? session, string? name, string? ns, in HeaderAttributes attributes)
+    public static CopiedHeader FromReceived(byte[] scope, ReadOnlySpan<byte> received, XmlBinaryReaderSession? session, string name, string ns, in HeaderAttributes attributes)
     {
         byte[] copy = new byte[scope.Length + received.Length + EndTags.Length];
         scope.CopyTo(copy, 0);
         received.CopyTo(copy.AsSpan(scope.Length));
         EndTags.CopyTo(copy.AsSpan(scope.Length + received.Length));
-        if (name is null || ns is null)
-        {
-            using XmlDictionaryReader reader = Open(copy, session);
-            (name, ns) = (reader.LocalName, reader.NamespaceURI);
-        }
-
         return new CopiedHeader(copy, session, name, ns, attributes);
     }
 
@@ -155,11 +149,9 @@ internal sealed class CopiedHeader : MessageHeader
     }
 
     /// <summary>A reader on the copy's header element.</summary>
-    public XmlDictionaryReader GetHeaderReader() => Open(_copy, _session);
-
-    private static XmlDictionaryReader Open(byte[] copy, XmlBinaryReaderSession? session)
+    public XmlDictionaryReader GetHeaderReader()
     {
-        XmlDictionaryReader reader = Nbfx.CreateReader(copy, 0, copy.Length, ServiceModelDictionary.Instance, XmlDictionaryReaderQuotas.Max, session, null);
+        XmlDictionaryReader reader = Nbfx.CreateReader(_copy, 0, _copy.Length, ServiceModelDictionary.Instance, XmlDictionaryReaderQuotas.Max, _session, null);
         reader.ReadStartElement();
         reader.ReadStartElement();
         reader.MoveToContent();

@@ -26,8 +26,7 @@ internal partial struct NbfxCursor
         name = default;
         if (_pendingEnd)
         {
-            _pendingEnd = false;
-            _depth--;
+            TakePendingEnd();
             return NbfxInPlace.EndElement;
         }
 
@@ -55,30 +54,6 @@ internal partial struct NbfxCursor
 
         return NbfxInPlace.NotTaken;
     }
-
-    /// <summary>
-    /// Reads the attribute or namespace declaration record at the position of <paramref name="w"/> (the whole input),
-    /// in a start tag whose element <see cref="ReadInPlace"/> took: the token fields are set as by <see cref="Read"/>,
-    /// which reads (and refuses) a record cut short by the input's end.
-    /// </summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public void ReadAttributeInPlace(ReadOnlySpan<byte> w)
-    {
-        int consumed = ParseAttribute(w, w[_pos], out _);
-        if (consumed > 0)
-        {
-            _pos += consumed;
-        }
-        else
-        {
-            Read(ref w);
-        }
-    }
-
-    /// <summary>What follows the start tag or attribute just read from <paramref name="w"/>, the whole input.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public readonly NbfxFollowing FollowingInPlace(ReadOnlySpan<byte> w) =>
-        (uint)_pos < (uint)w.Length ? IsAttributeRecord(w[_pos]) ? NbfxFollowing.Attribute : NbfxFollowing.Content : NbfxFollowing.End;
 
     /// <summary>
     /// The value of the text record with end element right after the start tag just read, read where it is without
@@ -278,7 +253,6 @@ internal partial struct NbfxCursor
             nameString = Lookup(n, p + 1);
             if (nameString.Value.Length == 0)
             {
-                nameString = null;
                 return false; // the general step refuses an element with an empty name
             }
         }

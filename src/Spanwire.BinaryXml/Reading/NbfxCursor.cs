@@ -122,8 +122,7 @@ internal partial struct NbfxCursor
     public void SplitTextAsStreamed(int maxBytesPerRead) => _splitTextAbove = Math.Max(maxBytesPerRead - 5, 0);
 
     /// <summary>Whether the current value is a text that <see cref="SplitTextAsStreamed"/> hands out in pieces.</summary>
-    private readonly bool IsTextToSplit =>
-        ValueLength > _splitTextAbove && ValueType is NbfxValueType.Chars or NbfxValueType.UnicodeChars or NbfxValueType.Bytes;
+    private readonly bool IsTextToSplit => ValueLength > _splitTextAbove && IsCharsOrBytesText;
 
     /// <summary>The current text is longer than a piece: it keeps its first piece, and the rest waits for the next Read.</summary>
     private void StartSplit(ReadOnlySpan<byte> w)
@@ -348,12 +347,11 @@ internal partial struct NbfxCursor
     }
 
     /// <summary>
-    /// True when the current text record gives characters or bytes (Chars, UnicodeChars, Bytes): outside the root
-    /// element the in-box reader refuses such text unless it is whitespace, and passes the typed records.
+    /// True when the current text gives characters or bytes (Chars, UnicodeChars, Bytes): outside the root element
+    /// the in-box reader refuses such text unless it is whitespace, and passes the typed records; over a stream it
+    /// hands out only such text in pieces.
     /// </summary>
-    public readonly bool IsCharsOrBytesText =>
-        Record is >= NbfxRecord.Chars8Text and <= NbfxRecord.Bytes32Text + 1
-            or >= NbfxRecord.UnicodeChars8Text and <= NbfxRecord.UnicodeChars32Text + 1;
+    public readonly bool IsCharsOrBytesText => ValueType is NbfxValueType.Chars or NbfxValueType.UnicodeChars or NbfxValueType.Bytes;
 
     private bool AtEnd()
     {

@@ -46,7 +46,7 @@ internal sealed partial class NbfxXmlReader
 
     /// <summary>
     /// The element node of a start tag whose element record the span step took, with its attributes and namespace
-    /// declarations, each parsed where it is by the cursor's one attribute parser.
+    /// declarations, read as any start tag's are.
     /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void StartTagWithAttributesInPlace(in NbfxElementName name)
@@ -57,24 +57,7 @@ internal sealed partial class NbfxXmlReader
         _attributeCount = 0;
         _attributePayloadTop = 0;
         ReadOnlySpan<byte> w = Input;
-        long attributesStart = _c.Position;
-        NbfxFollowing following;
-        do
-        {
-            _c.ReadAttributeInPlace(w);
-            AddAttributeOrDeclaration(ref w);
-            following = _c.FollowingInPlace(w);
-        }
-        while (following == NbfxFollowing.Attribute);
-
-        CheckBytesPerRead(attributesStart, _c.Position);
-        if (following == NbfxFollowing.End)
-        {
-            // The in-box reader looks past a start tag: input that ends there is refused on the element.
-            _peeked = true;
-            _peekedHas = _c.Read(ref w);
-        }
-
+        ReadAttributes(ref w, NbfxFollowing.Attribute, isArray: false);
         FinishStartTag(LetterPrefix(name.PrefixLetter), InPlaceName(name), bindingsBefore, nameTop);
     }
 

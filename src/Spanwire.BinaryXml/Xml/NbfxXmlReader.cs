@@ -187,16 +187,22 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
             throw;
         }
 
-        if (!whole)
+        if (whole)
+        {
+            UseInputInPlace(new ReadOnlySequence<byte>(block, 0, filled));
+            _c.Reset(filled, dictionary, session, _quotas, applyContentQuotas: false);
+        }
+        else
         {
             _c.Reset(stream, block, filled, dictionary, session, _quotas, applyContentQuotas: false);
-            _c.SplitTextAsStreamed(_quotas.MaxBytesPerRead);
+        }
+
+        _c.SplitTextAsStreamed(_quotas.MaxBytesPerRead);
+        if (!whole)
+        {
             return stream.Dispose;
         }
 
-        UseInputInPlace(new ReadOnlySequence<byte>(block, 0, filled));
-        _c.Reset(filled, dictionary, session, _quotas, applyContentQuotas: false);
-        _c.SplitTextAsStreamed(_quotas.MaxBytesPerRead);
         return () =>
         {
             ArrayPool<byte>.Shared.Return(block);
