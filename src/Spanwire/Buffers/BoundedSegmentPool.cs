@@ -1,3 +1,4 @@
+using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 
 namespace Spanwire.Buffers;
@@ -105,8 +106,7 @@ internal sealed class BoundedSegmentPool : SegmentPool
         ArgumentNullException.ThrowIfNull(segment);
         if (segment.Length != _segmentSize)
         {
-            ThrowHelper.ThrowArgument(nameof(segment),
-                $"The array has {segment.Length} bytes; this pool's segments have {_segmentSize}. It was not rented from this pool.");
+            ThrowNotASegment(segment.Length, _segmentSize);
         }
 
         if (_clearOnReturn)
@@ -118,7 +118,11 @@ internal sealed class BoundedSegmentPool : SegmentPool
             ref Kept kept = ref ThreadSlot<Kept>.Value;
             if (kept.Segment is null)
             {
-                kept.Pool = this;
+                if (!ReferenceEquals(kept.Pool, this))
+                {
+                    kept.Pool = this; // usually the same pool as last time: no reference store
+                }
+
                 kept.Segment = segment;
                 return;
             }
@@ -133,6 +137,11 @@ internal sealed class BoundedSegmentPool : SegmentPool
             }
         }
     }
+
+    [DoesNotReturn]
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void ThrowNotASegment(int length, int segmentSize) =>
+        ThrowHelper.ThrowArgument("segment", $"The array has {length} bytes; this pool's segments have {segmentSize}. It was not rented from this pool.");
 
     /// <summary>Drops every retained segment, leaving them to the garbage collector.</summary>
     internal void Trim()

@@ -46,8 +46,8 @@ public sealed class PooledBufferWriter : IBufferWriter<byte>, IDisposable
     public PooledBufferWriter(SegmentPool pool)
     {
         ArgumentNullException.ThrowIfNull(pool);
-        _chain = new SegmentChain(pool);
-        _watch = new MisuseWatch(pool, nameof(PooledBufferWriter));
+        _chain.Init(pool);
+        _watch.Start(pool, nameof(PooledBufferWriter));
     }
 
     /// <summary>

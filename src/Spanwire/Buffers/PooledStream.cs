@@ -49,8 +49,8 @@ public sealed partial class PooledStream : Stream, IBufferWriter<byte>
     public PooledStream(SegmentPool pool)
     {
         ArgumentNullException.ThrowIfNull(pool);
-        _chain = new SegmentChain(pool);
-        _watch = new MisuseWatch(pool, nameof(PooledStream));
+        _chain.Init(pool);
+        _watch.Start(pool, nameof(PooledStream));
     }
 
     /// <summary>

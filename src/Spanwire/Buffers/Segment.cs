@@ -39,17 +39,5 @@ internal sealed class Segment : SequenceNode
         }
     }
 
-    /// <summary>Forgets any view of the array, keeping the array (a node kept with its segment for reuse).</summary>
-    internal void Reset()
-    {
-        Length = 0;
-        Start = 0;
-        if (_linked)
-        {
-            _linked = false;
-            Clear();
-        }
-    }
-
     private bool _linked;
 }

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Diagnostics;
+using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 
 namespace Spanwire.Buffers;
@@ -12,12 +13,14 @@ namespace Spanwire.Buffers;
 /// </summary>
 /// <remarks>
 /// A mutable struct held in a field of its owner and only ever used in place: it costs no extra object and no
-/// indirection. Not thread-safe; its owners are single-owner types.
+/// indirection. Not thread-safe; its owners are single-owner types. Most writers and streams never leave their first
+/// segment, so a chain of one segment holds it as the tail alone, with no table of slots; the table is taken (from
+/// the per-thread cache) when a second segment is added or segments are rented ahead.
 /// </remarks>
 internal struct SegmentChain
 {
-    private readonly SegmentPool _pool;
-    private ChunkedTable<Segment> _segments; // chunked, so that no table of slots reaches the large object heap
+    private SegmentPool _pool;
+    private ChunkedTable<Segment> _segments; // chunked, so that no table of slots reaches the large object heap; none for one segment
     private int _count;
     private int _reserved; // segments rented ahead for a capacity asked for, in the slots after the last in use
 
@@ -31,7 +34,11 @@ internal struct SegmentChain
     // AdvanceTail.
     private TemporaryBuffer _oversize;
 
-    public SegmentChain(SegmentPool pool)
+    /// <summary>
+    /// Sets up an empty chain over <paramref name="pool"/>, in place in the owner's field: assigning a new chain would
+    /// copy the whole struct through the runtime's write-barrier copy.
+    /// </summary>
+    public void Init(SegmentPool pool)
     {
         _pool = pool;
         _tail = [];
@@ -65,6 +72,7 @@ internal struct SegmentChain
 
             while (Capacity < capacity)
             {
+                EnsureTable();
                 int slot = _count + _reserved;
                 while (slot >= _segments.Capacity)
                 {
@@ -231,19 +239,19 @@ internal struct SegmentChain
 
     private void AppendAcrossSegments(ReadOnlySpan<byte> source)
     {
-        while (true)
+        while (!source.IsEmpty)
         {
             int room = _tail.Length - _tailUsed;
+            if (room == 0)
+            {
+                AddSegment(); // the first segment of an empty chain, too
+                continue;
+            }
+
             int n = Math.Min(room, source.Length);
             source[..n].CopyTo(_tail.AsSpan(_tailUsed));
             _tailUsed += n;
             source = source[n..];
-            if (source.IsEmpty)
-            {
-                return;
-            }
-
-            AddSegment();
         }
     }
 
@@ -315,6 +323,12 @@ internal struct SegmentChain
         // ahead go back too: they sit in the slots right after the last in use, which are about to move.
         ReleaseReserved();
         int keep = FindSegment(newLength - 1);
+        if (keep == _count - 1)
+        {
+            _tailUsed = (int)(newLength - _tailStart); // within the tail (the one case without a table)
+            return;
+        }
+
         for (int i = _count - 1; i > keep; i--)
         {
             ReleaseSlot(i);
@@ -357,9 +371,15 @@ internal struct SegmentChain
     /// <summary>The content of segment <paramref name="index"/> and its offset in the whole.</summary>
     public readonly Span<byte> SegmentContent(int index, out long start)
     {
+        if (index == _count - 1)
+        {
+            start = _tailStart;
+            return _tail.AsSpan(0, _tailUsed);
+        }
+
         Segment s = _segments[index];
         start = s.Start;
-        return s.Array.AsSpan(0, index == _count - 1 ? _tailUsed : s.Length);
+        return s.Array.AsSpan(0, s.Length);
     }
 
     /// <summary>
@@ -368,9 +388,15 @@ internal struct SegmentChain
     /// </summary>
     public readonly Span<byte> SegmentWritable(int index, out long start)
     {
+        if (index == _count - 1)
+        {
+            start = _tailStart;
+            return _tail.AsSpan();
+        }
+
         Segment s = _segments[index];
         start = s.Start;
-        return index == _count - 1 ? s.Array.AsSpan() : s.Array.AsSpan(0, s.Length);
+        return s.Array.AsSpan(0, s.Length);
     }
 
     /// <summary>
@@ -429,7 +455,9 @@ internal struct SegmentChain
         // A struct cannot be captured by an async method: work from a copy of the fields that matter.
         ChunkedTable<Segment> segments = _segments;
         int count = _count;
+        byte[] tail = _tail;
         int tailUsed = _tailUsed;
+        long tailStart = _tailStart;
         if (fromPosition >= Length)
         {
             return;
@@ -438,10 +466,9 @@ internal struct SegmentChain
         int first = FindSegment(fromPosition);
         for (int i = first; i < count; i++)
         {
-            Segment s = segments[i];
-            int length = i == count - 1 ? tailUsed : s.Length;
-            int skip = i == first ? (int)(fromPosition - s.Start) : 0;
-            await destination.WriteAsync(s.Array.AsMemory(skip, length - skip), cancellationToken).ConfigureAwait(false);
+            (byte[]? array, int length, long start) = i == count - 1 ? (tail, tailUsed, tailStart) : (segments[i].Array, segments[i].Length, segments[i].Start);
+            int skip = i == first ? (int)(fromPosition - start) : 0;
+            await destination.WriteAsync(array.AsMemory(skip, length - skip), cancellationToken).ConfigureAwait(false);
         }
     }
 
@@ -489,45 +516,37 @@ internal struct SegmentChain
     /// <summary>Returns every segment to the pool and the table of slots to the per-thread cache: the owner is done with the chain.</summary>
     public void Release()
     {
-        if (_segments.SingleChunk is { } table && _count > 0 && SegmentTableCache.MayKeepFirst(_pool))
+        Clear();
+        if (_segments.Capacity != 0)
         {
-            // The first segment stays with the table for the next chain on this thread; the rest go back.
-            _oversize.Abandon();
-            ReleaseReserved();
-
-            for (int i = _count - 1; i > 0; i--)
-            {
-                ReleaseSlot(i);
-            }
-
-            table[0].Reset();
-            _count = 0;
-            _tail = [];
-            _tailUsed = 0;
-            _tailStart = 0;
-            SegmentTableCache.Return(table, _pool);
-        }
-        else
-        {
-            Clear();
             if (_segments.SingleChunk is { } emptied)
             {
-                SegmentTableCache.Return(emptied, null);
+                SegmentTableCache.Return(emptied);
             }
-        }
 
-        _segments = default;
+            _segments = default;
+        }
     }
 
     /// <summary>Returns every segment to the pool; the slots stay for reuse.</summary>
     public void Clear()
     {
         _oversize.Abandon();
-        ReleaseReserved();
-
-        for (int i = _count - 1; i >= 0; i--)
+        if (_segments.Capacity == 0)
         {
-            ReleaseSlot(i);
+            // One segment at most, held as the tail alone.
+            if (_count != 0)
+            {
+                _pool.Return(_tail);
+            }
+        }
+        else
+        {
+            ReleaseReserved();
+            for (int i = _count - 1; i >= 0; i--)
+            {
+                ReleaseSlot(i);
+            }
         }
 
         _count = 0;
@@ -553,28 +572,20 @@ internal struct SegmentChain
     /// </summary>
     private void AddSegment()
     {
+        if (_count == 0 && _segments.Capacity == 0)
+        {
+            // The first segment: the tail alone, no table yet.
+            _tail = RentChecked();
+            _count = 1;
+            _tailUsed = 0;
+            _tailStart = 0;
+            return;
+        }
+
+        EnsureTable();
         if (_count == _segments.Capacity)
         {
-            if (_segments.Capacity == 0)
-            {
-                _segments = new ChunkedTable<Segment>(SegmentTableCache.Rent(_pool, out bool firstReady));
-                if (firstReady)
-                {
-                    // The cached table's first node still holds a segment of this pool: start with it.
-                    Segment first = _segments[0];
-                    first.Start = 0;
-                    first.Length = 0;
-                    _count = 1;
-                    _tail = first.Array!;
-                    _tailUsed = 0;
-                    _tailStart = 0;
-                    return;
-                }
-            }
-            else
-            {
-                _segments.Grow();
-            }
+            _segments.Grow();
         }
 
         byte[] array;
@@ -603,16 +614,43 @@ internal struct SegmentChain
         _tailUsed = 0;
     }
 
+    /// <summary>
+    /// Takes a table of slots (from the per-thread cache) when the chain has none, putting in it the one segment held
+    /// as the tail alone.
+    /// </summary>
+    private void EnsureTable()
+    {
+        if (_segments.Capacity != 0)
+        {
+            return;
+        }
+
+        _segments = new ChunkedTable<Segment>(SegmentTableCache.Rent());
+        if (_count == 1)
+        {
+            Segment first = _segments[0] ??= new Segment();
+            first.Array = _tail;
+            first.Start = 0;
+            first.Length = 0; // stale for the tail, as always: the chain holds the live count
+        }
+    }
+
     private readonly byte[] RentChecked()
     {
         byte[] array = _pool.Rent();
         if (array.Length != _pool.SegmentSize)
         {
-            _pool.Return(array);
-            ThrowHelper.ThrowInvalidOperation(
-                $"The segment pool handed out {array.Length} bytes; its SegmentSize is {_pool.SegmentSize}.");
+            ThrowWrongSegment(array);
         }
 
         return array;
+    }
+
+    [DoesNotReturn]
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private readonly void ThrowWrongSegment(byte[] array)
+    {
+        _pool.Return(array);
+        ThrowHelper.ThrowInvalidOperation($"The segment pool handed out {array.Length} bytes; its SegmentSize is {_pool.SegmentSize}.");
     }
 }

@@ -95,10 +95,11 @@ internal sealed class MisuseTracker
 /// </summary>
 internal struct MisuseWatch
 {
-    private readonly MisuseTracker? _tracker;
+    private MisuseTracker? _tracker;
     private string? _tag;
 
-    public MisuseWatch(SegmentPool pool, string type) => _tracker = MisuseTracker.Start(pool, type);
+    /// <summary>Starts watching for <paramref name="pool"/>'s misuse detection, in place in the owner's field.</summary>
+    public void Start(SegmentPool pool, string type) => _tracker = MisuseTracker.Start(pool, type);
 
     public string? Tag
     {
