@@ -1,3 +1,4 @@
+using System.Runtime.InteropServices;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Events;
 using RabbitMQ.Client.Exceptions;
@@ -18,13 +19,53 @@ internal static class Mapping
     /// <summary>A decoded table with RabbitMQ.Client's types: its timestamp and binary value, strings as byte[].</summary>
     public static Dictionary<string, object?> ToDictionary(FieldTable table)
     {
-        Dictionary<string, object?> fields = FieldTableConversion.ToDictionary(FieldTableReader.Parse(table.Span));
-        foreach (string key in fields.Keys.ToArray())
-        {
-            fields[key] = ToRabbitMQ(fields[key]);
-        }
-
+        Dictionary<string, object?> fields = FieldTableConversion.ToDictionary(table.Span);
+        ToRabbitMQInPlace(fields);
         return fields;
+    }
+
+    // The decoded values that differ in type from RabbitMQ.Client's (timestamps, binary values) are replaced where
+    // they lie, nested tables and arrays included; nothing else is copied.
+    private static void ToRabbitMQInPlace(Dictionary<string, object?> fields)
+    {
+        foreach (KeyValuePair<string, object?> field in fields)
+        {
+            if (NeedsMapping(field.Value))
+            {
+                CollectionsMarshal.GetValueRefOrNullRef(fields, field.Key) = ToRabbitMQDecoded(field.Value);
+            }
+        }
+    }
+
+    private static bool NeedsMapping(object? value) => value is SpanwireTimestamp or ReadOnlyMemory<byte> or Dictionary<string, object?> or List<object?>;
+
+    private static object? ToRabbitMQDecoded(object? value)
+    {
+        switch (value)
+        {
+            case SpanwireTimestamp t:
+                return new RmqTimestamp(t.UnixSeconds);
+            case ReadOnlyMemory<byte> m:
+                // The decoder copied the bytes into an array of their own: hand that array over.
+                return new BinaryTableValue(MemoryMarshal.TryGetArray(m, out ArraySegment<byte> whole) && whole.Offset == 0 && whole.Count == whole.Array!.Length
+                    ? whole.Array
+                    : m.ToArray());
+            case Dictionary<string, object?> d:
+                ToRabbitMQInPlace(d);
+                return d;
+            case List<object?> l:
+                for (int i = 0; i < l.Count; i++)
+                {
+                    if (NeedsMapping(l[i]))
+                    {
+                        l[i] = ToRabbitMQDecoded(l[i]);
+                    }
+                }
+
+                return l;
+            default:
+                return value;
+        }
     }
 
     private static object? ToSpanwire(object? value) => value switch
@@ -33,15 +74,6 @@ internal static class Mapping
         BinaryTableValue b => new ReadOnlyMemory<byte>(b.Bytes),
         IDictionary<string, object?> d => d.Select(f => KeyValuePair.Create(f.Key, ToSpanwire(f.Value))).ToDictionary(),
         IList<object?> l => l.Select(ToSpanwire).ToList(),
-        _ => value,
-    };
-
-    private static object? ToRabbitMQ(object? value) => value switch
-    {
-        SpanwireTimestamp t => new RmqTimestamp(t.UnixSeconds),
-        ReadOnlyMemory<byte> m => new BinaryTableValue(m.ToArray()),
-        Dictionary<string, object?> d => d.ToDictionary(f => f.Key, f => ToRabbitMQ(f.Value)),
-        List<object?> l => l.Select(ToRabbitMQ).ToList(),
         _ => value,
     };
 

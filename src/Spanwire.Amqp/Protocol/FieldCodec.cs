@@ -141,7 +141,11 @@ internal static class FieldCodec
     {
         if (depth >= MaxDepth)
         {
-            AmqpThrow.Protocol(AmqpReplyCode.SyntaxError, offset, $"Field tables and arrays nest deeper than {MaxDepth} levels.");
+            ThrowTooDeep(offset);
         }
     }
+
+    [DoesNotReturn, MethodImpl(MethodImplOptions.NoInlining)]
+    private static void ThrowTooDeep(long offset) =>
+        AmqpThrow.Protocol(AmqpReplyCode.SyntaxError, offset, $"Field tables and arrays nest deeper than {MaxDepth} levels.");
 }

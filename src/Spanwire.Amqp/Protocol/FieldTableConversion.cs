@@ -24,48 +24,80 @@ public static class FieldTableConversion
     /// <returns>The fields by name, nested tables as dictionaries and arrays as lists.</returns>
     /// <exception cref="AmqpProtocolException">The table is malformed, or tables and arrays nest deeper than
     /// 64 levels, as <see cref="FieldTableReader.Validate"/> checks (the walk is bounded, so hostile input cannot exhaust the stack).</exception>
-    public static Dictionary<string, object?> ToDictionary(FieldTableReader table) => ToDictionary(table, depth: 0);
+    public static Dictionary<string, object?> ToDictionary(FieldTableReader table) =>
+        ToDictionary(table.RawContent, table.Offset, depth: 0, FieldNameCache.ForThread());
+
+    /// <summary>
+    /// Decodes an encoded table (its 4-byte length, then its fields) into a dictionary in one pass, checking every
+    /// field as it is read: what <see cref="FieldTableReader.Parse"/> then <see cref="ToDictionary(FieldTableReader)"/>
+    /// give, without the separate checking walk.
+    /// </summary>
+    /// <param name="encoded">The table as on the wire: its length, its fields, and nothing after them.</param>
+    /// <param name="offset">Where <paramref name="encoded"/> starts in its frame, for the exception's byte offset.</param>
+    /// <returns>The fields by name, nested tables as dictionaries and arrays as lists.</returns>
+    /// <exception cref="AmqpProtocolException">The table is malformed (its length disagrees with the bytes given, a
+    /// field is cut short or of an unknown type), or tables and arrays nest deeper than 64 levels.</exception>
+    /// <example>
+    /// <code>
+    /// Dictionary&lt;string, object?&gt; headers = FieldTableConversion.ToDictionary(encodedTable);
+    /// </code>
+    /// </example>
+    public static Dictionary<string, object?> ToDictionary(ReadOnlySpan<byte> encoded, long offset = 0)
+    {
+        var reader = new AmqpPayloadReader(encoded, offset);
+        FieldTableReader table = reader.ReadTable();
+        reader.EnsureEnd("The field table");
+        return ToDictionary(table.RawContent, table.Offset, depth: 0, FieldNameCache.ForThread());
+    }
 
     /// <summary>Copies an array out as a list.</summary>
     /// <param name="array">The array, read in place.</param>
     /// <returns>The values in wire order.</returns>
     /// <exception cref="AmqpProtocolException">The array is malformed, or nests deeper than 64 levels.</exception>
-    public static List<object?> ToList(FieldArrayReader array) => ToList(array, depth: 0);
+    public static List<object?> ToList(FieldArrayReader array) => ToList(array.RawContent, array.Offset, depth: 0, FieldNameCache.ForThread());
 
     /// <summary>A value as an object.</summary>
     /// <param name="value">The value, read in place.</param>
     /// <returns>The value boxed as the type listed above, or null for void.</returns>
     /// <exception cref="AmqpProtocolException">A nested table or array is malformed or nests too deep.</exception>
-    public static object? ToObject(FieldValue value) => ToObject(value, depth: 0);
+    public static object? ToObject(FieldValue value) => ToObject(value, depth: 0, FieldNameCache.ForThread());
 
-    private static Dictionary<string, object?> ToDictionary(FieldTableReader table, int depth)
+    // Each field is read with the reader's own bounds and type checks, in wire order, so a malformed table fails
+    // where a checking walk would; depth bounds the recursion.
+    private static Dictionary<string, object?> ToDictionary(ReadOnlySpan<byte> content, long offset, int depth, FieldNameCache names)
     {
-        FieldCodec.CheckDepth(depth, table.Offset);
+        FieldCodec.CheckDepth(depth, offset);
         var result = new Dictionary<string, object?>(StringComparer.Ordinal);
-        foreach (FieldTableEntry entry in table)
+        int position = 0;
+        while (position < content.Length)
         {
-            result[entry.GetName()] = ToObject(entry.Value, depth);
+            string name = names.Get(FieldCodec.ReadName(content, ref position, offset));
+            result[name] = ToObject(FieldCodec.ReadValue(content, ref position, offset), depth, names);
         }
 
         return result;
     }
 
-    private static List<object?> ToList(FieldArrayReader array, int depth)
+    private static List<object?> ToList(ReadOnlySpan<byte> content, long offset, int depth, FieldNameCache names)
     {
-        FieldCodec.CheckDepth(depth, array.Offset);
+        FieldCodec.CheckDepth(depth, offset);
         var result = new List<object?>();
-        foreach (FieldValue value in array)
+        int position = 0;
+        while (position < content.Length)
         {
-            result.Add(ToObject(value, depth));
+            result.Add(ToObject(FieldCodec.ReadValue(content, ref position, offset), depth, names));
         }
 
         return result;
     }
+
+    private static readonly object s_true = true;
+    private static readonly object s_false = false;
 
     // depth is the level of the table or array holding the value.
-    private static object? ToObject(FieldValue value, int depth) => value.Type switch
+    private static object? ToObject(FieldValue value, int depth, FieldNameCache names) => value.Type switch
     {
-        FieldValueType.Boolean => value.GetBoolean(),
+        FieldValueType.Boolean => value.GetBoolean() ? s_true : s_false,
         FieldValueType.SByte => value.GetSByte(),
         FieldValueType.Byte => value.GetByte(),
         FieldValueType.Int16 => value.GetInt16(),
@@ -75,14 +107,17 @@ public static class FieldTableConversion
         FieldValueType.Int64 or FieldValueType.Int64Legacy => value.GetInt64(),
         FieldValueType.Single => value.GetSingle(),
         FieldValueType.Double => value.GetDouble(),
-        FieldValueType.Decimal => value.GetDecimal().Scale <= 28 ? value.GetDecimal().ToDecimal() : value.GetDecimal(),
+        FieldValueType.Decimal => ToObject(value.GetDecimal()),
         FieldValueType.LongString => value.GetLongString().ToArray(),
         FieldValueType.ByteArray => new ReadOnlyMemory<byte>(value.GetByteArray().ToArray()),
         FieldValueType.Timestamp => value.GetTimestamp(),
-        FieldValueType.Table => ToDictionary(value.GetTable(), depth + 1),
-        FieldValueType.Array => ToList(value.GetArray(), depth + 1),
+        FieldValueType.Table => ToDictionary(value.RawBytes, value.Offset, depth + 1, names),
+        FieldValueType.Array => ToList(value.RawBytes, value.Offset, depth + 1, names),
         _ => null,
     };
+
+    // A decimal that System.Decimal can hold becomes one; a larger scale stays an AmqpDecimal.
+    private static object ToObject(AmqpDecimal value) => value.Scale <= 28 ? value.ToDecimal() : value;
 
     /// <summary>Encodes fields as a table, length prefix included. Allocates the result.</summary>
     /// <exception cref="ArgumentException">A value has a type with no field type, or a name is over 255 UTF-8 bytes.</exception>
