@@ -1,3 +1,6 @@
+using System.Diagnostics.CodeAnalysis;
+using System.Runtime.CompilerServices;
+
 namespace Spanwire.Amqp.Protocol;
 
 /// <summary>
@@ -22,12 +25,25 @@ public readonly record struct AmqpDecimal(byte Scale, int Value)
     /// <returns>The converted value.</returns>
     public static AmqpDecimal FromDecimal(decimal value)
     {
-        Span<int> bits = stackalloc int[4];
+        DecimalBits bits = default; // an inline array rather than stackalloc: no stack guard in this hot path
         decimal.GetBits(value, bits);
         byte scale = (byte)((bits[3] >> 16) & 0xFF);
         bool negative = bits[3] < 0;
+        uint limit = negative ? 0x8000_0000u : 0x7FFF_FFFFu;
+        if (bits[2] == 0 && bits[1] == 0 && (uint)bits[0] <= limit)
+        {
+            // The common case: the unscaled value fits as it is.
+            return new AmqpDecimal(scale, negative ? (int)(0 - (long)(uint)bits[0]) : bits[0]);
+        }
+
+        return FromWideDecimal(value, bits, scale, negative, limit);
+    }
+
+    // An unscaled value past 32 bits fits only with trailing zeros dropped from it (and from the scale).
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static AmqpDecimal FromWideDecimal(decimal value, ReadOnlySpan<int> bits, byte scale, bool negative, uint limit)
+    {
         UInt128 mantissa = ((UInt128)(uint)bits[2] << 64) | ((UInt128)(uint)bits[1] << 32) | (uint)bits[0];
-        UInt128 limit = negative ? 0x8000_0000u : 0x7FFF_FFFFu;
         while (mantissa > limit && scale > 0 && mantissa % 10 == 0)
         {
             mantissa /= 10;
@@ -36,12 +52,22 @@ public readonly record struct AmqpDecimal(byte Scale, int Value)
 
         if (mantissa > limit)
         {
-            throw new OverflowException($"The decimal {value} does not fit an AMQP decimal (a signed 32-bit value and a scale); it would be truncated.");
+            ThrowDoesNotFit(value);
         }
 
         int signed = negative ? (int)(0 - (long)(ulong)mantissa) : (int)(ulong)mantissa;
         return new AmqpDecimal(scale, signed);
     }
+
+    [InlineArray(4)]
+    private struct DecimalBits
+    {
+        private int _element0;
+    }
+
+    [DoesNotReturn]
+    private static void ThrowDoesNotFit(decimal value) =>
+        throw new OverflowException($"The decimal {value} does not fit an AMQP decimal (a signed 32-bit value and a scale); it would be truncated.");
 
     /// <summary>Converts to <see cref="decimal"/>.</summary>
     /// <exception cref="OverflowException">The scale is above 28, which <see cref="decimal"/> cannot hold.</exception>

@@ -169,24 +169,25 @@ public static class FieldTableConversion
             ThrowTooDeep(nameof(value));
         }
 
+        // The types headers hold most often come first; each case up to byte[] is one exact type test.
         switch (value)
         {
             case null: writer.WriteVoid(); break;
+            case string v: writer.WriteLongString(v.AsSpan()); break;
+            case int v: writer.WriteInt32(v); break;
+            case long v: writer.WriteInt64(v); break;
             case bool v: writer.WriteBoolean(v); break;
             case sbyte v: writer.WriteSByte(v); break;
             case byte v: writer.WriteByte(v); break;
             case short v: writer.WriteInt16(v); break;
             case ushort v: writer.WriteUInt16(v); break;
-            case int v: writer.WriteInt32(v); break;
             case uint v: writer.WriteUInt32(v); break;
-            case long v: writer.WriteInt64(v); break;
             case float v: writer.WriteSingle(v); break;
             case double v: writer.WriteDouble(v); break;
             case decimal v: writer.WriteDecimal(v); break;
             case AmqpDecimal v: writer.WriteDecimal(v); break;
             case AmqpTimestamp v: writer.WriteTimestamp(v); break;
-            case string v: writer.WriteLongString(v.AsSpan()); break;
-            case byte[] v: writer.WriteLongString(v.AsSpan()); break;
+            case byte[] v: writer.WriteLongString(v.AsSpan()); break; // an array test goes through the runtime's cast helper
             case ReadOnlyMemory<byte> v: writer.WriteByteArray(v.Span); break;
             case FieldTable v: writer.WriteTable(v); break;
             // Dictionary and List, the types headers are nearly always built from, are walked with their own
@@ -209,9 +210,13 @@ public static class FieldTableConversion
                 }
 
             default:
-                throw new ArgumentException($"A {value.GetType()} has no AMQP field type.", nameof(value));
+                ThrowNoFieldType(value);
+                break;
         }
     }
+
+    [DoesNotReturn, MethodImpl(MethodImplOptions.NoInlining)]
+    private static void ThrowNoFieldType(object value) => throw new ArgumentException($"A {value.GetType()} has no AMQP field type.", nameof(value));
 
     /// <summary>The fields of a table value; a struct enumerator is used as it is (no box). The caller disposes it.</summary>
     private static void WriteFields<TEnumerator>(ref FieldTableWriter writer, TEnumerator fields, int depth)

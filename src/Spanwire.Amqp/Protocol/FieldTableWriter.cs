@@ -47,7 +47,17 @@ public ref struct FieldTableWriter
     public void WriteName(ReadOnlySpan<char> name)
     {
         CheckName();
-        if (!AmqpPrimitives.TryWriteShortString(_buffer[_position..], name, out int written))
+        Span<byte> rest = _buffer[_position..];
+        if ((uint)name.Length < (uint)rest.Length && name.Length <= AmqpPrimitives.MaxShortStringLength && ShortAscii.TryNarrow(name, rest[1..]))
+        {
+            // Names are nearly always short ASCII: one narrowing, no UTF-8 state machine.
+            rest[0] = (byte)name.Length;
+            _position += name.Length + 1;
+            _hasName = true;
+            return;
+        }
+
+        if (!AmqpPrimitives.TryWriteShortString(rest, name, out int written))
         {
             AmqpThrow.DestinationTooSmall(AmqpPrimitives.GetShortStringSize(name), _buffer.Length - _position);
         }
@@ -140,7 +150,16 @@ public ref struct FieldTableWriter
     public void WriteLongString(ReadOnlySpan<char> value)
     {
         _ = Value(FieldValueType.LongString, 0);
-        if (!AmqpPrimitives.TryWriteLongString(_buffer[_position..], value, out int written))
+        Span<byte> rest = _buffer[_position..];
+        if (value.Length <= AmqpPrimitives.MaxShortStringLength && 4 + value.Length <= rest.Length && ShortAscii.TryNarrow(value, rest[4..]))
+        {
+            // A short ASCII text, as most header values are: narrowed in one step.
+            BinaryPrimitives.WriteUInt32BigEndian(rest, (uint)value.Length);
+            _position += value.Length + 4;
+            return;
+        }
+
+        if (!AmqpPrimitives.TryWriteLongString(rest, value, out int written))
         {
             AmqpThrow.DestinationTooSmall(AmqpPrimitives.GetUtf8ByteCount(value) + 4, _buffer.Length - _position);
         }
