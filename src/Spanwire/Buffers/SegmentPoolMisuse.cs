@@ -56,12 +56,13 @@ internal sealed class MisuseTracker
     private readonly long _id;
     private readonly string? _stack;
 
-    private MisuseTracker(SegmentPool pool, string type)
+    /// <summary>A tracker for a new stream or writer over <paramref name="pool"/>, which detects misuse.</summary>
+    public MisuseTracker(SegmentPool pool, string type)
     {
         _pool = pool;
         _type = type;
         _id = Interlocked.Increment(ref s_lastId);
-        // From the stream's or writer's constructor on (this constructor and Start left out).
+        // From the stream's or writer's constructor on (this constructor and MisuseWatch.Start left out).
         _stack = pool.CapturesAllocationStacks ? new StackTrace(2, fNeedFileInfo: true).ToString() : null;
     }
 
@@ -78,9 +79,6 @@ internal sealed class MisuseTracker
     }
 
     public string? Tag { get; set; }
-
-    /// <summary>A tracker for a new stream or writer over <paramref name="pool"/>, or null when it does not detect misuse.</summary>
-    public static MisuseTracker? Start(SegmentPool pool, string type) => pool.DetectsMisuse ? new MisuseTracker(pool, type) : null;
 
     /// <summary>Disposed once: nothing to report when collected.</summary>
     public void Disposed() => GC.SuppressFinalize(this);
@@ -99,7 +97,13 @@ internal struct MisuseWatch
     private string? _tag;
 
     /// <summary>Starts watching for <paramref name="pool"/>'s misuse detection, in place in the owner's field.</summary>
-    public void Start(SegmentPool pool, string type) => _tracker = MisuseTracker.Start(pool, type);
+    public void Start(SegmentPool pool, string type)
+    {
+        if (pool.DetectsMisuse)
+        {
+            _tracker = new MisuseTracker(pool, type); // only then: a store of null would still pay the write barrier
+        }
+    }
 
     public string? Tag
     {

@@ -123,6 +123,48 @@ public sealed class PooledBufferWriterTests
         Assert.Equal(105_000, total);
     }
 
+    [Theory]
+    [InlineData(100)] // one segment: held as the tail alone, from the pool's per-thread slot
+    [InlineData(10_000)] // several: the table of slots comes back from the per-thread cache
+    public void A_short_lived_writer_or_stream_allocates_only_itself_once_warm(int length)
+    {
+        var pool = SegmentPool.Create(new SegmentPoolOptions { SegmentSize = 4096, Name = "short-lived" });
+        byte[] message = new byte[length];
+        long WriterCycle()
+        {
+            long before = GC.GetAllocatedBytesForCurrentThread();
+            using (var writer = new PooledBufferWriter(pool))
+            {
+                writer.Write(message);
+            }
+
+            return GC.GetAllocatedBytesForCurrentThread() - before;
+        }
+
+        long StreamCycle()
+        {
+            long before = GC.GetAllocatedBytesForCurrentThread();
+            using (var stream = new PooledStream(pool))
+            {
+                stream.Write(message);
+            }
+
+            return GC.GetAllocatedBytesForCurrentThread() - before;
+        }
+
+        long writerAlone = GC.GetAllocatedBytesForCurrentThread();
+        _ = new PooledBufferWriter(pool);
+        writerAlone = GC.GetAllocatedBytesForCurrentThread() - writerAlone;
+        long streamAlone = GC.GetAllocatedBytesForCurrentThread();
+        _ = new PooledStream(pool);
+        streamAlone = GC.GetAllocatedBytesForCurrentThread() - streamAlone;
+
+        WriterCycle();
+        StreamCycle();
+        Expect.Equal(writerAlone, WriterCycle(), $"bytes allocated by a writer's whole life ({length} bytes written) against the writer object alone");
+        Expect.Equal(streamAlone, StreamCycle(), $"bytes allocated by a stream's whole life ({length} bytes written) against the stream object alone");
+    }
+
     [Fact]
     public void Writing_and_reading_back_allocates_nothing_once_warm()
     {
