@@ -169,7 +169,7 @@ public static class FieldTableConversion
             ThrowTooDeep(nameof(value));
         }
 
-        // The types headers hold most often come first; each case up to byte[] is one exact type test.
+        // The types headers hold most often come first, and the array test (a call to the runtime's cast helper) after them.
         switch (value)
         {
             case null: writer.WriteVoid(); break;
@@ -187,14 +187,14 @@ public static class FieldTableConversion
             case decimal v: writer.WriteDecimal(v); break;
             case AmqpDecimal v: writer.WriteDecimal(v); break;
             case AmqpTimestamp v: writer.WriteTimestamp(v); break;
-            case byte[] v: writer.WriteLongString(v.AsSpan()); break; // an array test goes through the runtime's cast helper
-            case ReadOnlyMemory<byte> v: writer.WriteByteArray(v.Span); break;
-            case FieldTable v: writer.WriteTable(v); break;
             // Dictionary and List, the types headers are nearly always built from, are walked with their own
             // enumerators: through the interfaces each nested table or array would allocate one.
             // (Their enumerators hold nothing to dispose.)
             case Dictionary<string, object?> table: WriteFields(ref writer, table.GetEnumerator(), depth); break;
             case List<object?> list: WriteItems(ref writer, list.GetEnumerator(), depth); break;
+            case byte[] v: writer.WriteLongString(v.AsSpan()); break;
+            case ReadOnlyMemory<byte> v: writer.WriteByteArray(v.Span); break;
+            case FieldTable v: writer.WriteTable(v); break;
             case IEnumerable<KeyValuePair<string, object?>> table:
                 {
                     using IEnumerator<KeyValuePair<string, object?>> fields = table.GetEnumerator();
