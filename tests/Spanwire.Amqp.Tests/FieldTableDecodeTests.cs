@@ -27,7 +27,7 @@ public class FieldTableDecodeTests
         for (int i = 0; i < iterations; i++)
         {
             byte[] sound = FieldTableConversion.Encode(Renamed(random, random.Table(0)));
-            byte[] input = i % 3 == 0 ? sound : Damage(random.Random, sound);
+            byte[] input = i % 3 == 0 ? sound : FuzzTests.Mutate(random.Random, sound);
             string context = $"seed {Seed}, iteration {i}, input {Convert.ToHexString(input)}";
 
             (Dictionary<string, object?>? expected, AmqpProtocolException? expectedError) = Try(() => FieldTableReader.Parse(input, Offset).ToDictionary());
@@ -75,27 +75,6 @@ public class FieldTableDecodeTests
         }
 
         return renamed;
-    }
-
-    // Bytes changed, cut out, put in or cut off, the length prefix included.
-    private static byte[] Damage(Random random, byte[] original)
-    {
-        var bytes = new List<byte>(original);
-        int damage = 1 + random.Next(3);
-        for (int d = 0; d < damage && bytes.Count > 0; d++)
-        {
-            int at = random.Next(bytes.Count);
-            switch (random.Next(5))
-            {
-                case 0: bytes[at] = (byte)random.Next(256); break;
-                case 1: bytes[at] ^= (byte)(1 << random.Next(8)); break;
-                case 2: bytes.RemoveRange(at, Math.Min(bytes.Count - at, 1 + random.Next(4))); break;
-                case 3: bytes.InsertRange(at, Enumerable.Range(0, 1 + random.Next(4)).Select(_ => (byte)random.Next(256))); break;
-                default: bytes.RemoveRange(at, bytes.Count - at); break;
-            }
-        }
-
-        return [.. bytes];
     }
 
     private static (Dictionary<string, object?>?, AmqpProtocolException?) Try(Func<Dictionary<string, object?>> decode)

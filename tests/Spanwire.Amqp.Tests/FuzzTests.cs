@@ -100,7 +100,8 @@ public class FuzzTests
         }
     }
 
-    private static byte[] Mutate(Random random, byte[] original)
+    /// <summary>Bytes changed, cut out, put in, cut off or set to 0xFF or 0x00 (used for damaged tables too).</summary>
+    internal static byte[] Mutate(Random random, byte[] original)
     {
         var bytes = new List<byte>(original);
         int mutations = 1 + random.Next(4);
