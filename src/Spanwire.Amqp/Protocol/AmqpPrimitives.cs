@@ -76,6 +76,14 @@ public static class AmqpPrimitives
     /// <returns>True when it was written; false when the destination is too small.</returns>
     public static bool TryWriteShortString(Span<byte> destination, ReadOnlySpan<char> value, out int bytesWritten)
     {
+        // Names and ids are nearly always short ASCII: one vectorized narrowing, no UTF-8 state machine.
+        if ((uint)value.Length < (uint)destination.Length && value.Length <= MaxShortStringLength && ShortAscii.TryNarrow(value, destination[1..]))
+        {
+            destination[0] = (byte)value.Length;
+            bytesWritten = value.Length + 1;
+            return true;
+        }
+
         bytesWritten = 0;
         if (destination.IsEmpty)
         {
@@ -108,14 +116,6 @@ public static class AmqpPrimitives
     /// <exception cref="ArgumentException">The destination is too small, the text is longer than 255 bytes in UTF-8, or not valid UTF-16.</exception>
     internal static int WriteShortString(Span<byte> destination, ReadOnlySpan<char> value)
     {
-        // Names and ids are nearly always short ASCII: one vectorized narrowing, no UTF-8 state machine.
-        if ((uint)value.Length < (uint)destination.Length && value.Length <= MaxShortStringLength
-            && ShortAscii.TryNarrow(value, destination[1..]))
-        {
-            destination[0] = (byte)value.Length;
-            return value.Length + 1;
-        }
-
         if (!TryWriteShortString(destination, value, out int written))
         {
             AmqpThrow.DestinationTooSmall(GetShortStringSize(value), destination.Length);

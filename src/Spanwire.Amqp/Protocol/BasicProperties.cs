@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 
 namespace Spanwire.Amqp.Protocol;
@@ -100,73 +101,126 @@ public struct BasicProperties
     }
 
     /// <summary>Writes the flag word and the present properties; returns the bytes written.</summary>
-    /// <exception cref="ArgumentException">The destination is too small, or a string does not fit a shortstr.</exception>
+    /// <exception cref="ArgumentException">The destination is too small (the properties before the one that did not
+    /// fit may have been written), or a string does not fit a shortstr.</exception>
     /// <param name="destination">Where the bytes are written.</param>
     /// <returns>The number of bytes written.</returns>
     public readonly int WriteTo(Span<byte> destination)
     {
-        int needed = GetMaxEncodedSize();
-        if (destination.Length < needed && destination.Length < (needed = GetEncodedSize()))
+        int written = TryWrite(destination);
+        if (written < 0)
         {
-            AmqpThrow.DestinationTooSmall(needed, destination.Length);
+            ThrowTooSmall(destination.Length);
         }
 
-        return Write(destination);
+        return written;
     }
 
-    /// <summary>Writes into a destination known to hold <see cref="GetMaxEncodedSize"/> or <see cref="GetEncodedSize"/> bytes.</summary>
-    internal readonly int Write(Span<byte> destination)
+    /// <summary>Writes into a destination reserved for <see cref="GetMaxEncodedSize"/> or <see cref="GetEncodedSize"/> bytes.</summary>
+    internal readonly int Write(Span<byte> destination) => WriteTo(destination);
+
+    // The one walk over the properties, each checked against the room left as it is written: no sizing pass first.
+    // -1 when the destination runs out. The flag word goes first but is known only at the end.
+    private readonly int TryWrite(Span<byte> destination)
     {
-        // The flag word goes first but is known only once the properties are written: it is filled in last.
+        if (destination.Length < 2)
+        {
+            return -1;
+        }
+
         int at = 2;
         BasicPropertyFlags flags = 0;
-        Put(destination, ref at, ref flags, ContentType, BasicPropertyFlags.ContentType);
-        Put(destination, ref at, ref flags, ContentEncoding, BasicPropertyFlags.ContentEncoding);
+        if (!Put(destination, ref at, ref flags, ContentType, BasicPropertyFlags.ContentType)
+            || !Put(destination, ref at, ref flags, ContentEncoding, BasicPropertyFlags.ContentEncoding))
+        {
+            return -1;
+        }
+
         if (Headers is { } headers)
         {
-            headers.Span.CopyTo(destination[at..]);
-            at += headers.EncodedLength;
+            ReadOnlySpan<byte> table = headers.Span;
+            if (table.Length > destination.Length - at)
+            {
+                return -1;
+            }
+
+            table.CopyTo(destination[at..]);
+            at += table.Length;
             flags |= BasicPropertyFlags.Headers;
         }
 
-        if (DeliveryMode is { } deliveryMode)
+        if (!PutByte(destination, ref at, ref flags, DeliveryMode, BasicPropertyFlags.DeliveryMode)
+            || !PutByte(destination, ref at, ref flags, Priority, BasicPropertyFlags.Priority)
+            || !Put(destination, ref at, ref flags, CorrelationId, BasicPropertyFlags.CorrelationId)
+            || !Put(destination, ref at, ref flags, ReplyTo, BasicPropertyFlags.ReplyTo)
+            || !Put(destination, ref at, ref flags, Expiration, BasicPropertyFlags.Expiration)
+            || !Put(destination, ref at, ref flags, MessageId, BasicPropertyFlags.MessageId))
         {
-            destination[at++] = deliveryMode;
-            flags |= BasicPropertyFlags.DeliveryMode;
+            return -1;
         }
 
-        if (Priority is { } priority)
-        {
-            destination[at++] = priority;
-            flags |= BasicPropertyFlags.Priority;
-        }
-
-        Put(destination, ref at, ref flags, CorrelationId, BasicPropertyFlags.CorrelationId);
-        Put(destination, ref at, ref flags, ReplyTo, BasicPropertyFlags.ReplyTo);
-        Put(destination, ref at, ref flags, Expiration, BasicPropertyFlags.Expiration);
-        Put(destination, ref at, ref flags, MessageId, BasicPropertyFlags.MessageId);
         if (Timestamp is { } timestamp)
         {
+            if (destination.Length - at < 8)
+            {
+                return -1;
+            }
+
             BinaryPrimitives.WriteInt64BigEndian(destination[at..], timestamp.UnixSeconds);
             at += 8;
             flags |= BasicPropertyFlags.Timestamp;
         }
 
-        Put(destination, ref at, ref flags, Type, BasicPropertyFlags.Type);
-        Put(destination, ref at, ref flags, UserId, BasicPropertyFlags.UserId);
-        Put(destination, ref at, ref flags, AppId, BasicPropertyFlags.AppId);
-        Put(destination, ref at, ref flags, ClusterId, BasicPropertyFlags.ClusterId);
+        if (!Put(destination, ref at, ref flags, Type, BasicPropertyFlags.Type)
+            || !Put(destination, ref at, ref flags, UserId, BasicPropertyFlags.UserId)
+            || !Put(destination, ref at, ref flags, AppId, BasicPropertyFlags.AppId)
+            || !Put(destination, ref at, ref flags, ClusterId, BasicPropertyFlags.ClusterId))
+        {
+            return -1;
+        }
+
         BinaryPrimitives.WriteUInt16BigEndian(destination, (ushort)flags);
         return at;
 
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        static void Put(Span<byte> destination, ref int at, ref BasicPropertyFlags flags, string? value, BasicPropertyFlags flag)
+        static bool Put(Span<byte> destination, ref int at, ref BasicPropertyFlags flags, string? value, BasicPropertyFlags flag)
         {
-            if (value is not null)
+            if (value is null)
             {
-                at += AmqpPrimitives.WriteShortString(destination[at..], value);
-                flags |= flag;
+                return true;
             }
+
+            if (!AmqpPrimitives.TryWriteShortString(destination[at..], value, out int written))
+            {
+                return false;
+            }
+
+            at += written;
+            flags |= flag;
+            return true;
+        }
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        static bool PutByte(Span<byte> destination, ref int at, ref BasicPropertyFlags flags, byte? value, BasicPropertyFlags flag)
+        {
+            if (value is not { } octet)
+            {
+                return true;
+            }
+
+            if ((uint)at >= (uint)destination.Length)
+            {
+                return false;
+            }
+
+            destination[at++] = octet;
+            flags |= flag;
+            return true;
         }
     }
+
+    // The exact size is measured only now, for the message; it throws first for a string that can never fit.
+    [DoesNotReturn]
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private readonly void ThrowTooSmall(int available) => AmqpThrow.DestinationTooSmall(GetEncodedSize(), available);
 }

@@ -47,17 +47,7 @@ public ref struct FieldTableWriter
     public void WriteName(ReadOnlySpan<char> name)
     {
         CheckName();
-        Span<byte> rest = _buffer[_position..];
-        if ((uint)name.Length < (uint)rest.Length && name.Length <= AmqpPrimitives.MaxShortStringLength && ShortAscii.TryNarrow(name, rest[1..]))
-        {
-            // Names are nearly always short ASCII: one narrowing, no UTF-8 state machine.
-            rest[0] = (byte)name.Length;
-            _position += name.Length + 1;
-            _hasName = true;
-            return;
-        }
-
-        if (!AmqpPrimitives.TryWriteShortString(rest, name, out int written))
+        if (!AmqpPrimitives.TryWriteShortString(_buffer[_position..], name, out int written))
         {
             AmqpThrow.DestinationTooSmall(AmqpPrimitives.GetShortStringSize(name), _buffer.Length - _position);
         }
