@@ -6,8 +6,8 @@ namespace Spanwire.Amqp.Protocol;
 /// <summary>
 /// The field names a thread decoded last, as strings. Header and argument names repeat from message to message, so a
 /// name seen before is neither transcoded nor allocated again when a table becomes a dictionary. Only ASCII names of
-/// up to <see cref="MaxLength"/> bytes are kept, one per slot of a small table indexed by a hash of the bytes; a name
-/// that misses is decoded as usual and takes its slot. Hostile input can only make every lookup miss.
+/// up to <see cref="MaxLength"/> bytes are kept, in a small table indexed by a hash of the bytes; a name that misses
+/// is decoded as usual and takes its place. Hostile input can only make every lookup miss.
 /// </summary>
 internal sealed class FieldNameCache
 {
@@ -27,16 +27,26 @@ internal sealed class FieldNameCache
             return utf8.IsEmpty ? "" : Encoding.UTF8.GetString(utf8);
         }
 
-        ref string? slot = ref _names[Slot(utf8)];
-        if (slot is { } cached && cached.Length == utf8.Length && Ascii.Equals(utf8, cached))
+        // Two places per hash (a slot and its neighbour), so two names an application uses that hash alike do not
+        // evict each other on every table; a new name takes the first place and moves its holder to the second.
+        int first = Slot(utf8);
+        ref string? place = ref _names[first];
+        if (place is { } cached && cached.Length == utf8.Length && Ascii.Equals(utf8, cached))
         {
             return cached;
+        }
+
+        ref string? other = ref _names[first ^ 1];
+        if (other is { } cachedOther && cachedOther.Length == utf8.Length && Ascii.Equals(utf8, cachedOther))
+        {
+            return cachedOther;
         }
 
         string name = Encoding.UTF8.GetString(utf8);
         if (Ascii.IsValid(utf8))
         {
-            slot = name;
+            other = place;
+            place = name;
         }
 
         return name;
