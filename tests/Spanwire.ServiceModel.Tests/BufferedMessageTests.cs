@@ -206,36 +206,25 @@ public class BufferedMessageTests
     [MemberData(nameof(RowNames))]
     public void Headers_and_body_shape_as_WCF(string name)
     {
-        ExpectSameAsWcf(name, Outcome);
-
-        static string Outcome(MessageEncoder encoder, byte[] bytes, BufferManager manager)
-        {
-            if (!TryRead(encoder, bytes, manager, out Message? message, out string refusal))
-            {
-                return refusal;
-            }
-
-            using (message)
-            {
-                return Snapshot(message);
-            }
-        }
+        ExpectSameAsWcf(name, (encoder, bytes, manager) => ReadAndDescribe(encoder, bytes, manager, Snapshot));
     }
 
-    /// <summary>Reads the bytes; false, with the refusal described, when the encoder refuses them.</summary>
-    private static bool TryRead(MessageEncoder encoder, byte[] bytes, BufferManager manager, [System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out Message? message, out string refusal)
+    /// <summary>The message read from the bytes, described and closed; or the refusal described, when the encoder refuses them.</summary>
+    private static string ReadAndDescribe(MessageEncoder encoder, byte[] bytes, BufferManager manager, Func<Message, string> describe)
     {
+        Message message;
         try
         {
             message = Read(encoder, bytes, manager);
-            refusal = "";
-            return true;
         }
         catch (Exception e)
         {
-            message = null;
-            refusal = $"refused: {e.GetType().Name}: {e.Message} ({e.InnerException?.GetType().Name})";
-            return false;
+            return $"refused: {e.GetType().Name}: {e.Message} ({e.InnerException?.GetType().Name})";
+        }
+
+        using (message)
+        {
+            return describe(message);
         }
     }
 
@@ -251,44 +240,36 @@ public class BufferedMessageTests
     [MemberData(nameof(RowNames))]
     public void Headers_print_and_read_with_their_received_prefixes_as_WCF(string name)
     {
-        ExpectSameAsWcf(name, Outcome);
+        ExpectSameAsWcf(name, (encoder, bytes, manager) => ReadAndDescribe(encoder, bytes, manager, Describe));
 
-        static string Outcome(MessageEncoder encoder, byte[] bytes, BufferManager manager)
+        static string Describe(Message message)
         {
-            if (!TryRead(encoder, bytes, manager, out Message? message, out string refusal))
+            var text = new StringBuilder();
+            text.AppendLine("ToString: " + message.ToString());
+            MessageHeaders headers = message.Headers;
+            foreach (Func<object?> property in new Func<object?>[] { () => headers.Action, () => headers.To, () => headers.MessageId, () => headers.ReplyTo, () => headers.RelatesTo })
             {
-                return refusal;
+                try
+                {
+                    text.AppendLine("property: " + property());
+                }
+                catch (Exception e)
+                {
+                    text.AppendLine("property: " + e.GetType().Name);
+                }
             }
 
-            using (message)
+            text.AppendLine("ToString after the properties: " + message.ToString());
+            for (int i = 0; i < headers.Count; i++)
             {
-                var text = new StringBuilder();
-                text.AppendLine("ToString: " + message.ToString());
-                MessageHeaders headers = message.Headers;
-                foreach (Func<object?> property in new Func<object?>[] { () => headers.Action, () => headers.To, () => headers.MessageId, () => headers.ReplyTo, () => headers.RelatesTo })
-                {
-                    try
-                    {
-                        text.AppendLine("property: " + property());
-                    }
-                    catch (Exception e)
-                    {
-                        text.AppendLine("property: " + e.GetType().Name);
-                    }
-                }
-
-                text.AppendLine("ToString after the properties: " + message.ToString());
-                for (int i = 0; i < headers.Count; i++)
-                {
-                    bool typed = headers[i].Namespace == Addressing10 && headers[i].Actor.Length == 0;
-                    using XmlDictionaryReader header = headers.GetReaderAtHeader(i);
-                    string xml = header.ReadOuterXml();
-                    text.AppendLine($"[{i}] " + (typed ? "(an addressing header)" : DeclarationsAsASet(xml)));
-                }
-
-                text.AppendLine("ToString after GetReaderAtHeader: " + message.ToString());
-                return text.ToString();
+                bool typed = headers[i].Namespace == Addressing10 && headers[i].Actor.Length == 0;
+                using XmlDictionaryReader header = headers.GetReaderAtHeader(i);
+                string xml = header.ReadOuterXml();
+                text.AppendLine($"[{i}] " + (typed ? "(an addressing header)" : DeclarationsAsASet(xml)));
             }
+
+            text.AppendLine("ToString after GetReaderAtHeader: " + message.ToString());
+            return text.ToString();
         }
     }
 

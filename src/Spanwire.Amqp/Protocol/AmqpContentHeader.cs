@@ -64,13 +64,6 @@ public readonly ref struct AmqpContentHeader
         return 12 + properties.WriteTo(destination[12..]);
     }
 
-    /// <summary>Writes a content header payload into a destination known to hold its largest size (see <see cref="BasicProperties.GetMaxEncodedSize"/>).</summary>
-    internal static int WriteReserved(Span<byte> destination, ushort classId, ulong bodySize, in BasicProperties properties)
-    {
-        WriteFixedFields(destination, classId, bodySize);
-        return 12 + properties.Write(destination[12..]);
-    }
-
     // class id, weight 0, body size: the 12 bytes before the properties.
     private static void WriteFixedFields(Span<byte> destination, ushort classId, ulong bodySize)
     {

@@ -208,7 +208,7 @@ public static partial class AmqpFrameWriter
         WriteFrameHeader(span, AmqpFrameType.Method, channel, at - AmqpFraming.FrameHeaderSize);
         span[at++] = AmqpFraming.FrameEnd;
         headerFrameAt = at;
-        int headerPayload = AmqpContentHeader.WriteReserved(span[(at + AmqpFraming.FrameHeaderSize)..], 60, bodySize, properties);
+        int headerPayload = AmqpContentHeader.Write(span[(at + AmqpFraming.FrameHeaderSize)..], 60, bodySize, properties);
         if (frameMax != 0 && headerPayload > frameMax - AmqpFraming.FrameOverhead)
         {
             ThrowHeaderTooLarge(headerPayload, frameMax);

@@ -116,9 +116,6 @@ public struct BasicProperties
         return written;
     }
 
-    /// <summary>Writes into a destination reserved for <see cref="GetMaxEncodedSize"/> or <see cref="GetEncodedSize"/> bytes.</summary>
-    internal readonly int Write(Span<byte> destination) => WriteTo(destination);
-
     // The one walk over the properties, each checked against the room left as it is written: no sizing pass first.
     // -1 when the destination runs out. The flag word goes first but is known only at the end.
     private readonly int TryWrite(Span<byte> destination)
