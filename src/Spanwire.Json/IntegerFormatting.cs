@@ -130,7 +130,7 @@ internal static class IntegerFormatting
 
     /// <summary>Decimal digits of <paramref name="value"/> (1 for 0).</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static int CountDigits(ulong value)
+    public static int CountDigits(ulong value)
     {
         // log10 from log2, then one comparison to correct it; "| 1" makes 0 count as one digit and changes no other
         // comparison, since every power of ten past 1 is even.

@@ -124,14 +124,9 @@ public sealed partial class SpanwireJsonWriter
 
     private static int NumberAt(byte[] buffer, int p, ulong value) => IntegerFormatting.Write(buffer, p, value);
 
-    private static int NumberAt(byte[] buffer, int p, double value) => DoubleFormatting.Write(buffer, p, value);
+    private static int NumberAt(byte[] buffer, int p, double value) => FloatingPointFormatting.Write(buffer, p, value);
 
-    private static int NumberAt(byte[] buffer, int p, float value)
-    {
-        bool formatted = value.TryFormat(buffer.AsSpan(p), out int n, default, CultureInfo.InvariantCulture);
-        Debug.Assert(formatted, "the caller reserved the longest text of the type");
-        return p + n;
-    }
+    private static int NumberAt(byte[] buffer, int p, float value) => FloatingPointFormatting.Write(buffer, p, value);
 
     private static int NumberAt(byte[] buffer, int p, decimal value)
     {

@@ -121,6 +121,55 @@ public class JsonDoubleBenchmarks : JsonWriterBenchmarkBase
     }
 }
 
+/// <summary>100000 floats, as the doubles: half within ±MaxValue/10, half with magnitude up to 1e6.</summary>
+public class JsonSingleBenchmarks : JsonWriterBenchmarkBase
+{
+    private float[] _values = [];
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        var random = new Random(42);
+        _values = new float[100_000];
+        for (int i = 0; i < _values.Length; i++)
+        {
+            _values[i] = i % 2 == 0
+                ? (float)((random.NextDouble() - 0.5) * 2 * (float.MaxValue / 10))
+                : (float)((random.NextDouble() - 0.5) * 2e6);
+        }
+    }
+
+    [Benchmark(Baseline = true)]
+    public int Utf8JsonWriter()
+    {
+        using var json = NewUtf8JsonWriter();
+        json.WriteStartArray();
+        foreach (float value in _values)
+        {
+            json.WriteNumberValue(value);
+        }
+
+        json.WriteEndArray();
+        json.Flush();
+        return Output.WrittenCount;
+    }
+
+    [Benchmark]
+    public int SpanwireJsonWriter()
+    {
+        using var json = NewJsonWriter();
+        json.WriteStartArray();
+        foreach (float value in _values)
+        {
+            json.WriteNumberValue(value);
+        }
+
+        json.WriteEndArray();
+        json.Flush();
+        return Output.WrittenCount;
+    }
+}
+
 /// <summary>100000 Guid.Empty values.</summary>
 public class JsonGuidBenchmarks : JsonWriterBenchmarkBase
 {

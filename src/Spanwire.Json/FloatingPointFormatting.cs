@@ -4,10 +4,10 @@ using System.Runtime.CompilerServices;
 namespace Spanwire.Json;
 
 /// <summary>
-/// The text Utf8JsonWriter gives a finite double: the shortest digits that read back as the same double (the nearest
-/// of them when several are as short), laid out as <c>double.ToString()</c> lays them out: plain digits while the
-/// decimal point falls within 17 digits of the first and no more than three zeros follow it, else one digit, a point,
-/// the rest and <c>E+dd</c> or <c>E-dd</c>; <c>-0</c> for negative zero.
+/// The text Utf8JsonWriter gives a finite double or float: the shortest digits that read back as the same value (the
+/// nearest of them when several are as short), laid out as <c>ToString()</c> lays them out: plain digits while the
+/// decimal point falls within 17 digits of the first (9 for a float) and no more than three zeros follow it, else one
+/// digit, a point, the rest and <c>E+dd</c> or <c>E-dd</c>; <c>-0</c> for negative zero.
 /// </summary>
 /// <remarks>
 /// The digits come from the Ryū method (Ulf Adams, PLDI 2018): the value and the two midpoints to its neighbours are
@@ -15,13 +15,17 @@ namespace Spanwire.Json;
 /// still differ. The runtime's formatter (Grisu, then Dragon4 when Grisu cannot decide) fills a digit buffer and lays
 /// it out through the culture-aware general path; this writes the bytes in one pass.
 /// </remarks>
-internal static class DoubleFormatting
+internal static class FloatingPointFormatting
 {
-    /// <summary>The longest text: <c>-1.2345678901234567E-308</c>.</summary>
+    /// <summary>The longest text: <c>-1.2345678901234567E-308</c> (a float's is shorter).</summary>
     public const int MaxLength = 24;
 
-    private const int MantissaBits = 52;
-    private const int ExponentBias = 1023;
+    private const int DoubleMantissaBits = 52;
+    private const int DoubleExponentBias = 1023;
+    private const int DoubleMaxDigits = 17; // the runtime's layout turns to an exponent past this many digits before the point
+    private const int SingleMantissaBits = 23;
+    private const int SingleExponentBias = 127;
+    private const int SingleMaxDigits = 9;
 
     // Bits kept of each power of five and of each inverse power of five in the tables.
     private const int Pow5Bits = 125;
@@ -33,9 +37,6 @@ internal static class DoubleFormatting
     private static readonly ulong[] s_pow5 = BuildPow5(326);
     private static readonly ulong[] s_pow5Inverse = BuildPow5Inverse(342);
 
-    // 10^0 to 10^19.
-    private static readonly ulong[] s_powersOf10 = BuildPowersOf10();
-
     /// <summary>Writes the text of a finite <paramref name="value"/> at <paramref name="p"/> (the caller has reserved <see cref="MaxLength"/> bytes there) and returns where it ends.</summary>
     public static int Write(byte[] buffer, int p, double value)
     {
@@ -45,41 +46,83 @@ internal static class DoubleFormatting
             buffer[p++] = (byte)'-';
         }
 
-        ulong mantissa = bits & ((1UL << MantissaBits) - 1);
-        int exponent = (int)(bits >> MantissaBits) & 0x7FF;
         if ((bits & ~(1UL << 63)) == 0)
         {
             buffer[p] = (byte)'0';
             return p + 1;
         }
 
+        ulong mantissa = bits & ((1UL << DoubleMantissaBits) - 1);
+        int exponent = (int)(bits >> DoubleMantissaBits) & 0x7FF;
         if (mantissa == 0 && (exponent == 65 || exponent == 998))
         {
             // The runtime writes these two powers of two (2^-958 and 2^-25) with the digits of the double just below,
             // text that reads back as that double; Utf8JsonWriter writes what the runtime gives, so these do too.
             // The tests check every power of two against Utf8JsonWriter, so a runtime that changes this is noticed.
-            mantissa = (1UL << MantissaBits) - 1;
+            mantissa = (1UL << DoubleMantissaBits) - 1;
             exponent--;
         }
 
-        if (!TrySmallInteger(mantissa, exponent, out ulong digits, out int exponent10))
+        return WriteNonzero(buffer, p, mantissa, exponent, DoubleMantissaBits, DoubleExponentBias, DoubleMaxDigits);
+    }
+
+    /// <summary>Writes the text of a finite <paramref name="value"/>, as float.ToString() gives it (9 significant digits at most), at <paramref name="p"/> (the caller has reserved <see cref="MaxLength"/> bytes there) and returns where it ends.</summary>
+    public static int Write(byte[] buffer, int p, float value)
+    {
+        uint bits = BitConverter.SingleToUInt32Bits(value);
+        if ((int)bits < 0)
         {
-            digits = Shortest(mantissa, exponent, out exponent10);
+            buffer[p++] = (byte)'-';
         }
 
-        return Layout(buffer, p, digits, exponent10);
+        if ((bits & ~(1u << 31)) == 0)
+        {
+            buffer[p] = (byte)'0';
+            return p + 1;
+        }
+
+        uint mantissa = bits & ((1u << SingleMantissaBits) - 1);
+        int exponent = (int)(bits >> SingleMantissaBits) & 0xFF;
+        return WriteNonzero(buffer, p, mantissa, exponent, SingleMantissaBits, SingleExponentBias, SingleMaxDigits);
+    }
+
+    /// <summary>The text of a nonzero finite binary floating-point value given by its fields.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int WriteNonzero(byte[] buffer, int p, ulong mantissa, int exponent, int mantissaBits, int bias, int maxDigits)
+    {
+        // The value is m2 × 2^e2.
+        ulong m2;
+        int e2;
+        if (exponent == 0)
+        {
+            m2 = mantissa;
+            e2 = 1 - bias - mantissaBits;
+        }
+        else
+        {
+            m2 = (1UL << mantissaBits) | mantissa;
+            e2 = exponent - bias - mantissaBits;
+        }
+
+        if (!TrySmallInteger(m2, e2, mantissaBits, out ulong digits, out int exponent10))
+        {
+            // The gap below is half as wide at a power of two (the neighbour below has the smaller exponent).
+            bool halfGapBelow = mantissa == 0 && exponent > 1;
+            digits = Shortest(m2, e2, halfGapBelow, out exponent10);
+        }
+
+        return Layout(buffer, p, digits, exponent10, maxDigits);
     }
 
     /// <summary>
-    /// A whole number below 2^53 is its own shortest text: its digits without the trailing zeros, which become the
-    /// exponent. The commonest doubles in documents are such numbers, and this skips the scaling for them.
+    /// A whole number below 2^(mantissa bits + 1) is its own shortest text: its digits without the trailing zeros,
+    /// which become the exponent. The commonest numbers in documents are such numbers, and this skips the scaling.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static bool TrySmallInteger(ulong mantissa, int exponent, out ulong digits, out int exponent10)
+    private static bool TrySmallInteger(ulong m2, int e2, int mantissaBits, out ulong digits, out int exponent10)
     {
-        int shift = ExponentBias + MantissaBits - exponent; // the value is (2^52 + mantissa) >> shift when whole
-        ulong m2 = (1UL << MantissaBits) | mantissa;
-        if ((uint)shift > MantissaBits || (m2 & ((1UL << shift) - 1)) != 0)
+        int shift = -e2;
+        if ((uint)shift > (uint)mantissaBits || (m2 & ((1UL << shift) - 1)) != 0)
         {
             digits = 0;
             exponent10 = 0;
@@ -101,29 +144,20 @@ internal static class DoubleFormatting
         }
     }
 
-    /// <summary>The shortest digits of a nonzero double and their power of ten (the value is about <c>digits × 10^exponent10</c>).</summary>
-    private static ulong Shortest(ulong mantissa, int exponent, out int exponent10)
+    /// <summary>
+    /// The shortest digits of m2 × 2^e2 (nonzero) and their power of ten (the value is about <c>digits × 10^exponent10</c>).
+    /// The tables' precision covers a double's 53-bit m2, and so a float's 24 bits as well.
+    /// </summary>
+    private static ulong Shortest(ulong m2, int e2, bool halfGapBelow, out int exponent10)
     {
-        // The value is m2 × 2^e2; two more bits of e2 make room for the midpoints to the neighbours at 4·m2 ± 2.
-        int e2;
-        ulong m2;
-        if (exponent == 0)
-        {
-            e2 = 1 - ExponentBias - MantissaBits - 2;
-            m2 = mantissa;
-        }
-        else
-        {
-            e2 = exponent - ExponentBias - MantissaBits - 2;
-            m2 = (1UL << MantissaBits) | mantissa;
-        }
+        // Two more bits of e2 make room for the midpoints to the neighbours at 4·m2 ± 2.
+        e2 -= 2;
 
         // Round-to-even readers take a midpoint to the even mantissa, so for an even one the midpoints belong to it.
         bool acceptBounds = (m2 & 1) == 0;
         ulong mv = 4 * m2;
 
-        // The gap below is half as wide at a power of two (the neighbour below has the smaller exponent).
-        uint mmShift = mantissa != 0 || exponent <= 1 ? 1u : 0u;
+        uint mmShift = halfGapBelow ? 0u : 1u;
 
         ulong vr, vp, vm;
         bool vmIsTrailingZeros = false, vrIsTrailingZeros = false;
@@ -246,15 +280,16 @@ internal static class DoubleFormatting
     }
 
     /// <summary>
-    /// Lays out <paramref name="digits"/> × 10^<paramref name="exponent10"/> as <c>double.ToString()</c> does (its
-    /// general format with 17 significant digits at most), returning the end.
+    /// Lays out <paramref name="digits"/> × 10^<paramref name="exponent10"/> as <c>double.ToString()</c> and
+    /// <c>float.ToString()</c> do (their general format, plain up to <paramref name="maxDigits"/> digits before the
+    /// point), returning the end.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static int Layout(byte[] buffer, int p, ulong digits, int exponent10)
+    private static int Layout(byte[] buffer, int p, ulong digits, int exponent10, int maxDigits)
     {
-        int length = DecimalLength(digits);
+        int length = IntegerFormatting.CountDigits(digits);
         int point = length + exponent10; // digits before the decimal point; 0 or less: zeros after it
-        if ((uint)(point + 3) <= 20)
+        if ((uint)(point + 3) <= (uint)(maxDigits + 3))
         {
             if (point >= length)
             {
@@ -308,15 +343,6 @@ internal static class DoubleFormatting
         return at + 2;
     }
 
-    /// <summary>The number of decimal digits of a value of at most 17 digits.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static int DecimalLength(ulong v)
-    {
-        // floor(log10) from the bit length, one step too low below each power of ten's bit boundary.
-        int guess = ((BitOperations.Log2(v) + 1) * 1233) >> 12;
-        return guess + (v >= s_powersOf10[guess] ? 1 : 0);
-    }
-
     /// <summary>vr, vp and vm: 4·m2, 4·m2 + 2 and 4·m2 − 1 − mmShift, each times the table's entry, shifted right by j.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static ulong MulShiftAll(ulong m2, ulong[] table, int index, int j, uint mmShift, out ulong vp, out ulong vm)
@@ -368,18 +394,6 @@ internal static class DoubleFormatting
     private static int Log10Pow5(int e) => (int)(((uint)e * 732923) >> 20);
 
     private static int Pow5BitLength(int e) => (int)(((uint)e * 1217359) >> 19) + 1;
-
-    private static ulong[] BuildPowersOf10()
-    {
-        var table = new ulong[20];
-        table[0] = 1;
-        for (int i = 1; i < table.Length; i++)
-        {
-            table[i] = table[i - 1] * 10;
-        }
-
-        return table;
-    }
 
     private static ulong[] BuildPow5(int count)
     {

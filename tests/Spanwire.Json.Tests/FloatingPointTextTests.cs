@@ -5,10 +5,10 @@ using System.Text.Json;
 namespace Spanwire.Json.Tests;
 
 /// <summary>
-/// The text of a double: SpanwireJsonWriter finds the shortest digits itself, so every class of double is written by
-/// both writers in the same test, Utf8JsonWriter as the control.
+/// The text of a double or a float: SpanwireJsonWriter finds the shortest digits itself, so every class of value is
+/// written by both writers in the same test, Utf8JsonWriter as the control.
 /// </summary>
-public sealed class DoubleTextTests
+public sealed class FloatingPointTextTests
 {
     private static readonly int s_randomValues = LongRuns.Scale(300_000);
 
@@ -48,6 +48,70 @@ public sealed class DoubleTextTests
         string actual = Write(value, incumbent: false);
         Assert.True(control == text, $"{why}: the control wrote {control}, the row says {text}");
         Assert.True(actual == control, $"{why}: expected {control}, actual {actual} (bits {BitConverter.DoubleToInt64Bits(value):X16})");
+    }
+
+    public static TheoryData<float, string, string> SingleRows => new()
+    {
+        { 0f, "0", "zero" },
+        { -0f, "-0", "negative zero keeps its sign" },
+        { 1e8f, "100000000", "the point 9 digits after the first: still plain" },
+        { 1e9f, "1E+09", "10 digits: exponent form (a float's layout turns at 9, not 17)" },
+        { 123456789f, "123456790", "the float nearest, in its shortest digits" },
+        { 0.1f, "0.1", "the shortest digits, not the exact value" },
+        { 1f / 3, "0.33333334", "8 digits" },
+        { 16777216f, "16777216", "2^24, the end of exact integers" },
+        { float.Epsilon, "1E-45", "the smallest subnormal" },
+        { float.MaxValue, "3.4028235E+38", "the largest" },
+        { 0.00001f, "1E-05", "four zeros after the point: exponent form" },
+    };
+
+    [Theory]
+    [MemberData(nameof(SingleRows))]
+    public void A_float_is_written_as_Utf8JsonWriter_writes_it(float value, string text, string why)
+    {
+        string control = Write(value, incumbent: true);
+        string actual = Write(value, incumbent: false);
+        Assert.True(control == text, $"{why}: the control wrote {control}, the row says {text}");
+        Assert.True(actual == control, $"{why}: expected {control}, actual {actual} (bits {BitConverter.SingleToInt32Bits(value):X8})");
+    }
+
+    [Fact]
+    public void Every_float_power_of_two_and_ten_with_neighbours_integers_and_subnormals_match()
+    {
+        var values = new List<float>();
+        for (int exponent = 0; exponent < 255; exponent++)
+        {
+            float power = BitConverter.Int32BitsToSingle(exponent << 23);
+            values.AddRange([power, MathF.BitIncrement(power), MathF.BitDecrement(power), -power]);
+        }
+
+        for (int exponent = -45; exponent <= 38; exponent++)
+        {
+            float power = float.Parse($"1e{exponent}", System.Globalization.CultureInfo.InvariantCulture);
+            values.AddRange([power, MathF.BitIncrement(power), MathF.BitDecrement(power)]);
+        }
+
+        for (int i = 0; i < 20_000; i++)
+        {
+            values.AddRange([i, i / 10f, i / 1000f, (1 << 24) - i, BitConverter.Int32BitsToSingle(i), i * 1e7f]);
+        }
+
+        AssertSameText(values.FindAll(float.IsFinite), "floats: powers, integers, fractions and subnormals");
+    }
+
+    [Fact]
+    public void Seeded_random_floats_match()
+    {
+        var random = new Random(20261128);
+        var values = new List<float>(s_randomValues);
+        while (values.Count < s_randomValues)
+        {
+            float bits = BitConverter.Int32BitsToSingle(random.Next());
+            float scaled = (float)((random.NextDouble() - 0.5) * Math.Pow(10, random.Next(-30, 30)));
+            values.AddRange([random.Next(2) == 0 ? bits : -bits, scaled]);
+        }
+
+        AssertSameText(values.FindAll(float.IsFinite), "seeded random floats (seed 20261128)");
     }
 
     [Fact]
@@ -105,46 +169,61 @@ public sealed class DoubleTextTests
         AssertSameText(values, "seeded random doubles (seed 20261127)");
     }
 
-    private static void AssertSameText(List<double> values, string what)
+    private static void AssertSameText(List<double> values, string what) =>
+        AssertSameText(values, (w, v) => w.WriteNumberValue(v), (w, v) => w.WriteNumberValue(v), v => Write(v, incumbent: true), v => Write(v, incumbent: false),
+            v => $"{v:R} (bits {BitConverter.DoubleToInt64Bits(v):X16})", what);
+
+    private static void AssertSameText(List<float> values, string what) =>
+        AssertSameText(values, (w, v) => w.WriteNumberValue(v), (w, v) => w.WriteNumberValue(v), v => Write(v, incumbent: true), v => Write(v, incumbent: false),
+            v => $"{v:R} (bits {BitConverter.SingleToInt32Bits(v):X8})", what);
+
+    private static void AssertSameText<T>(List<T> values, Action<Utf8JsonWriter, T> control, Action<SpanwireJsonWriter, T> actual,
+        Func<T, string> controlText, Func<T, string> actualText, Func<T, string> describe, string what)
     {
         // One document each, compared whole; only a difference is looked for value by value.
-        var control = new ArrayBufferWriter<byte>();
-        var actual = new ArrayBufferWriter<byte>();
-        using (var writer = new Utf8JsonWriter(control))
+        var controlOutput = new ArrayBufferWriter<byte>();
+        var actualOutput = new ArrayBufferWriter<byte>();
+        using (var writer = new Utf8JsonWriter(controlOutput))
         {
             writer.WriteStartArray();
-            values.ForEach(writer.WriteNumberValue);
+            values.ForEach(v => control(writer, v));
             writer.WriteEndArray();
         }
 
-        using (var writer = new SpanwireJsonWriter(actual))
+        using (var writer = new SpanwireJsonWriter(actualOutput))
         {
             writer.WriteStartArray();
-            values.ForEach(writer.WriteNumberValue);
+            values.ForEach(v => actual(writer, v));
             writer.WriteEndArray();
         }
 
-        if (control.WrittenSpan.SequenceEqual(actual.WrittenSpan))
+        if (controlOutput.WrittenSpan.SequenceEqual(actualOutput.WrittenSpan))
         {
             return;
         }
 
-        double first = values.First(v => Write(v, incumbent: true) != Write(v, incumbent: false));
-        Assert.Fail($"{what}: for {first:R} (bits {BitConverter.DoubleToInt64Bits(first):X16}) expected {Write(first, incumbent: true)}, actual {Write(first, incumbent: false)}");
+        T first = values.First(v => controlText(v) != actualText(v));
+        Assert.Fail($"{what}: for {describe(first)} expected {controlText(first)}, actual {actualText(first)}");
     }
 
-    private static string Write(double value, bool incumbent)
+    private static string Write(double value, bool incumbent) =>
+        Write(w => w.WriteNumberValue(value), w => w.WriteNumberValue(value), incumbent);
+
+    private static string Write(float value, bool incumbent) =>
+        Write(w => w.WriteNumberValue(value), w => w.WriteNumberValue(value), incumbent);
+
+    private static string Write(Action<Utf8JsonWriter> control, Action<SpanwireJsonWriter> actual, bool incumbent)
     {
         var output = new ArrayBufferWriter<byte>();
         if (incumbent)
         {
             using var writer = new Utf8JsonWriter(output);
-            writer.WriteNumberValue(value);
+            control(writer);
         }
         else
         {
             using var writer = new SpanwireJsonWriter(output);
-            writer.WriteNumberValue(value);
+            actual(writer);
         }
 
         return Encoding.UTF8.GetString(output.WrittenSpan);
