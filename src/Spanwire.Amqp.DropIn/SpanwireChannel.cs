@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
+using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Events;
@@ -20,6 +21,7 @@ internal sealed class SpanwireChannel : IChannel
     private ShutdownInitiator _initiator = ShutdownInitiator.Peer;
     private ShutdownEventArgs? _applicationClose; // the code and text the application closed with, as RabbitMQ.Client reports them
     private bool _tracking;
+    private bool _disposed;
 
     public SpanwireChannel(SpanwireConnection connection, AmqpChannel channel, CreateChannelOptions? options, ushort dispatchConcurrency)
     {
@@ -35,7 +37,9 @@ internal sealed class SpanwireChannel : IChannel
         channel.CallbackException += (_, e) => events.Raise(CallbackExceptionAsync, this,
             CallbackExceptionEventArgs.Build(e.Exception, "HandleBasicDeliverAsync", e.Consumer.Tag));
         channel.Closed += (_, reason) => events.Raise(ChannelShutdownAsync, this, Shutdown(reason));
-        channel.SetPublishErrorTranslator(error => TranslatePublishError(error, closedBefore: false));
+        // A publish that fails after it was sent is a confirm the channel's end left unanswered: RabbitMQ.Client fails
+        // each such confirm with AlreadyClosedException.
+        channel.SetPublishErrorTranslator(error => TranslatePublishError(error, closedBefore: true));
     }
 
     /// <summary>Publisher confirms as the options ask, before the channel is handed out.</summary>
@@ -56,7 +60,7 @@ internal sealed class SpanwireChannel : IChannel
 
     public bool IsClosed => !IsOpen;
 
-    public bool IsOpen => _channel.IsOpen;
+    public bool IsOpen => !Volatile.Read(ref _disposed) && _channel.IsOpen;
 
     public string? CurrentQueue { get; private set; }
 
@@ -83,23 +87,29 @@ internal sealed class SpanwireChannel : IChannel
 
     public event AsyncEventHandler<ShutdownEventArgs>? ChannelShutdownAsync;
 
-    public ValueTask<ulong> GetNextPublishSequenceNumberAsync(CancellationToken cancellationToken = default) =>
-        ValueTask.FromResult(_channel.ConfirmsEnabled ? _channel.NextPublishSequenceNumber : 0);
+    public ValueTask<ulong> GetNextPublishSequenceNumberAsync(CancellationToken cancellationToken = default)
+    {
+        ThrowIfDisposed();
+        return ValueTask.FromResult(_channel.ConfirmsEnabled ? _channel.NextPublishSequenceNumber : 0);
+    }
 
     public ValueTask BasicAckAsync(ulong deliveryTag, bool multiple, CancellationToken cancellationToken = default) =>
-        Settle(_channel.AckAsync(deliveryTag, multiple, cancellationToken));
+        Settle((deliveryTag, multiple), static (channel, a) => channel.AckAsync(a.deliveryTag, a.multiple));
 
     public ValueTask BasicNackAsync(ulong deliveryTag, bool multiple, bool requeue, CancellationToken cancellationToken = default) =>
-        Settle(_channel.NackAsync(deliveryTag, multiple, requeue, cancellationToken));
+        Settle((deliveryTag, multiple, requeue), static (channel, a) => channel.NackAsync(a.deliveryTag, a.multiple, a.requeue));
 
     public ValueTask BasicRejectAsync(ulong deliveryTag, bool requeue, CancellationToken cancellationToken = default) =>
-        Settle(_channel.RejectAsync(deliveryTag, requeue, cancellationToken));
+        Settle((deliveryTag, requeue), static (channel, a) => channel.RejectAsync(a.deliveryTag, a.requeue));
 
     public async Task BasicCancelAsync(string consumerTag, bool noWait = false, CancellationToken cancellationToken = default)
     {
+        ThrowIfDisposed();
         if (!_consumers.TryGetValue(consumerTag, out Subscription? subscription))
         {
-            throw new OperationInterruptedException(new ShutdownEventArgs(ShutdownInitiator.Library, 404, $"NOT_FOUND - no consumer '{consumerTag}'"));
+            // RabbitMQ.Client asks the broker all the same, which answers cancel-ok: nothing is thrown.
+            await Invoke(() => _channel.CancelUnknownConsumerAsync(consumerTag, cancellationToken)).ConfigureAwait(false);
+            return;
         }
 
         subscription.CancelledByUs = true;
@@ -166,6 +176,7 @@ internal sealed class SpanwireChannel : IChannel
         ReadOnlyMemory<byte> body = default, CancellationToken cancellationToken = default)
         where TProperties : IReadOnlyBasicProperties, IAmqpHeader
     {
+        ThrowIfDisposed();
         bool closedBefore = !_channel.IsOpen;
         try
         {
@@ -192,6 +203,7 @@ internal sealed class SpanwireChannel : IChannel
 
     public async Task CloseAsync(ushort replyCode, string replyText, bool abort, CancellationToken cancellationToken = default)
     {
+        ThrowIfDisposed();
         _initiator = ShutdownInitiator.Application;
         _applicationClose ??= new ShutdownEventArgs(ShutdownInitiator.Application, replyCode, replyText);
         if (abort)
@@ -273,14 +285,39 @@ internal sealed class SpanwireChannel : IChannel
 
     public async ValueTask DisposeAsync()
     {
-        if (_channel.IsOpen)
+        if (Volatile.Read(ref _disposed))
         {
-            _initiator = ShutdownInitiator.Application;
+            return;
         }
 
-        await _channel.DisposeAsync().ConfigureAwait(false);
-        await EndConsumersAsync().ConfigureAwait(false);
+        try
+        {
+            if (_channel.IsOpen)
+            {
+                _initiator = ShutdownInitiator.Application;
+            }
+
+            await _channel.DisposeAsync().ConfigureAwait(false);
+            await EndConsumersAsync().ConfigureAwait(false);
+        }
+        finally
+        {
+            // As RabbitMQ.Client's channel: once disposed, its calls throw ObjectDisposedException, not AlreadyClosedException.
+            Volatile.Write(ref _disposed, true);
+        }
     }
+
+    private void ThrowIfDisposed()
+    {
+        if (Volatile.Read(ref _disposed))
+        {
+            ThrowDisposed();
+        }
+    }
+
+    [DoesNotReturn]
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void ThrowDisposed() => throw new ObjectDisposedException(typeof(SpanwireChannel).FullName);
 
     // A channel ended by its connection's end reports the connection's shutdown, as RabbitMQ.Client's channels do.
     private ShutdownEventArgs Shutdown(Exception reason) => reason switch
@@ -293,6 +330,7 @@ internal sealed class SpanwireChannel : IChannel
     /// <summary>A Spanwire call, its closes reported as RabbitMQ.Client's exceptions.</summary>
     private async Task Invoke(Func<Task> call)
     {
+        ThrowIfDisposed();
         bool closedBefore = !_channel.IsOpen;
         try
         {
@@ -306,6 +344,7 @@ internal sealed class SpanwireChannel : IChannel
 
     private async Task<T> Invoke<T>(Func<Task<T>> call)
     {
+        ThrowIfDisposed();
         bool closedBefore = !_channel.IsOpen;
         try
         {
@@ -317,10 +356,28 @@ internal sealed class SpanwireChannel : IChannel
         }
     }
 
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
-    private async ValueTask Settle(ValueTask settle)
+    /// <summary>
+    /// An ack, nack or reject: queued for the socket at once (the cancellation token has nothing to cancel), a refusal
+    /// reported as RabbitMQ.Client's exception whether the channel throws it at once or later.
+    /// </summary>
+    private ValueTask Settle<TArguments>(TArguments arguments, Func<AmqpChannel, TArguments, ValueTask> settle)
     {
+        ThrowIfDisposed();
         bool closedBefore = !_channel.IsOpen;
+        try
+        {
+            ValueTask settled = settle(_channel, arguments);
+            return settled.IsCompletedSuccessfully ? default : SettleLater(settled, closedBefore);
+        }
+        catch (Exception e) when (Mapping.Translate(e, closedBefore, Shutdown) is var translated && translated != e)
+        {
+            return ValueTask.FromException(translated);
+        }
+    }
+
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
+    private async ValueTask SettleLater(ValueTask settle, bool closedBefore)
+    {
         try
         {
             await settle.ConfigureAwait(false);

@@ -1,3 +1,5 @@
+using System.Diagnostics.CodeAnalysis;
+using System.Runtime.CompilerServices;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Events;
 using RabbitMQ.Client.Exceptions;
@@ -9,17 +11,16 @@ namespace Spanwire.Amqp.DropIn;
 internal sealed class SpanwireConnection : IConnection
 {
     private readonly AmqpConnection _connection;
-    private readonly AmqpConnectionOptions _options;
     private readonly SpanwireConnectionFactory _factory;
     private readonly AsyncEvents _events = new();
     private ShutdownEventArgs? _closeReason;
     private ShutdownEventArgs? _applicationClose; // the code and text the application closed with, as RabbitMQ.Client reports them
     private ShutdownInitiator _initiator = ShutdownInitiator.Peer;
+    private bool _disposed;
 
-    public SpanwireConnection(AmqpConnection connection, AmqpConnectionOptions options, SpanwireConnectionFactory factory, string? clientProvidedName)
+    public SpanwireConnection(AmqpConnection connection, SpanwireConnectionFactory factory, string? clientProvidedName)
     {
         _connection = connection;
-        _options = options;
         _factory = factory;
         ClientProvidedName = clientProvidedName;
         Endpoint = new AmqpTcpEndpoint(connection.Endpoint.Host, connection.Endpoint.Port, factory.Ssl);
@@ -50,7 +51,8 @@ internal sealed class SpanwireConnection : IConnection
 
     public ushort ChannelMax => _connection.ChannelMax;
 
-    public IDictionary<string, object?> ClientProperties => _options.ClientProperties;
+    // What connection.start-ok sent, as RabbitMQ.Client's connection gives it: the defaults, connection_name and the factory's own.
+    public IDictionary<string, object?> ClientProperties => new Dictionary<string, object?>(_connection.SentClientProperties);
 
     public ShutdownEventArgs? CloseReason => _closeReason;
 
@@ -94,6 +96,7 @@ internal sealed class SpanwireConnection : IConnection
 
     public async Task UpdateSecretAsync(string newSecret, string reason, CancellationToken cancellationToken = default)
     {
+        ThrowIfDisposed();
         ThrowIfClosed();
         try
         {
@@ -107,6 +110,7 @@ internal sealed class SpanwireConnection : IConnection
 
     public async Task CloseAsync(ushort reasonCode, string reasonText, TimeSpan timeout, bool abort, CancellationToken cancellationToken = default)
     {
+        ThrowIfDisposed();
         if (_connection.CloseReason is not null)
         {
             return; // as RabbitMQ.Client: closing a closed connection does nothing
@@ -128,6 +132,7 @@ internal sealed class SpanwireConnection : IConnection
 
     public async Task<IChannel> CreateChannelAsync(CreateChannelOptions? options = null, CancellationToken cancellationToken = default)
     {
+        ThrowIfDisposed();
         ThrowIfClosed();
         AmqpChannel channel;
         try
@@ -162,12 +167,38 @@ internal sealed class SpanwireConnection : IConnection
 
     public async ValueTask DisposeAsync()
     {
-        if (_connection.IsOpen)
+        if (Volatile.Read(ref _disposed))
         {
-            _initiator = ShutdownInitiator.Application;
+            return;
         }
 
-        await _connection.DisposeAsync().ConfigureAwait(false);
-        await _events.DrainAsync().ConfigureAwait(false);
+        try
+        {
+            if (_connection.IsOpen)
+            {
+                _initiator = ShutdownInitiator.Application;
+            }
+
+            await _connection.DisposeAsync().ConfigureAwait(false);
+            await _events.DrainAsync().ConfigureAwait(false);
+        }
+        finally
+        {
+            // As RabbitMQ.Client's connection: once disposed, closing, making channels and updating the secret throw
+            // ObjectDisposedException (its properties stay readable here, where RabbitMQ.Client's throw too).
+            Volatile.Write(ref _disposed, true);
+        }
     }
+
+    private void ThrowIfDisposed()
+    {
+        if (Volatile.Read(ref _disposed))
+        {
+            ThrowDisposed();
+        }
+    }
+
+    [DoesNotReturn]
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void ThrowDisposed() => throw new ObjectDisposedException(typeof(SpanwireConnection).FullName);
 }

@@ -37,7 +37,7 @@ public sealed class SpanwireConnectionFactory : IConnectionFactory
     public string VirtualHost { get; set; } = ConnectionFactory.DefaultVHost;
 
     /// <inheritdoc/>
-    public IDictionary<string, object?> ClientProperties { get; set; } = new Dictionary<string, object?>();
+    public IDictionary<string, object?> ClientProperties { get; set; } = AmqpConnection.DefaultClientProperties();
 
     /// <inheritdoc/>
     public ushort RequestedChannelMax { get; set; } = ConnectionFactory.DefaultChannelMax;
@@ -141,7 +141,7 @@ public sealed class SpanwireConnectionFactory : IConnectionFactory
             throw new BrokerUnreachableException(e);
         }
 
-        return new SpanwireConnection(connection, options, this, clientProvidedName);
+        return new SpanwireConnection(connection, this, clientProvidedName);
     }
 
     private AmqpConnectionOptions ToOptions(List<AmqpTcpEndpoint> endpoints, string? clientProvidedName)

@@ -326,6 +326,92 @@ public sealed partial class DropInTests
         Expect.Equal(expected, actual, "a connect to a closed port");
     }
 
+    [BrokerFact]
+    public Task Channel_numbers_are_the_lowest_free_and_come_back_when_a_channel_closes_or_is_disposed() => Compare(async (factory, name) =>
+    {
+        await using IConnection connection = await factory.CreateConnectionAsync(TestTimeout.Token);
+        var seen = new List<string>();
+        var channels = new List<IChannel>();
+        for (int i = 0; i < 12; i++)
+        {
+            channels.Add(await connection.CreateChannelAsync(cancellationToken: TestTimeout.Token));
+        }
+
+        seen.Add("opened " + string.Join(",", channels.Select(c => c.ChannelNumber)));
+        await channels[3].CloseAsync(TestTimeout.Token);
+        channels[7].Dispose(); // Dispose alone closes it too
+        IChannel first = await connection.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+        IChannel second = await connection.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+        IChannel third = await connection.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+        seen.Add($"after freeing 4 and 8: {first.ChannelNumber},{second.ChannelNumber},{third.ChannelNumber}");
+        foreach (IChannel channel in channels.Concat([first, second, third]))
+        {
+            await channel.DisposeAsync();
+        }
+
+        IChannel again = await connection.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+        seen.Add($"after freeing all: {again.ChannelNumber}");
+        await again.CloseAsync(TestTimeout.Token);
+        return string.Join("; ", seen);
+    });
+
+    [BrokerFact]
+    public Task Disposed_channels_and_connections_throw_ObjectDisposedException_closed_ones_AlreadyClosedException() => Compare(async (factory, name) =>
+    {
+        var seen = new List<string>();
+        IConnection connection = await factory.CreateConnectionAsync(TestTimeout.Token);
+        IChannel closed = await connection.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+        await closed.CloseAsync(TestTimeout.Token);
+        seen.Add("closed: ack " + await Outcome(() => closed.BasicAckAsync(1, false, TestTimeout.Token).AsTask()));
+        seen.Add("declare " + await Outcome(() => closed.QueueDeclareAsync(cancellationToken: TestTimeout.Token)));
+        seen.Add("close again " + await Outcome(() => closed.CloseAsync(TestTimeout.Token)));
+        await closed.DisposeAsync();
+        seen.Add($"disposed: open={closed.IsOpen} ack " + await Outcome(() => closed.BasicAckAsync(1, false, TestTimeout.Token).AsTask()));
+        seen.Add("nack " + await Outcome(() => closed.BasicNackAsync(1, false, true, TestTimeout.Token).AsTask()));
+        seen.Add("publish " + await Outcome(() => closed.BasicPublishAsync("", name, new byte[1], TestTimeout.Token).AsTask()));
+        seen.Add("sequence " + await Outcome(() => closed.GetNextPublishSequenceNumberAsync(TestTimeout.Token).AsTask()));
+        seen.Add("declare " + await Outcome(() => closed.QueueDeclareAsync(cancellationToken: TestTimeout.Token)));
+        seen.Add("close " + await Outcome(() => closed.CloseAsync(TestTimeout.Token)));
+        seen.Add("dispose again " + await Outcome(() => closed.DisposeAsync().AsTask()));
+
+        IChannel open = await connection.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+        await connection.CloseAsync(TestTimeout.Token);
+        seen.Add($"connection closed: channel open={open.IsOpen} create " + await Outcome(() => connection.CreateChannelAsync(cancellationToken: TestTimeout.Token)));
+        seen.Add("close again " + await Outcome(() => connection.CloseAsync(TestTimeout.Token)));
+        await connection.DisposeAsync();
+        seen.Add($"connection disposed: open={connection.IsOpen} create " + await Outcome(() => connection.CreateChannelAsync(cancellationToken: TestTimeout.Token)));
+        seen.Add("close " + await Outcome(() => connection.CloseAsync(TestTimeout.Token)));
+        seen.Add("update secret " + await Outcome(() => connection.UpdateSecretAsync("guest", "test", TestTimeout.Token)));
+        seen.Add("dispose again " + await Outcome(() => connection.DisposeAsync().AsTask()));
+        return string.Join("; ", seen);
+    });
+
+    [BrokerFact]
+    public Task Cancelling_a_tag_with_no_consumer_is_answered_and_client_properties_are_what_was_sent() => Compare(async (factory, name) =>
+    {
+        factory.ClientProperties["application"] = "drop-in test";
+        await using IConnection connection = await factory.CreateConnectionAsync("named connection", TestTimeout.Token);
+        await using IChannel channel = await connection.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+        await channel.QueueDeclareAsync(name, durable: false, exclusive: true, autoDelete: false, cancellationToken: TestTimeout.Token);
+        var consumer = new AsyncEventingBasicConsumer(channel);
+        string tag = await channel.BasicConsumeAsync(name, autoAck: true, consumer, TestTimeout.Token);
+        await channel.BasicCancelAsync(tag, cancellationToken: TestTimeout.Token);
+        string twice = await Outcome(() => channel.BasicCancelAsync(tag, cancellationToken: TestTimeout.Token));
+        string never = await Outcome(() => channel.BasicCancelAsync("never-used", cancellationToken: TestTimeout.Token));
+        IDictionary<string, object?> sent = connection.ClientProperties;
+        string properties = $"connection_name={sent["connection_name"]} application={sent["application"]} capabilities={sent["capabilities"] is IDictionary<string, object?>}";
+        return $"cancel twice {twice}; unknown tag {never}; open={channel.IsOpen}; {properties}; factory has product={factory.ClientProperties.ContainsKey("product")}";
+    });
+
+    [BrokerFact]
+    public Task A_tracked_confirm_left_unanswered_by_the_channels_end_is_AlreadyClosedException() => Compare(async (factory, name) =>
+    {
+        await using IConnection connection = await factory.CreateConnectionAsync(TestTimeout.Token);
+        await using IChannel channel = await connection.CreateChannelAsync(new CreateChannelOptions(true, true), TestTimeout.Token);
+        string publish = await Outcome(() => channel.BasicPublishAsync(name + ".missing-exchange", "", new byte[1], TestTimeout.Token).AsTask());
+        return $"{publish} open={channel.IsOpen} reason={channel.CloseReason?.ReplyCode} {channel.CloseReason?.ClassId}.{channel.CloseReason?.MethodId}";
+    });
+
     private static async Task Until(Func<Task<bool>> condition)
     {
         while (!await condition())

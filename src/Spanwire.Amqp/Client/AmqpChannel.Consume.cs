@@ -349,6 +349,13 @@ public sealed partial class AmqpChannel
         }
     }
 
+    /// <summary>
+    /// basic.cancel for a tag with no consumer on this channel (one the broker already cancelled, or never had): the
+    /// broker answers cancel-ok all the same, and RabbitMQ.Client's BasicCancelAsync waits for it.
+    /// </summary>
+    internal Task CancelUnknownConsumerAsync(string tag, CancellationToken cancellationToken) =>
+        CallAsync(AmqpMethods.BasicCancelOk, (o, ch) => AmqpMethodFrames.WriteBasicCancel(o, ch, tag, false), null, cancellationToken);
+
     private void BeginDelivery(in AmqpMethodReader method)
     {
         var deliver = new BasicDeliverArguments(method);

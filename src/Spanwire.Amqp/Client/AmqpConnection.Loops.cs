@@ -292,9 +292,16 @@ public sealed partial class AmqpConnection
     private static byte[] PlainResponse(Link link) =>
         link.Credentials is { } credentials ? Encoding.UTF8.GetBytes($"\0{credentials.UserName}\0{credentials.Password}") : [];
 
-    private void WriteStartOk(Link link)
+    /// <summary>
+    /// What this client says of itself in connection.start-ok before the application's own properties are added:
+    /// product, version, platform and the capabilities it implements. A new dictionary each time.
+    /// </summary>
+    internal static Dictionary<string, object?> DefaultClientProperties() => new()
     {
-        var capabilities = new Dictionary<string, object?>
+        ["product"] = "Spanwire.Amqp",
+        ["version"] = ClientVersion,
+        ["platform"] = ".NET",
+        ["capabilities"] = new Dictionary<string, object?>
         {
             ["publisher_confirms"] = true,
             ["exchange_exchange_bindings"] = true,
@@ -302,14 +309,15 @@ public sealed partial class AmqpConnection
             ["consumer_cancel_notify"] = true,
             ["connection.blocked"] = true,
             ["authentication_failure_close"] = true,
-        };
-        var properties = new Dictionary<string, object?>
-        {
-            ["product"] = "Spanwire.Amqp",
-            ["version"] = ClientVersion,
-            ["platform"] = ".NET",
-            ["capabilities"] = capabilities,
-        };
+        },
+    };
+
+    /// <summary>The client properties the last connection.start-ok sent (empty before the first).</summary>
+    internal IReadOnlyDictionary<string, object?> SentClientProperties => Volatile.Read(ref _sentClientProperties);
+
+    private void WriteStartOk(Link link)
+    {
+        Dictionary<string, object?> properties = DefaultClientProperties();
         if (_options.ClientName is { } name)
         {
             properties["connection_name"] = name;
@@ -323,6 +331,7 @@ public sealed partial class AmqpConnection
             }
         }
 
+        Volatile.Write(ref _sentClientProperties, properties);
         var table = FieldTable.FromDictionary(properties);
         bool external = _options.AuthMechanism == AmqpAuthMechanism.External;
         byte[] response = external ? [] : PlainResponse(link); // EXTERNAL: the broker takes the identity from the client certificate

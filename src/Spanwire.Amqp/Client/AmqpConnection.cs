@@ -25,9 +25,9 @@ public sealed partial class AmqpConnection : IAsyncDisposable
     private readonly Lock _channelsLock = new();
     private readonly TaskCompletionSource<Exception> _closed = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private AmqpChannel?[] _channels = [];
+    private Dictionary<string, object?> _sentClientProperties = [];
     private Link _link;
     private string? _updatedSecret; // the secret UpdateSecretAsync gave the broker, for later logins
-    private ushort _nextChannel = 1;
 
     private AmqpConnection(AmqpConnectionOptions options, IReadOnlyList<AmqpEndpoint> endpoints, Link link)
     {
@@ -379,6 +379,8 @@ public sealed partial class AmqpConnection : IAsyncDisposable
         }
     }
 
+    // The lowest number not in use, as RabbitMQ.Client allocates them: a closed channel's number is taken again (a
+    // channel is forgotten only once its close is settled with the broker, or the link is gone).
     private ushort FindFreeChannel()
     {
         int max = ChannelMax == 0 ? ushort.MaxValue : ChannelMax;
@@ -387,10 +389,8 @@ public sealed partial class AmqpConnection : IAsyncDisposable
             _channels = new AmqpChannel?[Math.Min(max, 255) + 1];
         }
 
-        for (int tried = 0; tried < max; tried++)
+        for (int number = 1; number <= max; number++)
         {
-            ushort number = _nextChannel;
-            _nextChannel = (ushort)(number >= max ? 1 : number + 1);
             if (number >= _channels.Length)
             {
                 Array.Resize(ref _channels, Math.Min(max, _channels.Length * 2) + 1);
@@ -398,7 +398,7 @@ public sealed partial class AmqpConnection : IAsyncDisposable
 
             if (_channels[number] is null)
             {
-                return number;
+                return (ushort)number;
             }
         }
 
