@@ -124,6 +124,9 @@ internal static class Mapping
         AmqpClosedException closed when closed.InnerException is null || initiator != ShutdownInitiator.Library =>
             new ShutdownEventArgs(initiator, closed.ReplyCode, closed.ReplyText, closed.ClassId, closed.MethodId),
         AmqpClosedException closed => new ShutdownEventArgs(initiator, closed.ReplyCode, closed.ReplyText, closed.InnerException!),
+        // A frame the client refused (larger than the inbound limit, or not a frame) is RabbitMQ.Client's MalformedFrameException.
+        AmqpProtocolException { ReplyCode: AmqpReplyCode.FrameError } frame =>
+            new ShutdownEventArgs(ShutdownInitiator.Library, frame.ReplyCode, frame.Message, new MalformedFrameException(frame.Message)),
         AmqpProtocolException protocol => new ShutdownEventArgs(ShutdownInitiator.Library, protocol.ReplyCode, protocol.Message, protocol),
         _ => new ShutdownEventArgs(ShutdownInitiator.Library, 541, reason.Message, reason),
     };

@@ -18,12 +18,12 @@ internal sealed class SpanwireConnection : IConnection
     private ShutdownInitiator _initiator = ShutdownInitiator.Peer;
     private bool _disposed;
 
-    public SpanwireConnection(AmqpConnection connection, SpanwireConnectionFactory factory, string? clientProvidedName)
+    public SpanwireConnection(AmqpConnection connection, SpanwireConnectionFactory factory, AmqpTcpEndpoint endpoint, string? clientProvidedName)
     {
         _connection = connection;
         _factory = factory;
         ClientProvidedName = clientProvidedName;
-        Endpoint = new AmqpTcpEndpoint(connection.Endpoint.Host, connection.Endpoint.Port, factory.Ssl);
+        Endpoint = endpoint;
         connection.Closed += (_, reason) =>
         {
             _closeReason = Shutdown(reason);

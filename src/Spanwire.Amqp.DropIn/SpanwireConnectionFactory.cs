@@ -55,7 +55,14 @@ public sealed class SpanwireConnectionFactory : IConnectionFactory
     public ICredentialsProvider? CredentialsProvider { get; set; }
 
     /// <inheritdoc/>
-    public string? ClientProvidedName { get; set; }
+    /// <remarks>Cut to its first 3,000 characters, as RabbitMQ.Client cuts it: the handshake's first frames have room for no more.</remarks>
+    public string? ClientProvidedName
+    {
+        get => _clientProvidedName;
+        set => _clientProvidedName = Shortened(value);
+    }
+
+    private string? _clientProvidedName;
 
     /// <inheritdoc/>
     public TimeSpan HandshakeContinuationTimeout { get; set; } = TimeSpan.FromSeconds(10);
@@ -78,8 +85,27 @@ public sealed class SpanwireConnectionFactory : IConnectionFactory
     /// <summary>TLS for the connection, as RabbitMQ.Client's <see cref="SslOption"/> describes it.</summary>
     public SslOption Ssl { get; set; } = new();
 
-    /// <summary>The largest message body accepted (RabbitMQ.Client's default: 64 MiB).</summary>
+    /// <summary>
+    /// The largest frame payload accepted from the broker (RabbitMQ.Client's default: 64 MiB): as in RabbitMQ.Client, a
+    /// larger frame ends the connection, each call then failing with <see cref="RabbitMQ.Client.Exceptions.AlreadyClosedException"/>
+    /// around a <see cref="RabbitMQ.Client.Exceptions.MalformedFrameException"/>. An endpoint given as an
+    /// <see cref="AmqpTcpEndpoint"/> carries its own.
+    /// </summary>
     public uint MaxInboundMessageBodySize { get; set; } = ConnectionFactory.DefaultMaxInboundMessageBodySize;
+
+    /// <summary>The host, port, TLS and inbound limit as one endpoint, as RabbitMQ.Client's factory gives them; setting it sets all four.</summary>
+    public AmqpTcpEndpoint Endpoint
+    {
+        get => new(HostName, Port, Ssl, MaxInboundMessageBodySize);
+        set
+        {
+            ArgumentNullException.ThrowIfNull(value);
+            HostName = value.HostName;
+            Port = value.Port;
+            Ssl = value.Ssl;
+            MaxInboundMessageBodySize = value.MaxInboundMessageBodySize;
+        }
+    }
 
     /// <summary>
     /// Spanwire's own connection settings, applied after the ones above (for example
@@ -109,7 +135,7 @@ public sealed class SpanwireConnectionFactory : IConnectionFactory
 
     /// <inheritdoc/>
     public Task<IConnection> CreateConnectionAsync(string clientProvidedName, CancellationToken cancellationToken = default) =>
-        ConnectAsync([], clientProvidedName, cancellationToken);
+        ConnectAsync([], Shortened(clientProvidedName), cancellationToken);
 
     /// <inheritdoc/>
     public Task<IConnection> CreateConnectionAsync(IEnumerable<string> hostnames, CancellationToken cancellationToken = default) =>
@@ -117,7 +143,7 @@ public sealed class SpanwireConnectionFactory : IConnectionFactory
 
     /// <inheritdoc/>
     public Task<IConnection> CreateConnectionAsync(IEnumerable<string> hostnames, string clientProvidedName, CancellationToken cancellationToken = default) =>
-        ConnectAsync([.. hostnames.Select(h => new AmqpTcpEndpoint(h, Port, Ssl))], clientProvidedName, cancellationToken);
+        ConnectAsync([.. hostnames.Select(h => new AmqpTcpEndpoint(h, Port, Ssl, MaxInboundMessageBodySize))], Shortened(clientProvidedName), cancellationToken);
 
     /// <inheritdoc/>
     public Task<IConnection> CreateConnectionAsync(IEnumerable<AmqpTcpEndpoint> endpoints, CancellationToken cancellationToken = default) =>
@@ -125,7 +151,11 @@ public sealed class SpanwireConnectionFactory : IConnectionFactory
 
     /// <inheritdoc/>
     public Task<IConnection> CreateConnectionAsync(IEnumerable<AmqpTcpEndpoint> endpoints, string clientProvidedName, CancellationToken cancellationToken = default) =>
-        ConnectAsync([.. endpoints], clientProvidedName, cancellationToken);
+        ConnectAsync([.. endpoints], Shortened(clientProvidedName), cancellationToken);
+
+    private const int MaxClientProvidedName = 3000;
+
+    private static string? Shortened(string? name) => name is { Length: > MaxClientProvidedName } ? name[..MaxClientProvidedName] : name;
 
     private async Task<IConnection> ConnectAsync(List<AmqpTcpEndpoint> endpoints, string? clientProvidedName, CancellationToken cancellationToken)
     {
@@ -141,14 +171,24 @@ public sealed class SpanwireConnectionFactory : IConnectionFactory
             throw new BrokerUnreachableException(e);
         }
 
-        return new SpanwireConnection(connection, this, clientProvidedName);
+        return new SpanwireConnection(connection, this, ConnectedEndpoint(connection, endpoints), clientProvidedName);
     }
+
+    // The endpoint given for the one connected to, its TLS and inbound limit with it.
+    private static AmqpTcpEndpoint ConnectedEndpoint(AmqpConnection connection, List<AmqpTcpEndpoint> endpoints)
+    {
+        AmqpEndpoint connected = connection.Endpoint;
+        AmqpTcpEndpoint given = endpoints.Find(e => e.HostName == connected.Host && PortOf(e) == connected.Port) ?? endpoints[0];
+        return new AmqpTcpEndpoint(connected.Host, connected.Port, given.Ssl, given.MaxInboundMessageBodySize);
+    }
+
+    private static int PortOf(AmqpTcpEndpoint endpoint) => endpoint.Port > 0 ? endpoint.Port : endpoint.Ssl.Enabled ? 5671 : 5672;
 
     private AmqpConnectionOptions ToOptions(List<AmqpTcpEndpoint> endpoints, string? clientProvidedName)
     {
         if (endpoints.Count == 0)
         {
-            endpoints.Add(new AmqpTcpEndpoint(HostName, Port, Ssl));
+            endpoints.Add(Endpoint);
         }
 
         var options = new AmqpConnectionOptions
@@ -170,7 +210,7 @@ public sealed class SpanwireConnectionFactory : IConnectionFactory
         options.Endpoints.Clear();
         foreach (AmqpTcpEndpoint endpoint in endpoints)
         {
-            options.Endpoints.Add(new AmqpEndpoint(endpoint.HostName, endpoint.Port > 0 ? endpoint.Port : endpoint.Ssl.Enabled ? 5671 : 5672));
+            options.Endpoints.Add(new AmqpEndpoint(endpoint.HostName, PortOf(endpoint)));
         }
 
         foreach (KeyValuePair<string, object?> property in ClientProperties)
@@ -178,6 +218,7 @@ public sealed class SpanwireConnectionFactory : IConnectionFactory
             options.ClientProperties[property.Key] = property.Value;
         }
 
+        options.MaxInboundFramePayload = endpoints[0].MaxInboundMessageBodySize;
         SslOption ssl = endpoints[0].Ssl;
         if (ssl.Enabled)
         {

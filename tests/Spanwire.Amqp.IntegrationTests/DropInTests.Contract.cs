@@ -412,6 +412,94 @@ public sealed partial class DropInTests
         return $"{publish} open={channel.IsOpen} reason={channel.CloseReason?.ReplyCode} {channel.CloseReason?.ClassId}.{channel.CloseReason?.MethodId}";
     });
 
+    [BrokerFact]
+    public Task A_frame_past_MaxInboundMessageBodySize_ends_the_connection_with_a_MalformedFrameException() => Compare(async (factory, name) =>
+    {
+        await using IConnection connection = await factory.CreateConnectionAsync(TestTimeout.Token);
+        var seen = new List<string> { $"endpoint limit {connection.Endpoint.MaxInboundMessageBodySize}" };
+        connection.ConnectionShutdownAsync += (_, e) => Note(seen, $"connection shutdown {e.Initiator} {e.ReplyCode} {e.Exception?.GetType().Name}");
+        await using IChannel channel = await connection.CreateChannelAsync(new CreateChannelOptions(true, true), TestTimeout.Token);
+        await channel.QueueDeclareAsync(name, durable: false, exclusive: true, autoDelete: false, cancellationToken: TestTimeout.Token);
+        var ended = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var consumer = new AsyncEventingBasicConsumer(channel);
+        consumer.ReceivedAsync += (_, e) => Note(seen, $"received {e.Body.Length}");
+        consumer.ShutdownAsync += (_, _) =>
+        {
+            ended.TrySetResult();
+            return Task.CompletedTask;
+        };
+        await channel.BasicConsumeAsync(name, autoAck: true, consumer, TestTimeout.Token);
+        await channel.BasicPublishAsync("", name, new byte[100], TestTimeout.Token);
+        await Until(() => { lock (seen) { return seen.Count == 2; } });
+        try
+        {
+            await channel.BasicPublishAsync("", name, new byte[16384], TestTimeout.Token);
+            seen.Add("the large publish confirmed");
+        }
+        catch (AlreadyClosedException e)
+        {
+            await Note(seen, $"the large publish: {e.GetType().Name} around {e.InnerException?.GetType().Name}");
+        }
+
+        await ended.Task.WaitAsync(TestTimeout.Token);
+        await Until(() => { lock (seen) { return seen.Count == 4; } });
+        lock (seen)
+        {
+            return string.Join("; ", seen.Order()) + $"; open={connection.IsOpen}";
+        }
+    }, Broker.Uri, factory =>
+    {
+        switch (factory)
+        {
+            case ConnectionFactory control:
+                control.MaxInboundMessageBodySize = 8192;
+                control.AutomaticRecoveryEnabled = false;
+                break;
+            case SpanwireConnectionFactory dropIn:
+                dropIn.MaxInboundMessageBodySize = 8192;
+                dropIn.AutomaticRecoveryEnabled = false;
+                break;
+        }
+    });
+
+    [BrokerFact]
+    public Task The_factory_cuts_long_client_names_and_each_connection_reports_its_endpoints_limit() => Compare(async (factory, name) =>
+    {
+        Uri uri = new(Broker.Uri);
+        var seen = new List<string>();
+        await using (IConnection named = await factory.CreateConnectionAsync(new string('n', 3003), TestTimeout.Token))
+        {
+            seen.Add($"a 3003-character name comes out {named.ClientProvidedName?.Length}");
+            seen.Add($"limit {named.Endpoint.MaxInboundMessageBodySize} port {named.Endpoint.Port == uri.Port}");
+        }
+
+        var endpoint = new AmqpTcpEndpoint(uri.Host, uri.Port, new SslOption(), 1200);
+        await using (IConnection listed = await factory.CreateConnectionAsync([endpoint], TestTimeout.Token))
+        {
+            seen.Add($"an endpoint's own limit {listed.Endpoint.MaxInboundMessageBodySize}");
+        }
+
+        await using (IConnection hosts = await factory.CreateConnectionAsync([uri.Host], TestTimeout.Token))
+        {
+            seen.Add($"a host list takes the factory's limit {hosts.Endpoint.MaxInboundMessageBodySize}");
+        }
+
+        return string.Join("; ", seen);
+    }, Broker.Uri, factory =>
+    {
+        switch (factory)
+        {
+            case ConnectionFactory control:
+                control.MaxInboundMessageBodySize = 1500;
+                control.Endpoint = new AmqpTcpEndpoint(control.HostName, control.Port, control.Ssl, control.MaxInboundMessageBodySize);
+                break;
+            case SpanwireConnectionFactory dropIn:
+                dropIn.MaxInboundMessageBodySize = 1500;
+                dropIn.Endpoint = new AmqpTcpEndpoint(dropIn.HostName, dropIn.Port, dropIn.Ssl, dropIn.MaxInboundMessageBodySize);
+                break;
+        }
+    });
+
     private static async Task Until(Func<Task<bool>> condition)
     {
         while (!await condition())

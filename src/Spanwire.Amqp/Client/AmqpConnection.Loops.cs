@@ -256,7 +256,7 @@ public sealed partial class AmqpConnection
                 AmqpMethodFrames.WriteConnectionOpen(scope.Writer, 0, _options.VirtualHost);
             }
 
-            link.Decoder.FrameMax = FrameMax;
+            link.Decoder.FrameMax = AcceptedFrameMax(FrameMax, _options.MaxInboundFramePayload);
             return HandshakeState.OpenOk;
         }
 
@@ -286,6 +286,18 @@ public sealed partial class AmqpConnection
     }
 
     private static ushort Negotiate(ushort client, ushort server) => client == 0 ? server : server == 0 ? client : Math.Min(client, server);
+
+    // The largest frame read from the broker: the negotiated frame_max, lowered by the application's payload limit.
+    private static uint AcceptedFrameMax(uint frameMax, uint maxPayload)
+    {
+        if (maxPayload == 0 || maxPayload > uint.MaxValue - AmqpFraming.FrameOverhead)
+        {
+            return frameMax;
+        }
+
+        uint limit = maxPayload + AmqpFraming.FrameOverhead;
+        return frameMax == 0 ? limit : Math.Min(frameMax, limit);
+    }
 
     private static uint Negotiate(uint client, uint server) => client == 0 ? server : server == 0 ? client : Math.Min(client, server);
 

@@ -58,6 +58,14 @@ public sealed class AmqpConnectionOptions
     /// <summary>The largest frame to ask for, overhead included; 0 asks for no limit. Default 131072.</summary>
     public uint FrameMax { get; set; } = 131072;
 
+    /// <summary>
+    /// The largest frame payload accepted from the broker once the connection is tuned, in bytes; 0 (the default)
+    /// accepts every frame within the negotiated frame_max. A larger frame ends the connection with a frame error
+    /// (<see cref="Protocol.AmqpProtocolException"/>, reply code 501): RabbitMQ.Client's
+    /// <c>MaxInboundMessageBodySize</c>, which bounds each frame's payload, not the whole body.
+    /// </summary>
+    public uint MaxInboundFramePayload { get; set; }
+
     /// <summary>The most channels to ask for; 0 asks for the protocol's limit. Default 2047.</summary>
     public ushort ChannelMax { get; set; } = 2047;
 
