@@ -133,11 +133,18 @@ internal sealed class SpanwireConnection : IConnection
     public async Task<IChannel> CreateChannelAsync(CreateChannelOptions? options = null, CancellationToken cancellationToken = default)
     {
         ThrowIfDisposed();
-        ThrowIfClosed();
+        bool inRecoveryHandler = RecoveryHooks.InHandler;
+        if (!inRecoveryHandler)
+        {
+            ThrowIfClosed();
+        }
+
         AmqpChannel channel;
         try
         {
-            channel = await _connection.OpenChannelAsync(cancellationToken).ConfigureAwait(false);
+            channel = inRecoveryHandler
+                ? await _connection.OpenRecoveryChannelAsync(cancellationToken).ConfigureAwait(false)
+                : await _connection.OpenChannelAsync(cancellationToken).ConfigureAwait(false);
         }
         catch (Exception e) when (Mapping.Translate(e, closedBefore: false, Shutdown) is var translated && translated != e)
         {

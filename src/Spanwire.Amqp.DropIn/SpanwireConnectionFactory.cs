@@ -79,6 +79,20 @@ public sealed class SpanwireConnectionFactory : IConnectionFactory
     /// <summary>Whether exchanges, queues, bindings and consumers are declared again on recovery (default: true).</summary>
     public bool TopologyRecoveryEnabled { get; set; } = true;
 
+    /// <summary>
+    /// Which recorded exchanges, queues, bindings and consumers recovery restores, as RabbitMQ.Client's factory takes
+    /// it: each predicate sees the entity through RabbitMQ.Client's <see cref="IRecordedExchange"/> and kin.
+    /// </summary>
+    public TopologyRecoveryFilter TopologyRecoveryFilter { get; set; } = new();
+
+    /// <summary>
+    /// What recovery does with an entity the broker refuses, as RabbitMQ.Client's factory takes it: when the kind's
+    /// condition holds for the entity and the <see cref="RabbitMQ.Client.Exceptions.OperationInterruptedException"/>,
+    /// the kind's handler runs with the connection (channels it makes open on the new link) and the entity is not
+    /// tried again; a handler that throws fails the attempt, and recovery tries again after the recovery interval.
+    /// </summary>
+    public TopologyRecoveryExceptionHandler TopologyRecoveryExceptionHandler { get; set; } = new();
+
     /// <summary>How long recovery waits between attempts (RabbitMQ.Client's default: 5 s).</summary>
     public TimeSpan NetworkRecoveryInterval { get; set; } = TimeSpan.FromSeconds(5);
 
@@ -159,7 +173,8 @@ public sealed class SpanwireConnectionFactory : IConnectionFactory
 
     private async Task<IConnection> ConnectAsync(List<AmqpTcpEndpoint> endpoints, string? clientProvidedName, CancellationToken cancellationToken)
     {
-        AmqpConnectionOptions options = ToOptions(endpoints, clientProvidedName);
+        SpanwireConnection? made = null; // the recovery handlers are given the connection, made once connected
+        AmqpConnectionOptions options = ToOptions(endpoints, clientProvidedName, () => made);
         AmqpConnection connection;
         try
         {
@@ -171,7 +186,8 @@ public sealed class SpanwireConnectionFactory : IConnectionFactory
             throw new BrokerUnreachableException(e);
         }
 
-        return new SpanwireConnection(connection, this, ConnectedEndpoint(connection, endpoints), clientProvidedName);
+        made = new SpanwireConnection(connection, this, ConnectedEndpoint(connection, endpoints), clientProvidedName);
+        return made;
     }
 
     // The endpoint given for the one connected to, its TLS and inbound limit with it.
@@ -184,7 +200,7 @@ public sealed class SpanwireConnectionFactory : IConnectionFactory
 
     private static int PortOf(AmqpTcpEndpoint endpoint) => endpoint.Port > 0 ? endpoint.Port : endpoint.Ssl.Enabled ? 5671 : 5672;
 
-    private AmqpConnectionOptions ToOptions(List<AmqpTcpEndpoint> endpoints, string? clientProvidedName)
+    private AmqpConnectionOptions ToOptions(List<AmqpTcpEndpoint> endpoints, string? clientProvidedName, Func<IConnection?> connection)
     {
         if (endpoints.Count == 0)
         {
@@ -203,6 +219,8 @@ public sealed class SpanwireConnectionFactory : IConnectionFactory
             ContinuationTimeout = ContinuationTimeout,
             ConsumerDispatchConcurrency = ConsumerDispatchConcurrency,
             AutomaticRecovery = AutomaticRecoveryEnabled,
+            TopologyRecoveryFilter = RecoveryHooks.Filter(TopologyRecoveryFilter),
+            TopologyRecoveryFailed = RecoveryHooks.Failed(TopologyRecoveryExceptionHandler, connection),
             TopologyRecovery = TopologyRecoveryEnabled,
             RecoveryInterval = NetworkRecoveryInterval,
             ClientName = clientProvidedName,

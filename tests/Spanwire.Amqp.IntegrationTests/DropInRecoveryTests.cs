@@ -38,6 +38,92 @@ public sealed class DropInRecoveryTests(PrivateNode node) : IClassFixture<Privat
         }), viaProxy, FastRecovery);
     }
 
+    [BrokerFact]
+    public Task Recovery_filters_and_exception_handlers_act_as_RabbitMQ_Clients() =>
+        DropInTests.Compare(async (factory, name) =>
+        {
+            // RabbitMQ.Client's own pattern: an exchange redeclared out of band with another type is refused (406) on
+            // recovery and put right by the handler; a queue the filter leaves out is not declared again.
+            IConnection connection = await factory.CreateConnectionAsync(TestTimeout.Token);
+            var recovered = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+            connection.RecoverySucceededAsync += (_, _) =>
+            {
+                recovered.TrySetResult();
+                return Task.CompletedTask;
+            };
+            IChannel channel = await connection.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+            string troubled = name + ".exception", fine = name + ".fine", kept = name + ".kept", filtered = name + ".filtered";
+            await channel.ExchangeDeclareAsync(troubled, ExchangeType.Direct, cancellationToken: TestTimeout.Token);
+            await channel.ExchangeDeclareAsync(fine, ExchangeType.Direct, cancellationToken: TestTimeout.Token);
+            await channel.QueueDeclareAsync(kept, durable: false, exclusive: false, autoDelete: false, cancellationToken: TestTimeout.Token);
+            await channel.QueueDeclareAsync(filtered, durable: false, exclusive: false, autoDelete: false, cancellationToken: TestTimeout.Token);
+
+            var control = new ConnectionFactory { Uri = new Uri(node.Uri) };
+            await using (IConnection other = await control.CreateConnectionAsync(TestTimeout.Token))
+            await using (IChannel side = await other.CreateChannelAsync(cancellationToken: TestTimeout.Token))
+            {
+                await side.ExchangeDeleteAsync(fine, cancellationToken: TestTimeout.Token);
+                await side.ExchangeDeleteAsync(troubled, cancellationToken: TestTimeout.Token);
+                await side.ExchangeDeclareAsync(troubled, ExchangeType.Topic, cancellationToken: TestTimeout.Token);
+                await side.QueueDeleteAsync(kept, cancellationToken: TestTimeout.Token);
+                await side.QueueDeleteAsync(filtered, cancellationToken: TestTimeout.Token);
+            }
+
+            await node.CtlAsync("close_all_connections \"drop-in recovery hooks\"");
+            await recovered.Task.WaitAsync(TimeSpan.FromSeconds(30), TestTimeout.Token);
+
+            var seen = new List<string> { $"channel open={channel.IsOpen}" };
+            await using (IConnection check = await control.CreateConnectionAsync(TestTimeout.Token))
+            {
+                async Task Exists(string what, Func<IChannel, Task> probe)
+                {
+                    await using IChannel c = await check.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+                    seen.Add($"{what} {await DropInTests.Outcome(() => probe(c))}");
+                }
+
+                await Exists("fine exchange", c => c.ExchangeDeclarePassiveAsync(fine, TestTimeout.Token));
+                await Exists("troubled exchange as topic", c => c.ExchangeDeclareAsync(troubled, ExchangeType.Topic, cancellationToken: TestTimeout.Token));
+                await Exists("kept queue", c => c.QueueDeclarePassiveAsync(kept, TestTimeout.Token));
+                await Exists("filtered queue", c => c.QueueDeclarePassiveAsync(filtered, TestTimeout.Token));
+                await Exists("the handler's queue", c => c.QueueDeclarePassiveAsync(troubled + ".handled", TestTimeout.Token));
+                await using IChannel cleanup = await check.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+                await cleanup.ExchangeDeleteAsync(troubled, cancellationToken: TestTimeout.Token);
+                await cleanup.ExchangeDeleteAsync(fine, cancellationToken: TestTimeout.Token);
+                await cleanup.QueueDeleteAsync(kept, cancellationToken: TestTimeout.Token);
+                await cleanup.QueueDeleteAsync(troubled + ".handled", cancellationToken: TestTimeout.Token);
+            }
+
+            await connection.CloseAsync(TestTimeout.Token);
+            await connection.DisposeAsync();
+            return string.Join("; ", seen);
+        }, node.Uri, factory =>
+        {
+            FastRecovery(factory);
+            var filter = new TopologyRecoveryFilter { QueueFilter = q => !q.Name.EndsWith(".filtered", StringComparison.Ordinal) };
+            var handler = new TopologyRecoveryExceptionHandler
+            {
+                ExchangeRecoveryExceptionCondition = (e, ex) => e.Name.EndsWith(".exception", StringComparison.Ordinal)
+                    && ex is RabbitMQ.Client.Exceptions.OperationInterruptedException { ShutdownReason.ReplyCode: 406 },
+                ExchangeRecoveryExceptionHandlerAsync = async (e, _, connection) =>
+                {
+                    await using IChannel channel = await connection.CreateChannelAsync();
+                    await channel.ExchangeDeleteAsync(e.Name);
+                    await channel.ExchangeDeclareAsync(e.Name, ExchangeType.Topic);
+                    await channel.QueueDeclareAsync(e.Name + ".handled", durable: false, exclusive: false, autoDelete: false); // shows the handler ran
+                    await channel.CloseAsync();
+                },
+            };
+            if (factory is ConnectionFactory control)
+            {
+                (control.TopologyRecoveryFilter, control.TopologyRecoveryExceptionHandler) = (filter, handler);
+            }
+            else
+            {
+                var dropIn = (SpanwireConnectionFactory)factory;
+                (dropIn.TopologyRecoveryFilter, dropIn.TopologyRecoveryExceptionHandler) = (filter, handler);
+            }
+        });
+
     private static void FastRecovery(IConnectionFactory factory)
     {
         if (factory is ConnectionFactory control)
