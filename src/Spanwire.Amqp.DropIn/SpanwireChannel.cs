@@ -112,10 +112,10 @@ internal sealed class SpanwireChannel : IChannel
             return;
         }
 
+        // As RabbitMQ.Client: the call ends with the broker's cancel-ok, and the consumer hears HandleBasicCancelOkAsync
+        // after the deliveries it holds (from its watch), so a delivery handler may cancel its own consumer.
         subscription.CancelledByUs = true;
         await Invoke(() => subscription.Native.CancelAsync(cancellationToken)).ConfigureAwait(false);
-        await subscription.Watch.ConfigureAwait(false);
-        await subscription.Consumer.HandleBasicCancelOkAsync(consumerTag, cancellationToken).ConfigureAwait(false);
     }
 
     public async Task<string> BasicConsumeAsync(string queue, bool autoAck, string consumerTag, bool noLocal, bool exclusive,
@@ -391,31 +391,40 @@ internal sealed class SpanwireChannel : IChannel
     /// <summary>How a consumer ends, told to it as RabbitMQ.Client tells it: cancelled by the broker, or its channel shut down.</summary>
     private async Task WatchAsync(Subscription subscription)
     {
+        bool ended = true;
         try
         {
             await subscription.Native.Completion.ConfigureAwait(false);
         }
         catch (Exception)
         {
-            // Its reason is the channel's, reported below.
+            ended = false; // its reason is the channel's, reported below
         }
 
         bool removed = _consumers.TryRemove(new KeyValuePair<string, Subscription>(subscription.Native.Tag, subscription));
         Debug.Assert(removed, "a consumer is added before its watch starts, and only its watch removes it");
+        string tag = subscription.Native.Tag;
+        string callback = "HandleBasicCancelAsync";
         try
         {
             if (subscription.Native.IsCancelledByBroker)
             {
-                await subscription.Consumer.HandleBasicCancelAsync(subscription.Native.Tag).ConfigureAwait(false);
+                await subscription.Consumer.HandleBasicCancelAsync(tag).ConfigureAwait(false);
+            }
+            else if (ended && subscription.CancelledByUs)
+            {
+                callback = "HandleBasicCancelOkAsync";
+                await subscription.Consumer.HandleBasicCancelOkAsync(tag).ConfigureAwait(false);
             }
             else if (!subscription.CancelledByUs && _channel.CloseReason is { } reason)
             {
+                callback = "HandleChannelShutdownAsync";
                 await subscription.Consumer.HandleChannelShutdownAsync(this, Shutdown(reason)).ConfigureAwait(false);
             }
         }
         catch (Exception e)
         {
-            _connection.Events.Raise(CallbackExceptionAsync, this, CallbackExceptionEventArgs.Build(e, "HandleBasicCancelAsync", subscription.Native.Tag));
+            _connection.Events.Raise(CallbackExceptionAsync, this, CallbackExceptionEventArgs.Build(e, callback, tag));
         }
     }
 

@@ -500,6 +500,41 @@ public sealed partial class DropInTests
         }
     });
 
+    [BrokerFact]
+    public Task A_delivery_handler_may_cancel_its_own_consumer_then_nack() => Compare(async (factory, name) =>
+    {
+        await using IConnection connection = await factory.CreateConnectionAsync(TestTimeout.Token);
+        await using IChannel channel = await connection.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+        await channel.QueueDeclareAsync(name, durable: false, exclusive: true, autoDelete: false, cancellationToken: TestTimeout.Token);
+        await channel.BasicPublishAsync("", name, new byte[] { 1 }, TestTimeout.Token);
+        var handled = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var unregistered = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var consumer = new AsyncEventingBasicConsumer(channel);
+        consumer.UnregisteredAsync += (_, _) =>
+        {
+            unregistered.TrySetResult();
+            return Task.CompletedTask;
+        };
+        consumer.ReceivedAsync += async (sender, e) =>
+        {
+            // RabbitMQ.Client's own test: the handler cancels its consumer, then nacks the message back to the queue.
+            string outcome = await Outcome(() => channel.BasicCancelAsync(((AsyncEventingBasicConsumer)sender).ConsumerTags[0]));
+            outcome += " " + await Outcome(() => channel.BasicNackAsync(e.DeliveryTag, multiple: false, requeue: true).AsTask());
+            handled.TrySetResult(outcome);
+        };
+        await channel.BasicConsumeAsync(name, autoAck: false, consumer, TestTimeout.Token);
+        string inHandler = await handled.Task.WaitAsync(TestTimeout.Token);
+        await unregistered.Task.WaitAsync(TestTimeout.Token);
+        QueueDeclareOk queue = await channel.QueueDeclarePassiveAsync(name, TestTimeout.Token);
+        while (queue.MessageCount == 0)
+        {
+            await Task.Delay(10, TestTimeout.Token);
+            queue = await channel.QueueDeclarePassiveAsync(name, TestTimeout.Token);
+        }
+
+        return $"{inHandler}; messages={queue.MessageCount} consumers={queue.ConsumerCount} running={consumer.IsRunning}";
+    });
+
     private static async Task Until(Func<Task<bool>> condition)
     {
         while (!await condition())
