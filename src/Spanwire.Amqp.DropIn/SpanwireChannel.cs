@@ -294,7 +294,9 @@ internal sealed class SpanwireChannel : IChannel
         {
             if (_channel.IsOpen)
             {
+                // RabbitMQ.Client's dispose aborts the channel: its Goodbye.
                 _initiator = ShutdownInitiator.Application;
+                _applicationClose ??= new ShutdownEventArgs(ShutdownInitiator.Application, 200, "Goodbye");
             }
 
             await _channel.DisposeAsync().ConfigureAwait(false);

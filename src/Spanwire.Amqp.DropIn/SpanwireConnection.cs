@@ -160,7 +160,8 @@ internal sealed class SpanwireConnection : IConnection
 
     /// <summary>The shutdown RabbitMQ.Client reports for the connection's end: the application's code and text when it closed it.</summary>
     internal ShutdownEventArgs Shutdown(Exception reason) =>
-        _closeReason ?? (Volatile.Read(ref _applicationClose) is { } closed && reason is AmqpClosedException { ReplyCode: < 300 } ? closed : Mapping.ToShutdown(reason, _initiator));
+        _closeReason ?? (Volatile.Read(ref _applicationClose) is { } closed && reason is AmqpConnectionClosedException { InnerException: null } ended
+            && ended.ReplyCode == closed.ReplyCode ? closed : Mapping.ToShutdown(reason, _initiator));
 
     private void ThrowIfClosed()
     {
@@ -183,7 +184,9 @@ internal sealed class SpanwireConnection : IConnection
         {
             if (_connection.IsOpen)
             {
+                // RabbitMQ.Client's dispose closes with these words.
                 _initiator = ShutdownInitiator.Application;
+                Interlocked.CompareExchange(ref _applicationClose, new ShutdownEventArgs(ShutdownInitiator.Application, 200, "Connection close forced"), null);
             }
 
             await _connection.DisposeAsync().ConfigureAwait(false);

@@ -535,6 +535,43 @@ public sealed partial class DropInTests
         return $"{inHandler}; messages={queue.MessageCount} consumers={queue.ConsumerCount} running={consumer.IsRunning}";
     });
 
+    [BrokerFact]
+    public Task Dispose_abort_and_a_custom_close_report_RabbitMQ_Clients_reasons() => Compare(async (factory, name) =>
+    {
+        var seen = new List<string>();
+        static string Describe(ShutdownEventArgs? e) => e is null ? "none" : $"{e.Initiator} {e.ReplyCode} '{e.ReplyText}' {e.ClassId}.{e.MethodId}";
+
+        IConnection first = await factory.CreateConnectionAsync(TestTimeout.Token);
+        IChannel disposed = await first.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+        ShutdownEventArgs? disposedWith = null;
+        disposed.ChannelShutdownAsync += (_, e) =>
+        {
+            disposedWith = e; // its CloseReason may not be read once disposed
+            return Task.CompletedTask;
+        };
+        await disposed.DisposeAsync();
+        seen.Add("channel disposed: " + Describe(disposedWith));
+        IChannel aborted = await first.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+        await aborted.AbortAsync(TestTimeout.Token);
+        seen.Add("channel aborted: " + Describe(aborted.CloseReason));
+        IChannel left = await first.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+        await first.CloseAsync(320, "closing with my own words", TestTimeout.Token);
+        seen.Add("connection closed: " + Describe(first.CloseReason) + "; its channel: " + Describe(left.CloseReason));
+        await first.DisposeAsync();
+
+        IConnection second = await factory.CreateConnectionAsync(TestTimeout.Token);
+        IChannel open = await second.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+        var shutdown = new TaskCompletionSource<ShutdownEventArgs>(TaskCreationOptions.RunContinuationsAsynchronously);
+        open.ChannelShutdownAsync += (_, e) =>
+        {
+            shutdown.TrySetResult(e);
+            return Task.CompletedTask;
+        };
+        await second.DisposeAsync();
+        seen.Add("connection disposed, its channel heard: " + Describe(await shutdown.Task.WaitAsync(TestTimeout.Token)));
+        return string.Join("; ", seen);
+    });
+
     private static async Task Until(Func<Task<bool>> condition)
     {
         while (!await condition())
