@@ -12,7 +12,8 @@ internal sealed class AsyncEvents
     private readonly Lock _gate = new();
     private Task _tail = Task.CompletedTask;
 
-    public void Raise<T>(AsyncEventHandler<T>? handler, object sender, T args)
+    /// <summary>Raises the event after those raised before it; a handler that throws is reported to <paramref name="failed"/>.</summary>
+    public void Raise<T>(AsyncEventHandler<T>? handler, object sender, T args, Action<Exception>? failed = null)
         where T : AsyncEventArgs
     {
         if (handler is null)
@@ -22,7 +23,7 @@ internal sealed class AsyncEvents
 
         lock (_gate)
         {
-            _tail = RunAfter(_tail, handler, sender, args);
+            _tail = RunAfter(_tail, handler, sender, args, failed);
         }
     }
 
@@ -35,7 +36,7 @@ internal sealed class AsyncEvents
         }
     }
 
-    private static async Task RunAfter<T>(Task before, AsyncEventHandler<T> handler, object sender, T args)
+    private static async Task RunAfter<T>(Task before, AsyncEventHandler<T> handler, object sender, T args, Action<Exception>? failed)
         where T : AsyncEventArgs
     {
         await before.ConfigureAwait(false);
@@ -46,9 +47,11 @@ internal sealed class AsyncEvents
             {
                 await one(sender, args).ConfigureAwait(false);
             }
-            catch (Exception)
+            catch (Exception e)
             {
-                // As RabbitMQ.Client: a failing handler does not stop the others or the connection.
+                // As RabbitMQ.Client: a failing handler does not stop the others or the connection; it is reported
+                // through the callback exception event (whose own handlers' failures go nowhere).
+                failed?.Invoke(e);
             }
         }
     }

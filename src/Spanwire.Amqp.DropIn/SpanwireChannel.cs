@@ -30,13 +30,19 @@ internal sealed class SpanwireChannel : IChannel
         _options = options;
         _dispatchConcurrency = options?.ConsumerDispatchConcurrency ?? dispatchConcurrency;
         AsyncEvents events = connection.Events;
-        channel.Acked += (_, c) => events.Raise(BasicAcksAsync, this, new BasicAckEventArgs(c.DeliveryTag, c.Multiple));
-        channel.Nacked += (_, c) => events.Raise(BasicNacksAsync, this, new BasicNackEventArgs(c.DeliveryTag, c.Multiple, requeue: false));
+
+        // A handler that throws is reported as RabbitMQ.Client reports it: the channel's callback exception event,
+        // with the context RabbitMQ.Client names (each reporter made once, not per event).
+        Action<Exception> ackFailed = e => CallbackFailed(e, "OnBasicAck");
+        Action<Exception> nackFailed = e => CallbackFailed(e, "OnBasicNack");
+        Action<Exception> returnFailed = e => CallbackFailed(e, "OnBasicReturn");
+        Action<Exception> shutdownFailed = e => CallbackFailed(e, "OnChannelShutdownAsync");
+        channel.Acked += (_, c) => events.Raise(BasicAcksAsync, this, new BasicAckEventArgs(c.DeliveryTag, c.Multiple), ackFailed);
+        channel.Nacked += (_, c) => events.Raise(BasicNacksAsync, this, new BasicNackEventArgs(c.DeliveryTag, c.Multiple, requeue: false), nackFailed);
         channel.Returned += (_, r) => events.Raise(BasicReturnAsync, this, new BasicReturnEventArgs(
-            r.ReplyCode, r.ReplyText, r.Exchange, r.RoutingKey, Mapping.ToRabbitMQ(r.Properties), r.Body.ToArray()));
-        channel.CallbackException += (_, e) => events.Raise(CallbackExceptionAsync, this,
-            CallbackExceptionEventArgs.Build(e.Exception, "HandleBasicDeliverAsync", e.Consumer.Tag));
-        channel.Closed += (_, reason) => events.Raise(ChannelShutdownAsync, this, Shutdown(reason));
+            r.ReplyCode, r.ReplyText, r.Exchange, r.RoutingKey, Mapping.ToRabbitMQ(r.Properties), r.Body.ToArray()), returnFailed);
+        channel.CallbackException += (_, e) => ConsumerFailed(e.Exception, "Deliver", e.Consumer.Tag);
+        channel.Closed += (_, reason) => events.Raise(ChannelShutdownAsync, this, Shutdown(reason), shutdownFailed);
         // A publish that fails after it was sent is a confirm the channel's end left unanswered: RabbitMQ.Client fails
         // each such confirm with AlreadyClosedException.
         channel.SetPublishErrorTranslator(error => TranslatePublishError(error, closedBefore: true));
@@ -391,6 +397,21 @@ internal sealed class SpanwireChannel : IChannel
     }
 
     /// <summary>How a consumer ends, told to it as RabbitMQ.Client tells it: cancelled by the broker, or its channel shut down.</summary>
+    private void CallbackFailed(Exception error, string context) =>
+        _connection.Events.Raise(CallbackExceptionAsync, this, CallbackExceptionEventArgs.Build(error, context));
+
+    // A consumer's callback that threw: RabbitMQ.Client names the work (Deliver, Cancel, CancelOk, Shutdown) and the
+    // consumer object in the event's details.
+    private void ConsumerFailed(Exception error, string work, object consumer)
+    {
+        if (consumer is string tag && _consumers.TryGetValue(tag, out Subscription? subscription))
+        {
+            consumer = subscription.Consumer;
+        }
+
+        _connection.Events.Raise(CallbackExceptionAsync, this, CallbackExceptionEventArgs.Build(error, work, consumer));
+    }
+
     private async Task WatchAsync(Subscription subscription)
     {
         bool ended = true;
@@ -406,7 +427,7 @@ internal sealed class SpanwireChannel : IChannel
         bool removed = _consumers.TryRemove(new KeyValuePair<string, Subscription>(subscription.Native.Tag, subscription));
         Debug.Assert(removed, "a consumer is added before its watch starts, and only its watch removes it");
         string tag = subscription.Native.Tag;
-        string callback = "HandleBasicCancelAsync";
+        string callback = "Cancel";
         try
         {
             if (subscription.Native.IsCancelledByBroker)
@@ -415,18 +436,18 @@ internal sealed class SpanwireChannel : IChannel
             }
             else if (ended && subscription.CancelledByUs)
             {
-                callback = "HandleBasicCancelOkAsync";
+                callback = "CancelOk";
                 await subscription.Consumer.HandleBasicCancelOkAsync(tag).ConfigureAwait(false);
             }
             else if (!subscription.CancelledByUs && _channel.CloseReason is { } reason)
             {
-                callback = "HandleChannelShutdownAsync";
+                callback = "Shutdown";
                 await subscription.Consumer.HandleChannelShutdownAsync(this, Shutdown(reason)).ConfigureAwait(false);
             }
         }
         catch (Exception e)
         {
-            _connection.Events.Raise(CallbackExceptionAsync, this, CallbackExceptionEventArgs.Build(e, callback, tag));
+            ConsumerFailed(e, callback, subscription.Consumer);
         }
     }
 

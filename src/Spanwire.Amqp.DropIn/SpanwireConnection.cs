@@ -24,24 +24,27 @@ internal sealed class SpanwireConnection : IConnection
         _factory = factory;
         ClientProvidedName = clientProvidedName;
         Endpoint = endpoint;
+        // A handler that throws is reported on the connection's callback exception event, with RabbitMQ.Client's context.
+        Action<Exception> shutdownFailed = e => RaiseCallbackException(CallbackExceptionEventArgs.Build(e, "OnShutdown"));
         connection.Closed += (_, reason) =>
         {
             _closeReason = Shutdown(reason);
-            _events.Raise(ConnectionShutdownAsync, this, _closeReason);
+            _events.Raise(ConnectionShutdownAsync, this, _closeReason, shutdownFailed);
         };
         // As RabbitMQ.Client: a lost connection is shut down (and then recovered), whoever ended it.
         connection.ConnectionLost += (_, reason) => _events.Raise(ConnectionShutdownAsync, this,
-            Mapping.ToShutdown(reason, reason.InnerException is null ? ShutdownInitiator.Peer : ShutdownInitiator.Library));
-        connection.Blocked += (_, why) => _events.Raise(ConnectionBlockedAsync, this, new ConnectionBlockedEventArgs(why));
-        connection.Unblocked += (_, _) => _events.Raise(ConnectionUnblockedAsync, this, AsyncEventArgs.Empty);
-        connection.RecoverySucceeded += (_, _) => _events.Raise(RecoverySucceededAsync, this, AsyncEventArgs.Empty);
-        connection.RecoveryFailed += (_, e) => _events.Raise(ConnectionRecoveryErrorAsync, this, new ConnectionRecoveryErrorEventArgs(e.Error ?? new InvalidOperationException("recovery failed")));
-        connection.ConsumerTagChangedAfterRecovery += (_, e) =>
-            _events.Raise(ConsumerTagChangeAfterRecoveryAsync, this, new ConsumerTagChangedAfterRecoveryEventArgs(e.TagBefore, e.TagAfter));
-        connection.QueueNameChangedAfterRecovery += (_, e) =>
-            _events.Raise(QueueNameChangedAfterRecoveryAsync, this, new QueueNameChangedAfterRecoveryEventArgs(e.NameBefore, e.NameAfter));
-        connection.RecoveringConsumer += (_, e) =>
-            _events.Raise(RecoveringConsumerAsync, this, new RecoveringConsumerEventArgs(e.Consumer.Tag, Mapping.ToDictionary(e.Arguments)));
+            Mapping.ToShutdown(reason, reason.InnerException is null ? ShutdownInitiator.Peer : ShutdownInitiator.Library), shutdownFailed);
+        connection.Blocked += (_, why) => _events.Raise(ConnectionBlockedAsync, this, new ConnectionBlockedEventArgs(why), Failed("OnConnectionBlocked"));
+        connection.Unblocked += (_, _) => _events.Raise(ConnectionUnblockedAsync, this, AsyncEventArgs.Empty, Failed("OnConnectionUnblocked"));
+        connection.RecoverySucceeded += (_, _) => _events.Raise(RecoverySucceededAsync, this, AsyncEventArgs.Empty, Failed("OnConnectionRecovery"));
+        connection.RecoveryFailed += (_, e) => _events.Raise(ConnectionRecoveryErrorAsync, this,
+            new ConnectionRecoveryErrorEventArgs(e.Error ?? new InvalidOperationException("recovery failed")), Failed("OnConnectionRecoveryError"));
+        connection.ConsumerTagChangedAfterRecovery += (_, e) => _events.Raise(ConsumerTagChangeAfterRecoveryAsync, this,
+            new ConsumerTagChangedAfterRecoveryEventArgs(e.TagBefore, e.TagAfter), Failed("OnConsumerRecovery"));
+        connection.QueueNameChangedAfterRecovery += (_, e) => _events.Raise(QueueNameChangedAfterRecoveryAsync, this,
+            new QueueNameChangedAfterRecoveryEventArgs(e.NameBefore, e.NameAfter), Failed("OnQueueRecovery"));
+        connection.RecoveringConsumer += (_, e) => _events.Raise(RecoveringConsumerAsync, this,
+            new RecoveringConsumerEventArgs(e.Consumer.Tag, Mapping.ToDictionary(e.Arguments)), Failed("OnRecoveringConsumer"));
     }
 
     /// <summary>The Spanwire connection underneath.</summary>
@@ -157,6 +160,9 @@ internal sealed class SpanwireConnection : IConnection
     }
 
     internal void RaiseCallbackException(CallbackExceptionEventArgs args) => _events.Raise(CallbackExceptionAsync, this, args);
+
+    // Rare events: the reporter is made when the event is raised.
+    private Action<Exception> Failed(string context) => e => RaiseCallbackException(CallbackExceptionEventArgs.Build(e, context));
 
     /// <summary>The shutdown RabbitMQ.Client reports for the connection's end: the application's code and text when it closed it.</summary>
     internal ShutdownEventArgs Shutdown(Exception reason) =>

@@ -572,6 +572,39 @@ public sealed partial class DropInTests
         return string.Join("; ", seen);
     });
 
+    [BrokerFact]
+    public Task Handlers_that_throw_are_reported_with_RabbitMQ_Clients_context_and_consumer() => Compare(async (factory, name) =>
+    {
+        await using IConnection connection = await factory.CreateConnectionAsync(TestTimeout.Token);
+        IChannel channel = await connection.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+        var reported = new List<string>();
+        var twoReported = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        channel.CallbackExceptionAsync += (_, e) =>
+        {
+            lock (reported)
+            {
+                e.Detail.TryGetValue("consumer", out object? consumer);
+                reported.Add($"{e.Exception.Message} context={e.Detail["context"]} consumer={consumer?.GetType().Name ?? "none"}");
+                if (reported.Count == 2)
+                {
+                    twoReported.TrySetResult();
+                }
+            }
+
+            return Task.CompletedTask;
+        };
+        await channel.QueueDeclareAsync(name, durable: false, exclusive: true, autoDelete: false, cancellationToken: TestTimeout.Token);
+        var consumer = new AsyncEventingBasicConsumer(channel);
+        consumer.ReceivedAsync += (_, _) => throw new InvalidOperationException("from the delivery handler");
+        await channel.BasicConsumeAsync(name, autoAck: true, consumer, TestTimeout.Token);
+        await channel.BasicPublishAsync("", name, new byte[] { 1 }, TestTimeout.Token);
+        await Until(() => { lock (reported) { return reported.Count == 1; } });
+        channel.ChannelShutdownAsync += (_, _) => throw new InvalidOperationException("from the shutdown handler");
+        await channel.CloseAsync(TestTimeout.Token);
+        await twoReported.Task.WaitAsync(TestTimeout.Token);
+        return string.Join("; ", reported);
+    });
+
     private static async Task Until(Func<Task<bool>> condition)
     {
         while (!await condition())
