@@ -147,6 +147,12 @@ internal sealed class SpanwireChannel : IChannel
                 delivery.RoutingKey, Mapping.ToRabbitMQ(delivery.Properties), body, token).ConfigureAwait(false);
         }, options, cancellationToken)).ConfigureAwait(false);
         var subscription = new Subscription(native, consumer);
+        if (arguments is not null)
+        {
+            // As RabbitMQ.Client records them: a copy, which recovery's handlers may change for every recovery after.
+            _connection.ConsumerArguments.AddOrUpdate(native, new Dictionary<string, object?>(arguments));
+        }
+
         _consumers[native.Tag] = subscription;
         subscription.Watch = WatchAsync(subscription);
         try

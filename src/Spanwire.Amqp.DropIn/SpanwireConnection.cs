@@ -4,6 +4,7 @@ using RabbitMQ.Client;
 using RabbitMQ.Client.Events;
 using RabbitMQ.Client.Exceptions;
 using Spanwire.Amqp.Client;
+using Spanwire.Amqp.Protocol;
 
 namespace Spanwire.Amqp.DropIn;
 
@@ -43,8 +44,7 @@ internal sealed class SpanwireConnection : IConnection
             new ConsumerTagChangedAfterRecoveryEventArgs(e.TagBefore, e.TagAfter), Failed("OnConsumerRecovery"));
         connection.QueueNameChangedAfterRecovery += (_, e) => _events.Raise(QueueNameChangedAfterRecoveryAsync, this,
             new QueueNameChangedAfterRecoveryEventArgs(e.NameBefore, e.NameAfter), Failed("OnQueueRecovery"));
-        connection.RecoveringConsumer += (_, e) => _events.Raise(RecoveringConsumerAsync, this,
-            new RecoveringConsumerEventArgs(e.Consumer.Tag, Mapping.ToDictionary(e.Arguments)), Failed("OnRecoveringConsumer"));
+        connection.RecoveringConsumerHook = OnRecoveringConsumerAsync;
     }
 
     /// <summary>The Spanwire connection underneath.</summary>
@@ -160,6 +160,35 @@ internal sealed class SpanwireConnection : IConnection
     }
 
     internal void RaiseCallbackException(CallbackExceptionEventArgs args) => _events.Raise(CallbackExceptionAsync, this, args);
+
+    /// <summary>Each consumer's arguments as recorded when it started (a copy of the application's).</summary>
+    internal ConditionalWeakTable<AmqpConsumer, IDictionary<string, object?>> ConsumerArguments { get; } = new();
+
+    // As RabbitMQ.Client: the handlers run before the consumer is registered again, on its recorded arguments, and what
+    // they leave there is what the broker is sent, then and at every recovery after.
+    private async ValueTask<FieldTable> OnRecoveringConsumerAsync(AmqpConsumer consumer, FieldTable arguments)
+    {
+        if (RecoveringConsumerAsync is not { } handlers)
+        {
+            return arguments;
+        }
+
+        IDictionary<string, object?>? own = ConsumerArguments.TryGetValue(consumer, out IDictionary<string, object?>? given) ? given : null;
+        var args = new RecoveringConsumerEventArgs(consumer.Tag, own);
+        foreach (AsyncEventHandler<RecoveringConsumerEventArgs> handler in handlers.GetInvocationList().Cast<AsyncEventHandler<RecoveringConsumerEventArgs>>())
+        {
+            try
+            {
+                await handler(this, args).ConfigureAwait(false);
+            }
+            catch (Exception e)
+            {
+                RaiseCallbackException(CallbackExceptionEventArgs.Build(e, "OnRecoveringConsumer"));
+            }
+        }
+
+        return own is null ? arguments : Mapping.ToFieldTable(own);
+    }
 
     // Rare events: the reporter is made when the event is raised.
     private Action<Exception> Failed(string context) => e => RaiseCallbackException(CallbackExceptionEventArgs.Build(e, context));

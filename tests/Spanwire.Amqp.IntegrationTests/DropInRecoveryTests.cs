@@ -124,6 +124,50 @@ public sealed class DropInRecoveryTests(PrivateNode node) : IClassFixture<Privat
             }
         });
 
+    [BrokerFact]
+    public Task RecoveringConsumer_handlers_see_and_change_the_applications_own_arguments() =>
+        DropInTests.Compare(async (factory, name) =>
+        {
+            await using IConnection connection = await factory.CreateConnectionAsync(TestTimeout.Token);
+            var recovered = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+            int recoveries = 0;
+            var recoveredTwice = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+            connection.RecoverySucceededAsync += (_, _) =>
+            {
+                if (Interlocked.Increment(ref recoveries) == 1)
+                {
+                    recovered.TrySetResult();
+                }
+                else
+                {
+                    recoveredTwice.TrySetResult();
+                }
+
+                return Task.CompletedTask;
+            };
+            IChannel channel = await connection.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+            await channel.QueueDeclareAsync(name, durable: false, exclusive: false, autoDelete: false, cancellationToken: TestTimeout.Token);
+            var arguments = new Dictionary<string, object?> { ["first-argument"] = "some-value" };
+            string tag = await channel.BasicConsumeAsync(name, autoAck: true, consumerTag: "", noLocal: false, exclusive: false, arguments,
+                new AsyncEventingBasicConsumer(channel), TestTimeout.Token);
+            var seen = new List<string>();
+            connection.RecoveringConsumerAsync += (_, e) =>
+            {
+                seen.Add($"tag matches={e.ConsumerTag == tag} argument={e.ConsumerArguments?["first-argument"]}");
+                e.ConsumerArguments!["first-argument"] = "event-handler-set-this-value";
+                return Task.CompletedTask;
+            };
+
+            await node.CtlAsync("close_all_connections \"recovering consumer\"");
+            await recovered.Task.WaitAsync(TimeSpan.FromSeconds(30), TestTimeout.Token);
+            await node.CtlAsync("close_all_connections \"recovering consumer again\"");
+            await recoveredTwice.Task.WaitAsync(TimeSpan.FromSeconds(30), TestTimeout.Token);
+            seen.Add($"the application's dictionary says {arguments["first-argument"]}");
+            await channel.QueueDeleteAsync(name, cancellationToken: TestTimeout.Token);
+            await channel.CloseAsync(TestTimeout.Token);
+            return string.Join("; ", seen);
+        }, node.Uri, FastRecovery);
+
     private static void FastRecovery(IConnectionFactory factory)
     {
         if (factory is ConnectionFactory control)

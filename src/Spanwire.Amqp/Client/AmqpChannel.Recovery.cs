@@ -76,7 +76,7 @@ public sealed partial class AmqpChannel
                     continue;
                 }
 
-                consumer.Registration = (autoAck, exclusive, _connection.OnRecoveringConsumer(consumer, arguments));
+                consumer.Registration = (autoAck, exclusive, await _connection.OnRecoveringConsumerAsync(consumer, arguments).ConfigureAwait(false));
                 if (await TryRegisterAsync(consumer, cancellationToken).ConfigureAwait(false) is not { } refused)
                 {
                     continue;

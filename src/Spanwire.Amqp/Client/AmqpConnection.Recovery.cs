@@ -321,6 +321,18 @@ public sealed partial class AmqpConnection
         _options.TopologyRecoveryFailed is { } handler
         && await handler(new AmqpTopologyRecoveryFailure(entity, exception, channel), cancellationToken).ConfigureAwait(false);
 
+    /// <summary>
+    /// An asynchronous say in a consumer's arguments before it is registered again, after <see cref="RecoveringConsumer"/>:
+    /// the RabbitMQ.Client drop-in's event, whose handlers change the application's own dictionary.
+    /// </summary>
+    internal Func<AmqpConsumer, FieldTable, ValueTask<FieldTable>>? RecoveringConsumerHook { get; set; }
+
+    internal async ValueTask<FieldTable> OnRecoveringConsumerAsync(AmqpConsumer consumer, FieldTable arguments)
+    {
+        FieldTable changed = OnRecoveringConsumer(consumer, arguments);
+        return RecoveringConsumerHook is { } hook ? await hook(consumer, changed).ConfigureAwait(false) : changed;
+    }
+
     /// <summary>Lets the application change a consumer's arguments before it is registered again.</summary>
     internal FieldTable OnRecoveringConsumer(AmqpConsumer consumer, FieldTable arguments)
     {
