@@ -27,12 +27,35 @@ internal sealed class AsyncEvents
         }
     }
 
+    /// <summary>Runs a consumer's callback after the events raised before it; if it throws, <paramref name="failed"/> hears.</summary>
+    public void Call(Func<Task> callback, Action<Exception> failed)
+    {
+        lock (_gate)
+        {
+            _tail = CallAfter(_tail, callback, failed);
+        }
+    }
+
     /// <summary>Completes when every event raised so far has been handled.</summary>
     public Task DrainAsync()
     {
         lock (_gate)
         {
             return _tail;
+        }
+    }
+
+    private static async Task CallAfter(Task before, Func<Task> callback, Action<Exception> failed)
+    {
+        await before.ConfigureAwait(false);
+        await Task.Yield();
+        try
+        {
+            await callback().ConfigureAwait(false);
+        }
+        catch (Exception e)
+        {
+            failed(e);
         }
     }
 

@@ -22,6 +22,7 @@ internal sealed class SpanwireChannel : IChannel
     private ShutdownEventArgs? _applicationClose; // the code and text the application closed with, as RabbitMQ.Client reports them
     private bool _tracking;
     private bool _disposed;
+    private readonly Action<Exception> _shutdownFailed;
 
     public SpanwireChannel(SpanwireConnection connection, AmqpChannel channel, CreateChannelOptions? options, ushort dispatchConcurrency)
     {
@@ -42,7 +43,13 @@ internal sealed class SpanwireChannel : IChannel
         channel.Returned += (_, r) => events.Raise(BasicReturnAsync, this, new BasicReturnEventArgs(
             r.ReplyCode, r.ReplyText, r.Exchange, r.RoutingKey, Mapping.ToRabbitMQ(r.Properties), r.Body.ToArray()), returnFailed);
         channel.CallbackException += (_, e) => ConsumerFailed(e.Exception, "Deliver", e.Consumer.Tag);
-        channel.Closed += (_, reason) => events.Raise(ChannelShutdownAsync, this, Shutdown(reason), shutdownFailed);
+        connection.Track(this);
+        channel.Closed += (_, reason) =>
+        {
+            connection.Forget(this);
+            events.Raise(ChannelShutdownAsync, this, Shutdown(reason), shutdownFailed);
+        };
+        _shutdownFailed = shutdownFailed;
         // A publish that fails after it was sent is a confirm the channel's end left unanswered: RabbitMQ.Client fails
         // each such confirm with AlreadyClosedException.
         channel.SetPublishErrorTranslator(error => TranslatePublishError(error, closedBefore: true));
@@ -403,6 +410,39 @@ internal sealed class SpanwireChannel : IChannel
     }
 
     /// <summary>How a consumer ends, told to it as RabbitMQ.Client tells it: cancelled by the broker, or its channel shut down.</summary>
+    /// <summary>The connection was lost and is recovering: the channel and its consumers hear the shutdown, as with RabbitMQ.Client.</summary>
+    internal void OnConnectionLost(ShutdownEventArgs reason)
+    {
+        if (_channel.CloseReason is not null)
+        {
+            return; // ended before the loss
+        }
+
+        AsyncEvents events = _connection.Events;
+        events.Raise(ChannelShutdownAsync, this, reason, _shutdownFailed);
+        foreach (Subscription subscription in _consumers.Values)
+        {
+            IAsyncBasicConsumer consumer = subscription.Consumer;
+            events.Call(() => consumer.HandleChannelShutdownAsync(this, reason), e => ConsumerFailed(e, "Shutdown", consumer));
+        }
+    }
+
+    /// <summary>The connection recovered with this channel: its consumers hear consume-ok again, as with RabbitMQ.Client.</summary>
+    internal void OnRecovered()
+    {
+        if (_channel.CloseReason is not null)
+        {
+            return;
+        }
+
+        foreach (Subscription subscription in _consumers.Values)
+        {
+            IAsyncBasicConsumer consumer = subscription.Consumer;
+            string tag = subscription.Native.Tag;
+            _connection.Events.Call(() => consumer.HandleBasicConsumeOkAsync(tag), e => ConsumerFailed(e, "ConsumeOk", consumer));
+        }
+    }
+
     private void CallbackFailed(Exception error, string context) =>
         _connection.Events.Raise(CallbackExceptionAsync, this, CallbackExceptionEventArgs.Build(error, context));
 

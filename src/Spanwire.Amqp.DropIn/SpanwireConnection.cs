@@ -1,3 +1,5 @@
+using System.Collections.Concurrent;
+using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 using RabbitMQ.Client;
@@ -18,6 +20,7 @@ internal sealed class SpanwireConnection : IConnection
     private ShutdownEventArgs? _applicationClose; // the code and text the application closed with, as RabbitMQ.Client reports them
     private ShutdownInitiator _initiator = ShutdownInitiator.Peer;
     private bool _disposed;
+    private readonly ConcurrentDictionary<SpanwireChannel, byte> _channels = new(); // the open ones
 
     public SpanwireConnection(AmqpConnection connection, SpanwireConnectionFactory factory, AmqpTcpEndpoint endpoint, string? clientProvidedName)
     {
@@ -33,11 +36,28 @@ internal sealed class SpanwireConnection : IConnection
             _events.Raise(ConnectionShutdownAsync, this, _closeReason, shutdownFailed);
         };
         // As RabbitMQ.Client: a lost connection is shut down (and then recovered), whoever ended it.
-        connection.ConnectionLost += (_, reason) => _events.Raise(ConnectionShutdownAsync, this,
-            Mapping.ToShutdown(reason, reason.InnerException is null ? ShutdownInitiator.Peer : ShutdownInitiator.Library), shutdownFailed);
+        connection.ConnectionLost += (_, reason) =>
+        {
+            // As RabbitMQ.Client: each channel, and each consumer on it, hears the shutdown too; they come back with
+            // the recovery.
+            ShutdownEventArgs lost = Mapping.ToShutdown(reason, reason.InnerException is null ? ShutdownInitiator.Peer : ShutdownInitiator.Library);
+            _events.Raise(ConnectionShutdownAsync, this, lost, shutdownFailed);
+            foreach (SpanwireChannel channel in _channels.Keys)
+            {
+                channel.OnConnectionLost(lost);
+            }
+        };
         connection.Blocked += (_, why) => _events.Raise(ConnectionBlockedAsync, this, new ConnectionBlockedEventArgs(why), Failed("OnConnectionBlocked"));
         connection.Unblocked += (_, _) => _events.Raise(ConnectionUnblockedAsync, this, AsyncEventArgs.Empty, Failed("OnConnectionUnblocked"));
-        connection.RecoverySucceeded += (_, _) => _events.Raise(RecoverySucceededAsync, this, AsyncEventArgs.Empty, Failed("OnConnectionRecovery"));
+        connection.RecoverySucceeded += (_, _) =>
+        {
+            foreach (SpanwireChannel channel in _channels.Keys)
+            {
+                channel.OnRecovered(); // its consumers hear consume-ok again before the recovery is announced
+            }
+
+            _events.Raise(RecoverySucceededAsync, this, AsyncEventArgs.Empty, Failed("OnConnectionRecovery"));
+        };
         connection.RecoveryFailed += (_, e) => _events.Raise(ConnectionRecoveryErrorAsync, this,
             new ConnectionRecoveryErrorEventArgs(e.Error ?? new InvalidOperationException("recovery failed")), Failed("OnConnectionRecoveryError"));
         connection.ConsumerTagChangedAfterRecovery += (_, e) => _events.Raise(ConsumerTagChangeAfterRecoveryAsync, this,
@@ -157,6 +177,16 @@ internal sealed class SpanwireConnection : IConnection
         var result = new SpanwireChannel(this, channel, options, _factory.ConsumerDispatchConcurrency);
         await result.InitializeAsync(cancellationToken).ConfigureAwait(false);
         return result;
+    }
+
+    /// <summary>A new channel hears of the connection's losses and recoveries until <see cref="Forget"/>.</summary>
+    internal void Track(SpanwireChannel channel) => _channels[channel] = 0;
+
+    /// <summary>A channel that ended no longer hears of the connection's losses and recoveries.</summary>
+    internal void Forget(SpanwireChannel channel)
+    {
+        bool removed = _channels.TryRemove(channel, out _);
+        Debug.Assert(removed, "a channel is tracked before its end is watched, and it ends once");
     }
 
     internal void RaiseCallbackException(CallbackExceptionEventArgs args) => _events.Raise(CallbackExceptionAsync, this, args);

@@ -199,12 +199,23 @@ public sealed class DropInRecoveryTests(PrivateNode node) : IClassFixture<Privat
         };
 
         IChannel channel = await connection.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+        int channelShutdowns = 0, consumerShutdowns = 0;
+        channel.ChannelShutdownAsync += (_, _) =>
+        {
+            Interlocked.Increment(ref channelShutdowns); // the channel hears the loss too, then comes back
+            return Task.CompletedTask;
+        };
         await channel.ExchangeDeclareAsync(name, ExchangeType.Direct, durable: false, autoDelete: true, cancellationToken: TestTimeout.Token);
         QueueDeclareOk queue = await channel.QueueDeclareAsync("", durable: false, exclusive: true, autoDelete: true, cancellationToken: TestTimeout.Token);
         await channel.QueueBindAsync(queue.QueueName, name, "k", cancellationToken: TestTimeout.Token);
         await channel.BasicQosAsync(0, 10, false, TestTimeout.Token);
         var bodies = new List<string>();
         var consumer = new AsyncEventingBasicConsumer(channel);
+        consumer.ShutdownAsync += (_, _) =>
+        {
+            Interlocked.Increment(ref consumerShutdowns);
+            return Task.CompletedTask;
+        };
         consumer.ReceivedAsync += async (_, e) =>
         {
             lock (bodies)
@@ -231,7 +242,8 @@ public sealed class DropInRecoveryTests(PrivateNode node) : IClassFixture<Privat
         await channel.BasicPublishAsync(name, "k", new byte[] { 2 }, TestTimeout.Token);
         await DropInTests.Until(() => bodies.Count == 2);
         bool renamed = renamedFrom == queue.QueueName && renamedTo is not null && renamedTo != renamedFrom;
-        return $"{string.Join(", ", seen)} | renamed={renamed} | bodies={string.Join(",", bodies)} | channel open={channel.IsOpen} consumer running={consumer.IsRunning}";
+        return $"{string.Join(", ", seen)} | renamed={renamed} | bodies={string.Join(",", bodies)} | channel open={channel.IsOpen} consumer running={consumer.IsRunning}"
+            + $" tags={consumer.ConsumerTags.Length} | channel shutdowns={channelShutdowns} consumer shutdowns={consumerShutdowns}";
     }
 }
 
