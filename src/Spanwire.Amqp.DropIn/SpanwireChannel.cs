@@ -1,6 +1,5 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
-using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Events;
@@ -328,17 +327,7 @@ internal sealed class SpanwireChannel : IChannel
         }
     }
 
-    private void ThrowIfDisposed()
-    {
-        if (Volatile.Read(ref _disposed))
-        {
-            ThrowDisposed();
-        }
-    }
-
-    [DoesNotReturn]
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private static void ThrowDisposed() => throw new ObjectDisposedException(typeof(SpanwireChannel).FullName);
+    private void ThrowIfDisposed() => Disposal.ThrowIf(Volatile.Read(ref _disposed), this);
 
     // A channel ended by its connection's end reports the connection's shutdown, as RabbitMQ.Client's channels do.
     private ShutdownEventArgs Shutdown(Exception reason) => reason switch

@@ -1,6 +1,5 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
-using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Events;
@@ -265,15 +264,5 @@ internal sealed class SpanwireConnection : IConnection
         }
     }
 
-    private void ThrowIfDisposed()
-    {
-        if (Volatile.Read(ref _disposed))
-        {
-            ThrowDisposed();
-        }
-    }
-
-    [DoesNotReturn]
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private static void ThrowDisposed() => throw new ObjectDisposedException(typeof(SpanwireConnection).FullName);
+    private void ThrowIfDisposed() => Disposal.ThrowIf(Volatile.Read(ref _disposed), this);
 }

@@ -41,17 +41,6 @@ internal static class FloatingPointFormatting
     public static int Write(byte[] buffer, int p, double value)
     {
         ulong bits = BitConverter.DoubleToUInt64Bits(value);
-        if ((long)bits < 0)
-        {
-            buffer[p++] = (byte)'-';
-        }
-
-        if ((bits & ~(1UL << 63)) == 0)
-        {
-            buffer[p] = (byte)'0';
-            return p + 1;
-        }
-
         ulong mantissa = bits & ((1UL << DoubleMantissaBits) - 1);
         int exponent = (int)(bits >> DoubleMantissaBits) & 0x7FF;
         if (mantissa == 0 && (exponent == 65 || exponent == 998))
@@ -63,33 +52,32 @@ internal static class FloatingPointFormatting
             exponent--;
         }
 
-        return WriteNonzero(buffer, p, mantissa, exponent, DoubleMantissaBits, DoubleExponentBias, DoubleMaxDigits);
+        return Write(buffer, p, (long)bits < 0, mantissa, exponent, DoubleMantissaBits, DoubleExponentBias, DoubleMaxDigits);
     }
 
     /// <summary>Writes the text of a finite <paramref name="value"/>, as float.ToString() gives it (9 significant digits at most), at <paramref name="p"/> (the caller has reserved <see cref="MaxLength"/> bytes there) and returns where it ends.</summary>
     public static int Write(byte[] buffer, int p, float value)
     {
         uint bits = BitConverter.SingleToUInt32Bits(value);
-        if ((int)bits < 0)
+        return Write(buffer, p, (int)bits < 0, bits & ((1u << SingleMantissaBits) - 1), (int)(bits >> SingleMantissaBits) & 0xFF,
+            SingleMantissaBits, SingleExponentBias, SingleMaxDigits);
+    }
+
+    /// <summary>The text of a finite binary floating-point value given by its fields: the sign, then 0 or the shortest digits laid out.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int Write(byte[] buffer, int p, bool negative, ulong mantissa, int exponent, int mantissaBits, int bias, int maxDigits)
+    {
+        if (negative)
         {
             buffer[p++] = (byte)'-';
         }
 
-        if ((bits & ~(1u << 31)) == 0)
+        if ((mantissa | (uint)exponent) == 0)
         {
             buffer[p] = (byte)'0';
             return p + 1;
         }
 
-        uint mantissa = bits & ((1u << SingleMantissaBits) - 1);
-        int exponent = (int)(bits >> SingleMantissaBits) & 0xFF;
-        return WriteNonzero(buffer, p, mantissa, exponent, SingleMantissaBits, SingleExponentBias, SingleMaxDigits);
-    }
-
-    /// <summary>The text of a nonzero finite binary floating-point value given by its fields.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static int WriteNonzero(byte[] buffer, int p, ulong mantissa, int exponent, int mantissaBits, int bias, int maxDigits)
-    {
         // The value is m2 × 2^e2.
         ulong m2;
         int e2;
