@@ -165,6 +165,11 @@ internal sealed class SpanwireChannel : IChannel
         {
             await consumer.HandleBasicConsumeOkAsync(native.Tag, cancellationToken).ConfigureAwait(false);
         }
+        catch (Exception e)
+        {
+            // As RabbitMQ.Client: the consumer is registered all the same, and its failing callback is reported.
+            ConsumerFailed(e, "ConsumeOk", consumer);
+        }
         finally
         {
             started.TrySetResult();

@@ -602,7 +602,18 @@ public sealed partial class DropInTests
         channel.ChannelShutdownAsync += (_, _) => throw new InvalidOperationException("from the shutdown handler");
         await channel.CloseAsync(TestTimeout.Token);
         await twoReported.Task.WaitAsync(TestTimeout.Token);
-        return string.Join("; ", reported);
+
+        // A consumer whose consume-ok callback throws is registered all the same; the failure is reported.
+        await using IChannel other = await connection.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+        var consumeOkFailed = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
+        other.CallbackExceptionAsync += (_, e) =>
+        {
+            consumeOkFailed.TrySetResult($"{e.Exception.Message} context={e.Detail["context"]} consumer={e.Detail["consumer"]?.GetType().Name}");
+            return Task.CompletedTask;
+        };
+        await other.QueueDeclareAsync(name + ".other", durable: false, exclusive: true, autoDelete: false, cancellationToken: TestTimeout.Token);
+        string consume = await Outcome(() => other.BasicConsumeAsync(name + ".other", autoAck: true, new ThrowingConsumeOk(other), TestTimeout.Token));
+        return string.Join("; ", reported) + $"; consume with a throwing consume-ok: {consume}, {await consumeOkFailed.Task.WaitAsync(TestTimeout.Token)}";
     });
 
     private static async Task Until(Func<Task<bool>> condition)
@@ -625,6 +636,15 @@ public sealed partial class DropInTests
         while (value > seen && Interlocked.CompareExchange(ref location, value, seen) is var was && was != seen)
         {
             seen = was;
+        }
+    }
+
+    private sealed class ThrowingConsumeOk(IChannel channel) : AsyncDefaultBasicConsumer(channel)
+    {
+        public override async Task HandleBasicConsumeOkAsync(string consumerTag, CancellationToken cancellationToken = default)
+        {
+            await base.HandleBasicConsumeOkAsync(consumerTag, cancellationToken);
+            throw new InvalidOperationException("from consume-ok");
         }
     }
 }
