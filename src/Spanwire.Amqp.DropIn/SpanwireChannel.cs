@@ -36,19 +36,19 @@ internal sealed class SpanwireChannel : IChannel
         Action<Exception> ackFailed = e => CallbackFailed(e, "OnBasicAck");
         Action<Exception> nackFailed = e => CallbackFailed(e, "OnBasicNack");
         Action<Exception> returnFailed = e => CallbackFailed(e, "OnBasicReturn");
-        Action<Exception> shutdownFailed = e => CallbackFailed(e, "OnChannelShutdownAsync");
+        _shutdownFailed = e => CallbackFailed(e, "OnChannelShutdownAsync");
         channel.Acked += (_, c) => events.Raise(BasicAcksAsync, this, new BasicAckEventArgs(c.DeliveryTag, c.Multiple), ackFailed);
         channel.Nacked += (_, c) => events.Raise(BasicNacksAsync, this, new BasicNackEventArgs(c.DeliveryTag, c.Multiple, requeue: false), nackFailed);
         channel.Returned += (_, r) => events.Raise(BasicReturnAsync, this, new BasicReturnEventArgs(
             r.ReplyCode, r.ReplyText, r.Exchange, r.RoutingKey, Mapping.ToRabbitMQ(r.Properties), r.Body.ToArray()), returnFailed);
-        channel.CallbackException += (_, e) => ConsumerFailed(e.Exception, "Deliver", e.Consumer.Tag);
+        channel.CallbackException += (_, e) => ConsumerFailed(e.Exception, "Deliver",
+            _consumers.TryGetValue(e.Consumer.Tag, out Subscription? subscription) ? subscription.Consumer : e.Consumer.Tag);
         connection.Track(this);
         channel.Closed += (_, reason) =>
         {
             connection.Forget(this);
-            events.Raise(ChannelShutdownAsync, this, Shutdown(reason), shutdownFailed);
+            events.Raise(ChannelShutdownAsync, this, Shutdown(reason), _shutdownFailed);
         };
-        _shutdownFailed = shutdownFailed;
         // A publish that fails after it was sent is a confirm the channel's end left unanswered: RabbitMQ.Client fails
         // each such confirm with AlreadyClosedException.
         channel.SetPublishErrorTranslator(error => TranslatePublishError(error, closedBefore: true));
@@ -403,7 +403,6 @@ internal sealed class SpanwireChannel : IChannel
         }
     }
 
-    /// <summary>How a consumer ends, told to it as RabbitMQ.Client tells it: cancelled by the broker, or its channel shut down.</summary>
     /// <summary>The connection was lost and is recovering: the channel and its consumers hear the shutdown, as with RabbitMQ.Client.</summary>
     internal void OnConnectionLost(ShutdownEventArgs reason)
     {
@@ -440,18 +439,12 @@ internal sealed class SpanwireChannel : IChannel
     private void CallbackFailed(Exception error, string context) =>
         _connection.Events.Raise(CallbackExceptionAsync, this, CallbackExceptionEventArgs.Build(error, context));
 
-    // A consumer's callback that threw: RabbitMQ.Client names the work (Deliver, Cancel, CancelOk, Shutdown) and the
-    // consumer object in the event's details.
-    private void ConsumerFailed(Exception error, string work, object consumer)
-    {
-        if (consumer is string tag && _consumers.TryGetValue(tag, out Subscription? subscription))
-        {
-            consumer = subscription.Consumer;
-        }
-
+    // A consumer's callback that threw: RabbitMQ.Client names the work (Deliver, ConsumeOk, Cancel, CancelOk, Shutdown)
+    // and the consumer object in the event's details.
+    private void ConsumerFailed(Exception error, string work, object consumer) =>
         _connection.Events.Raise(CallbackExceptionAsync, this, CallbackExceptionEventArgs.Build(error, work, consumer));
-    }
 
+    /// <summary>How a consumer ends, told to it as RabbitMQ.Client tells it: cancelled by the broker or by us, or its channel shut down.</summary>
     private async Task WatchAsync(Subscription subscription)
     {
         bool ended = true;

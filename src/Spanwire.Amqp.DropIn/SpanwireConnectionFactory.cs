@@ -149,7 +149,7 @@ public sealed class SpanwireConnectionFactory : IConnectionFactory
 
     /// <inheritdoc/>
     public Task<IConnection> CreateConnectionAsync(string clientProvidedName, CancellationToken cancellationToken = default) =>
-        ConnectAsync([], Shortened(clientProvidedName), cancellationToken);
+        ConnectAsync([], clientProvidedName, cancellationToken);
 
     /// <inheritdoc/>
     public Task<IConnection> CreateConnectionAsync(IEnumerable<string> hostnames, CancellationToken cancellationToken = default) =>
@@ -157,7 +157,7 @@ public sealed class SpanwireConnectionFactory : IConnectionFactory
 
     /// <inheritdoc/>
     public Task<IConnection> CreateConnectionAsync(IEnumerable<string> hostnames, string clientProvidedName, CancellationToken cancellationToken = default) =>
-        ConnectAsync([.. hostnames.Select(h => new AmqpTcpEndpoint(h, Port, Ssl, MaxInboundMessageBodySize))], Shortened(clientProvidedName), cancellationToken);
+        ConnectAsync([.. hostnames.Select(h => new AmqpTcpEndpoint(h, Port, Ssl, MaxInboundMessageBodySize))], clientProvidedName, cancellationToken);
 
     /// <inheritdoc/>
     public Task<IConnection> CreateConnectionAsync(IEnumerable<AmqpTcpEndpoint> endpoints, CancellationToken cancellationToken = default) =>
@@ -165,7 +165,7 @@ public sealed class SpanwireConnectionFactory : IConnectionFactory
 
     /// <inheritdoc/>
     public Task<IConnection> CreateConnectionAsync(IEnumerable<AmqpTcpEndpoint> endpoints, string clientProvidedName, CancellationToken cancellationToken = default) =>
-        ConnectAsync([.. endpoints], Shortened(clientProvidedName), cancellationToken);
+        ConnectAsync([.. endpoints], clientProvidedName, cancellationToken);
 
     private const int MaxClientProvidedName = 3000;
 
@@ -173,6 +173,7 @@ public sealed class SpanwireConnectionFactory : IConnectionFactory
 
     private async Task<IConnection> ConnectAsync(List<AmqpTcpEndpoint> endpoints, string? clientProvidedName, CancellationToken cancellationToken)
     {
+        clientProvidedName = Shortened(clientProvidedName);
         SpanwireConnection? made = null; // the recovery handlers are given the connection, made once connected
         AmqpConnectionOptions options = ToOptions(endpoints, clientProvidedName, () => made);
         AmqpConnection connection;
