@@ -47,9 +47,9 @@ public static class Program
             return Compare(args);
         }
 
-        if (args.Length == 4 && args[0] == ScenarioProcess)
+        if (args.Length == 5 && args[0] == ScenarioProcess)
         {
-            return RunScenarioProcess(args[1], args[2], args[3]);
+            return RunScenarioProcess(args[1], args[2], args[3], args[4]);
         }
 
         bool full = args.Contains("--full");
@@ -110,9 +110,10 @@ public static class Program
         string method;
         if (!full)
         {
-            // Each scenario class runs in a fresh process of its own (several for --stable), as BenchmarkDotNet runs each
-            // benchmark: in one shared process the runtime compiles a method once, with the profile of whichever
-            // scenario called it first, and a later scenario can measure code tuned for another's inputs.
+            // Each scenario (a class with one combination of its parameters) runs in a fresh process of its own (several
+            // for --stable), as BenchmarkDotNet runs each benchmark: in one shared process the runtime compiles a method
+            // once, with the profile of whichever scenario called it first, and a later scenario measures code tuned for
+            // another's inputs (a class's later parameter values read up to twice their own process's time).
             string settingsName = stable ? "stable" : steady ? "steady" : "quick";
             SteadyRunner.Settings settings = SettingsNamed(settingsName);
             int processes = stable ? StableProcesses : 1;
@@ -124,14 +125,17 @@ public static class Program
                 {
                     // Process by process over every class, so a class's processes are minutes apart, not back to back.
                     Console.WriteLine(processes == 1 ? $"{mode}: {type.Name}" : $"{mode}: {type.Name} (process {p + 1} of {processes})");
-                    try
+                    foreach ((string parameters, _) in SteadyRunner.Combinations(type))
                     {
-                        perProcess[p].AddRange(RunInChildProcess(type, settingsName, log));
-                    }
-                    catch (InvalidOperationException ex)
-                    {
-                        Console.Error.WriteLine($"benchmarks: {ex.Message}");
-                        clean = false;
+                        try
+                        {
+                            perProcess[p].AddRange(RunInChildProcess(type, parameters, settingsName, log));
+                        }
+                        catch (InvalidOperationException ex)
+                        {
+                            Console.Error.WriteLine($"benchmarks: {ex.Message}");
+                            clean = false;
+                        }
                     }
                 }
             }
@@ -139,9 +143,9 @@ public static class Program
             rows = RatioReport.FromSteady(SteadyRunner.Combine(perProcess));
             method = processes == 1
                 ? string.Create(CultureInfo.InvariantCulture,
-                    $"steady loop: each scenario class in a fresh process, its methods in turn, {settings.Rounds} rounds of {settings.Slice.TotalMilliseconds:0} ms slices after warm-up passes until tiered compilation is quiet and {settings.WarmupRounds} warm-up rounds, in a shuffled order per round; the median time and the median of the per-round ratios")
+                    $"steady loop: each scenario (class and parameters) in a fresh process, its methods in turn, {settings.Rounds} rounds of {settings.Slice.TotalMilliseconds:0} ms slices after warm-up passes until tiered compilation is quiet and {settings.WarmupRounds} warm-up rounds, in a shuffled order per round; the median time and the median of the per-round ratios")
                 : string.Create(CultureInfo.InvariantCulture,
-                    $"steady loop in {processes} fresh processes per scenario class, started one after the other over all classes: in each, the scenario's methods in turn, {settings.Rounds} rounds of {settings.Slice.TotalMilliseconds:0} ms slices after warm-up passes until tiered compilation is quiet and {settings.WarmupRounds} warm-up rounds, in a shuffled order per round; the median time and the median of the per-round ratios of all processes together, with the range of the processes' own medians");
+                    $"steady loop in {processes} fresh processes per scenario (class and parameters), started one after the other over all classes: in each, the scenario's methods in turn, {settings.Rounds} rounds of {settings.Slice.TotalMilliseconds:0} ms slices after warm-up passes until tiered compilation is quiet and {settings.WarmupRounds} warm-up rounds, in a shuffled order per round; the median time and the median of the per-round ratios of all processes together, with the range of the processes' own medians");
             method += JsonPackageContext.Instance is null
                 ? ". JSON: only the in-box Utf8JsonWriter (System.Text.Json 11.0.0's files were not beside the program)"
                 : $". JSON: the in-box Utf8JsonWriter (.NET {Environment.Version}) is the baseline, and System.Text.Json {JsonPackageContext.PackageVersion} (the package, in a load context of its own) runs in the same rounds; Spanwire's JSON rows are ratios to whichever of the two was faster in each round";
@@ -194,8 +198,11 @@ public static class Program
         _ => SteadyRunner.Settings.Quick,
     };
 
-    /// <summary>Runs one scenario class in a process of its own (this program with <see cref="ScenarioProcess"/>) and reads its rows back.</summary>
-    private static List<SteadyRunner.Row> RunInChildProcess(Type type, string settings, TextWriter log)
+    /// <summary>
+    /// Runs one scenario, <paramref name="type"/> with the <paramref name="parameters"/> <see cref="SteadyRunner.Combinations"/>
+    /// names, in a process of its own (this program with <see cref="ScenarioProcess"/>) and reads its rows back.
+    /// </summary>
+    private static List<SteadyRunner.Row> RunInChildProcess(Type type, string parameters, string settings, TextWriter log)
     {
         string output = Path.GetTempFileName();
         try
@@ -209,6 +216,7 @@ public static class Program
             start.ArgumentList.Add(ScenarioProcess);
             start.ArgumentList.Add(settings);
             start.ArgumentList.Add(type.FullName!);
+            start.ArgumentList.Add(parameters);
             start.ArgumentList.Add(output);
             using Process child = Process.Start(start)!;
             Task<string> stdout = child.StandardOutput.ReadToEndAsync();
@@ -217,7 +225,7 @@ public static class Program
             log.Write(stdout.Result);
             if (child.ExitCode != 0)
             {
-                throw new InvalidOperationException($"the process measuring {type.Name} failed (exit {child.ExitCode}): {stderr.Trim().Split('\n')[0]}");
+                throw new InvalidOperationException($"the process measuring {type.Name} [{parameters}] failed (exit {child.ExitCode}): {stderr.Trim().Split('\n')[0]}");
             }
 
             return JsonSerializer.Deserialize<List<SteadyRunner.Row>>(File.ReadAllText(output), s_rowJson)!;
@@ -228,11 +236,11 @@ public static class Program
         }
     }
 
-    /// <summary>The child side of <see cref="RunInChildProcess"/>: one class, its rows written as JSON to <paramref name="output"/>.</summary>
-    private static int RunScenarioProcess(string settings, string typeName, string output)
+    /// <summary>The child side of <see cref="RunInChildProcess"/>: one scenario, its rows written as JSON to <paramref name="output"/>.</summary>
+    private static int RunScenarioProcess(string settings, string typeName, string parameters, string output)
     {
         Type type = typeof(Program).Assembly.GetType(typeName, throwOnError: true)!;
-        List<SteadyRunner.Row> rows = SteadyRunner.Run(type, SettingsNamed(settings), Console.Out, other: JsonPackageIncumbent(type));
+        List<SteadyRunner.Row> rows = SteadyRunner.Run(type, SettingsNamed(settings), Console.Out, include: p => p == parameters, other: JsonPackageIncumbent(type));
         File.WriteAllText(output, JsonSerializer.Serialize(rows, s_rowJson));
         return 0;
     }
