@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Diagnostics;
 using System.Runtime.InteropServices;
 
 namespace Spanwire.Buffers;
@@ -54,6 +55,22 @@ internal struct BufferWindow
         Buffer = ArrayPool<byte>.Shared.Rent(Math.Max(memory.Length, stagingMinimum));
         Start = Pos = 0;
         End = limitToMemory ? memory.Length : Buffer.Length;
+    }
+
+    /// <summary>
+    /// Goes on from the start of <paramref name="array"/>, an output's whole buffer handed back once the pending bytes
+    /// were taken by other means than <see cref="Commit"/>. Only for outputs that hand out arrays (nothing is staged).
+    /// </summary>
+    public void Restart(byte[] array)
+    {
+        Debug.Assert(_staging is not { Active: true }, "a staged window is committed, not restarted");
+        if (!ReferenceEquals(Buffer, array))
+        {
+            Buffer = array; // the same array comes back every time but the first: no reference store
+        }
+
+        Start = Pos = 0;
+        End = array.Length;
     }
 
     /// <summary>Hands the pending bytes to <paramref name="output"/> and lets go of the memory; returns how many.</summary>

@@ -55,6 +55,10 @@ public sealed class WriterCompatibilityTests
         { "a lone surrogate after ASCII text is refused", [Call("Start", w => w.WriteStartElement("c")), Call("String(abc + D800)", w => w.WriteString("abc\uD800"))] },
         { "a lone surrogate after long ASCII text is refused", [Call("Start", w => w.WriteStartElement("c")), Call("String(300 ASCII + D800 + x)", w => w.WriteString(new string('a', 300) + "\uD800x"))] },
         { "an element name that turns non-ASCII", [Call("Start(abcdé)", w => w.WriteStartElement("abcdé")), Call("String", w => w.WriteString("x"))] },
+        { "an array refused for its empty or null name, then arrays written", [
+            Call("Start", w => w.WriteStartElement("c")), Call("Array('')", w => w.WriteArray(null, "", null, new[] { 1, 2 }, 0, 2)),
+            Call("Array(null)", w => w.WriteArray(null, (string)null!, null, new[] { 1.5 }, 0, 1)), Call("Array(a)", w => w.WriteArray(null, "a", null, new[] { 3L }, 0, 1)),
+            Call("Flush", w => w.Flush()), Call("Array(57 Guids)", w => w.WriteArray("p", "g", "urn:p", s_guids, 0, 57)), Call("String", w => w.WriteString("t")), Call("End", w => w.WriteEndElement())] },
         { "an array at the root of a document", [Call("StartDocument", w => w.WriteStartDocument()), Call("Array(2)", w => w.WriteArray(null, "g", null, new[] { 1, 2 }, 0, 2))] },
     };
 

@@ -6,7 +6,10 @@ namespace Spanwire.BinaryXml;
 /// </summary>
 internal interface IDirectWriteTarget
 {
-    /// <summary>Writes everything buffered so far, then <paramref name="bytes"/>, in that order.</summary>
-    /// <returns>The memory the next bytes go in, as GetMemory would give it: the writer goes on without asking again.</returns>
-    Memory<byte> WriteDirect(ReadOnlySpan<byte> bytes);
+    /// <summary>
+    /// Takes the <paramref name="pending"/> bytes written into the memory last handed out (as Advance would), writes
+    /// everything buffered, then <paramref name="bytes"/>, in that order.
+    /// </summary>
+    /// <returns>The buffer the next bytes go in, empty again from its start, as GetMemory would give it: the writer goes on without asking again.</returns>
+    byte[] WriteDirect(int pending, ReadOnlySpan<byte> bytes);
 }

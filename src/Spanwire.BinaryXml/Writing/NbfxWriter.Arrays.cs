@@ -189,8 +189,17 @@ public sealed partial class NbfxWriter
             ThrowInvalidOperation("Array values must follow the array's element start.");
         }
 
-        WriteNode(NbfxRecord.EndElement);
-        WriteNode((byte)record);
-        WriteMultiByteInt31(count);
+        // The end, the value type and the count: room made once, staged as the in-box writer's three requests.
+        Ensure(2 + NbfxPrimitives.MaxMultiByteInt31Length);
+        Stage(1, 1);
+        Stage(1, 1);
+        byte[] buffer = _w.Buffer;
+        int pos = _w.Pos;
+        buffer[pos] = NbfxRecord.EndElement;
+        buffer[pos + 1] = (byte)record;
+        int written = NbfxPrimitives.WriteMultiByteInt31(buffer.AsSpan(pos + 2), count);
+        Stage(NbfxPrimitives.MaxMultiByteInt31Length, written);
+        _w.Pos = pos + 2 + written;
+        _textRecord = -1;
     }
 }

@@ -367,10 +367,9 @@ public sealed partial class NbfxWriter
         // sends it, instead of being copied through the chunk. Only once nothing written can still be patched.
         if (bytes.Length >= StagingLength && _textRecord < 0 && _output is IDirectWriteTarget direct)
         {
-            Commit();
-            Memory<byte> next = direct.WriteDirect(bytes);
-            _committed += bytes.Length;
-            _w.Take(next, stagingMinimum: 4096, limitToMemory: false); // the output's next memory, without asking for it
+            int pending = _w.Pending;
+            _w.Restart(direct.WriteDirect(pending, bytes)); // the output's emptied buffer, without asking for it
+            _committed += pending + bytes.Length;
             return;
         }
 

@@ -34,9 +34,13 @@ internal sealed partial class NbfxXmlWriter
             ThrowInvalidState(nameof(WriteStartElement));
         }
 
+        // WriteStartElement's steps, in its order after the array record, without the checks already made.
         AutoComplete(WriteState.Content);
         _writer.WriteStartArray();
-        WriteStartElement(prefix, localName, ns);
+        CheckLocalName(localName);
+        _writeState = WriteState.Element;
+        EnterElement(ref prefix, ns, null);
+        NodeStartElement(prefix, localName);
 
         // WriteEndElement's steps for an element still open; the record layer writes the end with the values.
         _namespaces.DeclareNamespaces(_writer);

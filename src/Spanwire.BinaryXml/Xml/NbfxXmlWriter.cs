@@ -211,12 +211,7 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWri
             throw new InvalidOperationException("Only one root element is permitted per document.");
         }
 
-        ArgumentNullException.ThrowIfNull(localName);
-        if (localName.Length == 0)
-        {
-            throw new ArgumentException("The empty string is not a valid local name.", nameof(localName));
-        }
-
+        CheckLocalName(localName);
         if (_writeState == WriteState.Attribute)
         {
             ThrowInvalidState(nameof(WriteStartElement));
@@ -224,6 +219,21 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWri
 
         FlushBase64();
         AutoComplete(WriteState.Element);
+        EnterElement(ref prefix, ns, dictionaryNs);
+    }
+
+    private static void CheckLocalName(string localName)
+    {
+        ArgumentNullException.ThrowIfNull(localName);
+        if (localName.Length == 0)
+        {
+            throw new ArgumentException("The empty string is not a valid local name.", nameof(localName));
+        }
+    }
+
+    /// <summary>The element's scope, and its prefix and namespace resolved (declared if new), once the checks have passed.</summary>
+    private void EnterElement([System.Diagnostics.CodeAnalysis.NotNull] ref string? prefix, string? ns, XmlDictionaryString? dictionaryNs)
+    {
         EnterScope();
         if (ns is null)
         {

@@ -29,11 +29,12 @@ internal sealed class StreamBufferWriter(Stream stream) : IBufferWriter<byte>, I
 
     public Span<byte> GetSpan(int sizeHint = 0) => GetMemory(sizeHint).Span;
 
-    /// <summary>Writes what is buffered, then <paramref name="bytes"/> straight to the stream.</summary>
+    /// <summary>Writes what is buffered, the pending bytes included, then <paramref name="bytes"/> straight to the stream.</summary>
     /// <returns>The whole buffer, empty again.</returns>
-    public Memory<byte> WriteDirect(ReadOnlySpan<byte> bytes)
+    public byte[] WriteDirect(int pending, ReadOnlySpan<byte> bytes)
     {
         ObjectDisposedException.ThrowIf(_buffer is null, this);
+        _count += pending;
         WriteOut();
         stream.Write(bytes);
         return _buffer;
