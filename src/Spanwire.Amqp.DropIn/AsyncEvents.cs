@@ -36,6 +36,56 @@ internal sealed class AsyncEvents
         }
     }
 
+    /// <summary>
+    /// A handler added after its event happened, called at once with what the event said, as RabbitMQ.Client calls a
+    /// shutdown handler added to what is already closed (inside the add: a synchronous throw reaches the caller). What
+    /// it leaves running is awaited with the events, so a close waits for it; a later failure is not reported, as
+    /// RabbitMQ.Client's add drops the task.
+    /// </summary>
+    public void CallLate<T>(AsyncEventHandler<T> handler, object sender, T args)
+        where T : AsyncEventArgs
+    {
+        Task running = handler(sender, args);
+        if (!running.IsCompletedSuccessfully)
+        {
+            Call(() => running, static _ => { });
+        }
+    }
+
+    /// <summary>Adds <paramref name="value"/> to an event's handlers, as a field-like event's add does (safe from any thread).</summary>
+    public static void Add<T>(ref AsyncEventHandler<T>? handlers, AsyncEventHandler<T>? value)
+        where T : AsyncEventArgs
+    {
+        AsyncEventHandler<T>? seen = Volatile.Read(ref handlers);
+        while (true)
+        {
+            AsyncEventHandler<T>? before = Interlocked.CompareExchange(ref handlers, (AsyncEventHandler<T>?)Delegate.Combine(seen, value), seen);
+            if (ReferenceEquals(before, seen))
+            {
+                return;
+            }
+
+            seen = before;
+        }
+    }
+
+    /// <summary>Removes <paramref name="value"/> from an event's handlers, as a field-like event's remove does.</summary>
+    public static void Remove<T>(ref AsyncEventHandler<T>? handlers, AsyncEventHandler<T>? value)
+        where T : AsyncEventArgs
+    {
+        AsyncEventHandler<T>? seen = Volatile.Read(ref handlers);
+        while (true)
+        {
+            AsyncEventHandler<T>? before = Interlocked.CompareExchange(ref handlers, (AsyncEventHandler<T>?)Delegate.Remove(seen, value), seen);
+            if (ReferenceEquals(before, seen))
+            {
+                return;
+            }
+
+            seen = before;
+        }
+    }
+
     /// <summary>Completes when every event raised so far has been handled.</summary>
     public Task DrainAsync()
     {

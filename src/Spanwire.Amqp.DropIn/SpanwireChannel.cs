@@ -22,6 +22,11 @@ internal sealed class SpanwireChannel : IChannel
     private bool _tracking;
     private bool _disposed;
     private readonly Action<Exception> _shutdownFailed;
+    private AsyncEventHandler<ShutdownEventArgs>? _channelShutdown;
+    private AsyncEventHandler<BasicAckEventArgs>? _basicAcks;
+    private AsyncEventHandler<BasicNackEventArgs>? _basicNacks;
+    private AsyncEventHandler<BasicReturnEventArgs>? _basicReturn;
+    private AsyncEventHandler<CallbackExceptionEventArgs>? _callbackException;
 
     public SpanwireChannel(SpanwireConnection connection, AmqpChannel channel, CreateChannelOptions? options, ushort dispatchConcurrency)
     {
@@ -37,9 +42,9 @@ internal sealed class SpanwireChannel : IChannel
         Action<Exception> nackFailed = e => CallbackFailed(e, "OnBasicNack");
         Action<Exception> returnFailed = e => CallbackFailed(e, "OnBasicReturn");
         _shutdownFailed = e => CallbackFailed(e, "OnChannelShutdownAsync");
-        channel.Acked += (_, c) => events.Raise(BasicAcksAsync, this, new BasicAckEventArgs(c.DeliveryTag, c.Multiple), ackFailed);
-        channel.Nacked += (_, c) => events.Raise(BasicNacksAsync, this, new BasicNackEventArgs(c.DeliveryTag, c.Multiple, requeue: false), nackFailed);
-        channel.Returned += (_, r) => events.Raise(BasicReturnAsync, this, new BasicReturnEventArgs(
+        channel.Acked += (_, c) => events.Raise(_basicAcks, this, new BasicAckEventArgs(c.DeliveryTag, c.Multiple), ackFailed);
+        channel.Nacked += (_, c) => events.Raise(_basicNacks, this, new BasicNackEventArgs(c.DeliveryTag, c.Multiple, requeue: false), nackFailed);
+        channel.Returned += (_, r) => events.Raise(_basicReturn, this, new BasicReturnEventArgs(
             r.ReplyCode, r.ReplyText, r.Exchange, r.RoutingKey, Mapping.ToRabbitMQ(r.Properties), r.Body.ToArray()), returnFailed);
         channel.CallbackException += (_, e) => ConsumerFailed(e.Exception, "Deliver",
             _consumers.TryGetValue(e.Consumer.Tag, out Subscription? subscription) ? subscription.Consumer : e.Consumer.Tag);
@@ -47,7 +52,7 @@ internal sealed class SpanwireChannel : IChannel
         channel.Closed += (_, reason) =>
         {
             connection.Forget(this);
-            events.Raise(ChannelShutdownAsync, this, Shutdown(reason), _shutdownFailed);
+            events.Raise(_channelShutdown, this, Shutdown(reason), _shutdownFailed);
         };
         // A publish that fails after it was sent is a confirm the channel's end left unanswered: RabbitMQ.Client fails
         // each such confirm with AlreadyClosedException.
@@ -82,22 +87,55 @@ internal sealed class SpanwireChannel : IChannel
         set => _channel.ContinuationTimeout = value;
     }
 
-    public event AsyncEventHandler<BasicAckEventArgs>? BasicAcksAsync;
+    // As RabbitMQ.Client: adding or removing a handler on a disposed channel throws ObjectDisposedException.
+    public event AsyncEventHandler<BasicAckEventArgs>? BasicAcksAsync
+    {
+        add => AddHandler(ref _basicAcks, value);
+        remove => RemoveHandler(ref _basicAcks, value);
+    }
 
-    public event AsyncEventHandler<BasicNackEventArgs>? BasicNacksAsync;
+    public event AsyncEventHandler<BasicNackEventArgs>? BasicNacksAsync
+    {
+        add => AddHandler(ref _basicNacks, value);
+        remove => RemoveHandler(ref _basicNacks, value);
+    }
 
-    public event AsyncEventHandler<BasicReturnEventArgs>? BasicReturnAsync;
+    public event AsyncEventHandler<BasicReturnEventArgs>? BasicReturnAsync
+    {
+        add => AddHandler(ref _basicReturn, value);
+        remove => RemoveHandler(ref _basicReturn, value);
+    }
 
-    public event AsyncEventHandler<CallbackExceptionEventArgs>? CallbackExceptionAsync;
+    public event AsyncEventHandler<CallbackExceptionEventArgs>? CallbackExceptionAsync
+    {
+        add => AddHandler(ref _callbackException, value);
+        remove => RemoveHandler(ref _callbackException, value);
+    }
 
     /// <summary>Never raised: RabbitMQ does not send channel.flow to clients.</summary>
     public event AsyncEventHandler<FlowControlEventArgs>? FlowControlAsync
     {
-        add { }
-        remove { }
+        add => ThrowIfDisposed();
+        remove => ThrowIfDisposed();
     }
 
-    public event AsyncEventHandler<ShutdownEventArgs>? ChannelShutdownAsync;
+    /// <summary>As RabbitMQ.Client: a handler added once the channel is closed is called at once with the reason.</summary>
+    public event AsyncEventHandler<ShutdownEventArgs>? ChannelShutdownAsync
+    {
+        add
+        {
+            ThrowIfDisposed();
+            if (value is not null && !IsOpen && CloseReason is { } reason)
+            {
+                _connection.Events.CallLate(value, this, reason);
+                return;
+            }
+
+            AsyncEvents.Add(ref _channelShutdown, value);
+        }
+
+        remove => RemoveHandler(ref _channelShutdown, value);
+    }
 
     public ValueTask<ulong> GetNextPublishSequenceNumberAsync(CancellationToken cancellationToken = default)
     {
@@ -334,6 +372,20 @@ internal sealed class SpanwireChannel : IChannel
 
     private void ThrowIfDisposed() => Disposal.ThrowIf(Volatile.Read(ref _disposed), this);
 
+    private void AddHandler<T>(ref AsyncEventHandler<T>? handlers, AsyncEventHandler<T>? value)
+        where T : AsyncEventArgs
+    {
+        ThrowIfDisposed();
+        AsyncEvents.Add(ref handlers, value);
+    }
+
+    private void RemoveHandler<T>(ref AsyncEventHandler<T>? handlers, AsyncEventHandler<T>? value)
+        where T : AsyncEventArgs
+    {
+        ThrowIfDisposed();
+        AsyncEvents.Remove(ref handlers, value);
+    }
+
     // A channel ended by its connection's end reports the connection's shutdown, as RabbitMQ.Client's channels do.
     private ShutdownEventArgs Shutdown(Exception reason) => reason switch
     {
@@ -412,7 +464,7 @@ internal sealed class SpanwireChannel : IChannel
         }
 
         AsyncEvents events = _connection.Events;
-        events.Raise(ChannelShutdownAsync, this, reason, _shutdownFailed);
+        events.Raise(_channelShutdown, this, reason, _shutdownFailed);
         foreach (Subscription subscription in _consumers.Values)
         {
             IAsyncBasicConsumer consumer = subscription.Consumer;
@@ -437,12 +489,12 @@ internal sealed class SpanwireChannel : IChannel
     }
 
     private void CallbackFailed(Exception error, string context) =>
-        _connection.Events.Raise(CallbackExceptionAsync, this, CallbackExceptionEventArgs.Build(error, context));
+        _connection.Events.Raise(_callbackException, this, CallbackExceptionEventArgs.Build(error, context));
 
     // A consumer's callback that threw: RabbitMQ.Client names the work (Deliver, ConsumeOk, Cancel, CancelOk, Shutdown)
     // and the consumer object in the event's details.
     private void ConsumerFailed(Exception error, string work, object consumer) =>
-        _connection.Events.Raise(CallbackExceptionAsync, this, CallbackExceptionEventArgs.Build(error, work, consumer));
+        _connection.Events.Raise(_callbackException, this, CallbackExceptionEventArgs.Build(error, work, consumer));
 
     /// <summary>How a consumer ends, told to it as RabbitMQ.Client tells it: cancelled by the broker or by us, or its channel shut down.</summary>
     private async Task WatchAsync(Subscription subscription)

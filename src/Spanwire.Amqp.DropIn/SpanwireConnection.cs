@@ -20,6 +20,8 @@ internal sealed class SpanwireConnection : IConnection
     private ShutdownInitiator _initiator = ShutdownInitiator.Peer;
     private bool _disposed;
     private readonly ConcurrentDictionary<SpanwireChannel, byte> _channels = new(); // the open ones
+    private readonly Action<Exception> _shutdownFailed;
+    private AsyncEventHandler<ShutdownEventArgs>? _connectionShutdown;
 
     public SpanwireConnection(AmqpConnection connection, SpanwireConnectionFactory factory, AmqpTcpEndpoint endpoint, string? clientProvidedName)
     {
@@ -28,11 +30,11 @@ internal sealed class SpanwireConnection : IConnection
         ClientProvidedName = clientProvidedName;
         Endpoint = endpoint;
         // A handler that throws is reported on the connection's callback exception event, with RabbitMQ.Client's context.
-        Action<Exception> shutdownFailed = e => RaiseCallbackException(CallbackExceptionEventArgs.Build(e, "OnShutdown"));
+        _shutdownFailed = e => RaiseCallbackException(CallbackExceptionEventArgs.Build(e, "OnShutdown"));
         connection.Closed += (_, reason) =>
         {
             _closeReason = Shutdown(reason);
-            _events.Raise(ConnectionShutdownAsync, this, _closeReason, shutdownFailed);
+            _events.Raise(_connectionShutdown, this, _closeReason, _shutdownFailed);
         };
         // As RabbitMQ.Client: a lost connection is shut down (and then recovered), whoever ended it.
         connection.ConnectionLost += (_, reason) =>
@@ -40,7 +42,7 @@ internal sealed class SpanwireConnection : IConnection
             // As RabbitMQ.Client: each channel, and each consumer on it, hears the shutdown too; they come back with
             // the recovery.
             ShutdownEventArgs lost = Mapping.ToShutdown(reason, reason.InnerException is null ? ShutdownInitiator.Peer : ShutdownInitiator.Library);
-            _events.Raise(ConnectionShutdownAsync, this, lost, shutdownFailed);
+            _events.Raise(_connectionShutdown, this, lost, _shutdownFailed);
             foreach (SpanwireChannel channel in _channels.Keys)
             {
                 channel.OnConnectionLost(lost);
@@ -100,7 +102,26 @@ internal sealed class SpanwireConnection : IConnection
 
     public event AsyncEventHandler<CallbackExceptionEventArgs>? CallbackExceptionAsync;
 
-    public event AsyncEventHandler<ShutdownEventArgs>? ConnectionShutdownAsync;
+    /// <summary>
+    /// As RabbitMQ.Client: a handler added once the connection is closed is called at once with the reason, and adding
+    /// one to a disposed connection throws.
+    /// </summary>
+    public event AsyncEventHandler<ShutdownEventArgs>? ConnectionShutdownAsync
+    {
+        add
+        {
+            ThrowIfDisposed();
+            if (value is not null && _closeReason is { } reason)
+            {
+                _events.CallLate(value, this, reason);
+                return;
+            }
+
+            AsyncEvents.Add(ref _connectionShutdown, value);
+        }
+
+        remove => AsyncEvents.Remove(ref _connectionShutdown, value);
+    }
 
     public event AsyncEventHandler<AsyncEventArgs>? RecoverySucceededAsync;
 

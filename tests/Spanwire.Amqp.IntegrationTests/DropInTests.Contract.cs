@@ -387,6 +387,51 @@ public sealed partial class DropInTests
     });
 
     [BrokerFact]
+    public Task A_shutdown_handler_added_once_closed_is_called_at_once_and_disposed_objects_refuse_handlers() => Compare(async (factory, name) =>
+    {
+        var seen = new List<string>();
+        IConnection connection = await factory.CreateConnectionAsync(TestTimeout.Token);
+        IChannel channel = await connection.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+        await channel.CloseAsync(TestTimeout.Token);
+        channel.ChannelShutdownAsync += (_, e) =>
+        {
+            seen.Add($"late channel handler: {e.Initiator} {e.ReplyCode} {e.ReplyText}");
+            return Task.CompletedTask;
+        };
+        seen.Add("after the channel's add");
+        await channel.DisposeAsync();
+        seen.Add("shutdown add " + Outcome(() => channel.ChannelShutdownAsync += (_, _) => Task.CompletedTask));
+        seen.Add("ack add " + Outcome(() => channel.BasicAcksAsync += (_, _) => Task.CompletedTask));
+        seen.Add("return remove " + Outcome(() => channel.BasicReturnAsync -= (_, _) => Task.CompletedTask));
+        seen.Add("callback add " + Outcome(() => channel.CallbackExceptionAsync += (_, _) => Task.CompletedTask));
+        seen.Add("flow add " + Outcome(() => channel.FlowControlAsync += (_, _) => Task.CompletedTask));
+
+        await connection.CloseAsync(TestTimeout.Token);
+        connection.ConnectionShutdownAsync += (_, e) =>
+        {
+            seen.Add($"late connection handler: {e.Initiator} {e.ReplyCode} {e.ReplyText}");
+            return Task.CompletedTask;
+        };
+        seen.Add("after the connection's add");
+        await connection.DisposeAsync();
+        seen.Add("connection shutdown add " + Outcome(() => connection.ConnectionShutdownAsync += (_, _) => Task.CompletedTask));
+        return string.Join("; ", seen);
+
+        static string Outcome(Action add)
+        {
+            try
+            {
+                add();
+                return "accepted";
+            }
+            catch (Exception e)
+            {
+                return e.GetType().Name;
+            }
+        }
+    });
+
+    [BrokerFact]
     public Task Cancelling_a_tag_with_no_consumer_is_answered_and_client_properties_are_what_was_sent() => Compare(async (factory, name) =>
     {
         factory.ClientProperties["application"] = "drop-in test";
