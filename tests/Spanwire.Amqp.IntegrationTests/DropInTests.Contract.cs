@@ -387,6 +387,26 @@ public sealed partial class DropInTests
     });
 
     [BrokerFact]
+    public Task Channels_disposed_and_closed_from_several_tasks_at_once_leave_the_connection_open() => Compare(async (factory, name) =>
+    {
+        await using IConnection connection = await factory.CreateConnectionAsync(TestTimeout.Token);
+        var channels = new List<IChannel>();
+        for (int i = 0; i < 16; i++)
+        {
+            channels.Add(await connection.CreateChannelAsync(cancellationToken: TestTimeout.Token));
+        }
+
+        await Task.WhenAll(channels.SelectMany(channel => new[]
+        {
+            Task.Run(async () => await channel.DisposeAsync()),
+            Task.Run(async () => await channel.DisposeAsync()),
+            Task.Run(async () => await Outcome(() => channel.CloseAsync(TestTimeout.Token))),
+        })).WaitAsync(TestTimeout.Token);
+        await using IChannel next = await connection.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+        return $"open channels {channels.Count(c => c.IsOpen)}; connection open {connection.IsOpen}; next channel {next.ChannelNumber}";
+    });
+
+    [BrokerFact]
     public Task A_shutdown_handler_added_once_closed_is_called_at_once_and_disposed_objects_refuse_handlers() => Compare(async (factory, name) =>
     {
         var seen = new List<string>();

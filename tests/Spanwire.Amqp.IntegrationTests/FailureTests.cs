@@ -37,6 +37,33 @@ public class FailureTests
     }
 
     [BrokerFact]
+    public async Task Closes_and_disposes_at_once_on_one_channel_send_one_close_and_the_connection_goes_on()
+    {
+        // A second channel.close, or any request, sent after the broker's close-ok would reach a channel the broker has
+        // closed, and the broker answers that by closing the connection (504, expected 'channel.open').
+        await using AmqpConnection connection = await Broker.ConnectAsync();
+        for (int round = 0; round < 20; round++)
+        {
+            AmqpChannel channel = await connection.OpenChannelAsync(TestTimeout.Token);
+            Task declare = channel.QueueDeclareAsync(Broker.Name("q"), exclusive: true, cancellationToken: TestTimeout.Token);
+            Task[] ends =
+            [
+                channel.CloseAsync(TestTimeout.Token), channel.DisposeAsync().AsTask(),
+                Task.Run(() => channel.CloseAsync(TestTimeout.Token)), Task.Run(async () => await channel.DisposeAsync()),
+            ];
+            await Task.WhenAll(ends).WaitAsync(TestTimeout.Token);
+            Exception? declared = await Record.ExceptionAsync(() => declare);
+            Assert.True(declared is null or AmqpChannelClosedException, $"round {round}: the declare beside the closes ended with {declared}");
+            Assert.False(channel.IsOpen, $"round {round}: the channel is still open");
+            Assert.True(connection.IsOpen, $"round {round}: the connection closed: {connection.CloseReason}");
+        }
+
+        AmqpChannel after = await connection.OpenChannelAsync(TestTimeout.Token);
+        await after.QueueDeclareAsync(Broker.Name("q"), exclusive: true, cancellationToken: TestTimeout.Token);
+        Assert.True(connection.IsOpen);
+    }
+
+    [BrokerFact]
     public async Task Heartbeat_1s_idle_5s_connection_stays_up()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync(o => o.Heartbeat = 1);

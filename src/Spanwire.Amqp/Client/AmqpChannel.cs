@@ -133,12 +133,15 @@ public sealed partial class AmqpChannel : IAsyncDisposable
 
         try
         {
-            await CallAsync(AmqpMethods.ChannelCloseOk, (o, ch) => WriteClose(o, ch, replyCode, replyText), null, cancellationToken)
-                .ConfigureAwait(false);
+            // The channel ends on the read loop as the close-ok arrives, before the request slot is freed: a second
+            // close, or any request waiting its turn, is then refused rather than sent on a channel the broker has
+            // closed (which the broker answers by closing the connection).
+            await CallAsync(AmqpMethods.ChannelCloseOk, (o, ch) => WriteClose(o, ch, replyCode, replyText),
+                (in AmqpMethodReader _) => Shutdown(ClosedByApplication()), cancellationToken).ConfigureAwait(false);
         }
         catch (AmqpClosedException)
         {
-            // Already closing or closed from the other side: the channel is closed either way.
+            // Closed by this close-ok, by a close already under way, or from the other side: closed either way.
         }
 
         await EndByApplicationAsync().ConfigureAwait(false);
@@ -165,9 +168,11 @@ public sealed partial class AmqpChannel : IAsyncDisposable
     /// <summary>Ends the channel as the application closed it (a normal end for its consumers), and waits for its drain.</summary>
     private async Task EndByApplicationAsync()
     {
-        Shutdown(new AmqpChannelClosedException(Number, AmqpReplyCode.Success, "closed by the application"));
+        Shutdown(ClosedByApplication());
         await StopDrainAsync().ConfigureAwait(false);
     }
+
+    private AmqpChannelClosedException ClosedByApplication() => new(Number, AmqpReplyCode.Success, "closed by the application");
 
     internal Task OpenAsync(CancellationToken cancellationToken)
     {
