@@ -64,6 +64,64 @@ public class FailureTests
     }
 
     [BrokerFact]
+    public async Task Publishes_and_acks_racing_a_close_are_sent_before_it_or_refused_and_the_connection_goes_on()
+    {
+        // A frame sent on a channel after its channel.close reaches a channel the broker has closed by then, and the
+        // broker answers that by closing the connection.
+        await using AmqpConnection connection = await Broker.ConnectAsync();
+        for (int round = 0; round < 10; round++)
+        {
+            AmqpChannel channel = await connection.OpenChannelAsync(TestTimeout.Token);
+            if (round % 2 == 0)
+            {
+                await channel.EnableConfirmsAsync(TestTimeout.Token);
+            }
+
+            AmqpQueueInfo queue = await channel.QueueDeclareAsync(exclusive: true, cancellationToken: TestTimeout.Token);
+            var deliveries = new List<ulong>();
+            for (int i = 0; i < 50; i++)
+            {
+                await channel.PublishAsync("", queue.Name, new byte[] { (byte)i }, TestTimeout.Token);
+            }
+
+            while (deliveries.Count < 50 && await channel.GetAsync(queue.Name, cancellationToken: TestTimeout.Token) is { } delivery)
+            {
+                deliveries.Add(delivery.DeliveryTag);
+            }
+
+            var refused = new System.Collections.Concurrent.ConcurrentBag<Exception>();
+            async Task Racing(Func<int, ValueTask> step)
+            {
+                for (int i = 0; i < 50; i++)
+                {
+                    try
+                    {
+                        await step(i);
+                    }
+                    catch (AmqpClosedException e)
+                    {
+                        refused.Add(e);
+                        return;
+                    }
+                }
+            }
+
+            Task[] racing =
+            [
+                Task.Run(() => Racing(i => channel.PublishAsync("", queue.Name, new byte[] { 1 }, TestTimeout.Token))),
+                Task.Run(() => Racing(i => channel.PublishAsync("", queue.Name, new byte[] { 2 }, TestTimeout.Token))),
+                Task.Run(() => Racing(i => channel.AckAsync(deliveries[i], cancellationToken: TestTimeout.Token))),
+            ];
+            await Task.Yield();
+            await channel.CloseAsync(TestTimeout.Token);
+            await Task.WhenAll(racing).WaitAsync(TestTimeout.Token);
+            Assert.All(refused, e => Assert.IsType<AmqpChannelClosedException>(e));
+            await Task.Delay(50); // a connection.close the broker sent would be here by now
+            Assert.True(connection.IsOpen, $"round {round}: the connection closed: {connection.CloseReason}");
+        }
+    }
+
+    [BrokerFact]
     public async Task Heartbeat_1s_idle_5s_connection_stays_up()
     {
         await using AmqpConnection connection = await Broker.ConnectAsync(o => o.Heartbeat = 1);

@@ -266,6 +266,12 @@ public sealed partial class AmqpChannel
 
         if (output.TryBegin(out scope))
         {
+            if (Volatile.Read(ref _closing) is { } closing)
+            {
+                scope.Dispose(); // this side has sent channel.close: nothing may follow it
+                StoredFailure.Throw(closing);
+            }
+
             return true;
         }
 
@@ -495,7 +501,7 @@ public sealed partial class AmqpChannel
         if (!cancel.NoWait)
         {
             string tag = cancel.ConsumerTag;
-            WriteFrame((o, ch) =>
+            WriteReply((o, ch) =>
             {
                 AmqpMethodFrames.WriteBasicCancelOk(o, ch, tag);
             });

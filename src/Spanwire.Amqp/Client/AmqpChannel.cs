@@ -15,6 +15,7 @@ public sealed partial class AmqpChannel : IAsyncDisposable
     private readonly RpcSlot _rpc;
     private Exception? _closeReason;
     private Exception? _suspended; // while the connection recovers
+    private Exception? _closing; // once this side has sent channel.close: the broker takes nothing more but close-ok
 
     // The output of the link the channel is open on, set when the broker's channel.open-ok arrives (on the read loop,
     // before any delivery on that link) and cleared when that link is lost. Acks, nacks and rejects go there: the
@@ -136,8 +137,11 @@ public sealed partial class AmqpChannel : IAsyncDisposable
             // The channel ends on the read loop as the close-ok arrives, before the request slot is freed: a second
             // close, or any request waiting its turn, is then refused rather than sent on a channel the broker has
             // closed (which the broker answers by closing the connection).
-            await CallAsync(AmqpMethods.ChannelCloseOk, (o, ch) => WriteClose(o, ch, replyCode, replyText),
-                (in AmqpMethodReader _) => Shutdown(ClosedByApplication()), cancellationToken).ConfigureAwait(false);
+            await CallAsync(AmqpMethods.ChannelCloseOk, (o, ch) =>
+            {
+                WriteClose(o, ch, replyCode, replyText);
+                Volatile.Write(ref _closing, ClosedByApplication()); // under the output lock: no frame follows the close
+            }, (in AmqpMethodReader _) => Shutdown(ClosedByApplication()), cancellationToken).ConfigureAwait(false);
         }
         catch (AmqpClosedException)
         {
@@ -258,7 +262,7 @@ public sealed partial class AmqpChannel : IAsyncDisposable
     private FrameOutput.Scope BeginFrames()
     {
         FrameOutput.Scope scope = Output.Begin();
-        if ((Volatile.Read(ref _closeReason) ?? Volatile.Read(ref _suspended)) is { } reason)
+        if ((Volatile.Read(ref _closeReason) ?? Volatile.Read(ref _closing) ?? Volatile.Read(ref _suspended)) is { } reason)
         {
             scope.Dispose();
             StoredFailure.Throw(reason);
@@ -272,9 +276,23 @@ public sealed partial class AmqpChannel : IAsyncDisposable
         AmqpMethodFrames.WriteChannelClose(output, channel, code, AmqpPrimitives.ToShortStringPrefix(text), 0, 0);
     }
 
-    private void WriteFrame(MethodWriter write)
+    /// <summary>
+    /// Writes a reply the read loop owes the broker (flow-ok, cancel-ok); none once this side has sent channel.close,
+    /// as the broker then takes nothing on the channel but close-ok.
+    /// </summary>
+    private void WriteReply(MethodWriter write)
     {
-        using FrameOutput.Scope scope = BeginFrames();
+        using FrameOutput.Scope scope = Output.Begin();
+        if (Volatile.Read(ref _closing) is not null)
+        {
+            return;
+        }
+
+        if ((Volatile.Read(ref _closeReason) ?? Volatile.Read(ref _suspended)) is { } reason)
+        {
+            StoredFailure.Throw(reason);
+        }
+
         write(scope.Writer, Number);
     }
 
@@ -359,13 +377,18 @@ public sealed partial class AmqpChannel : IAsyncDisposable
                 return;
             }
 
-            WriteFrame(static (o, ch) => AmqpMethodFrames.WriteChannelCloseOk(o, ch));
+            // Close-ok even when this side's own close crossed the broker's (the one method the broker then takes).
+            using (FrameOutput.Scope scope = Output.Begin())
+            {
+                AmqpMethodFrames.WriteChannelCloseOk(scope.Writer, Number);
+            }
+
             Shutdown(reason);
         }
         else if (m == AmqpMethods.ChannelFlow)
         {
             bool active = new ChannelFlowArguments(method).Active;
-            WriteFrame(active
+            WriteReply(active
                 ? static (o, ch) => WriteFlowOk(o, ch, true)
                 : static (o, ch) => WriteFlowOk(o, ch, false));
         }
