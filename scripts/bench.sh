@@ -19,7 +19,7 @@ artifacts/benchmarks/<mode>-report.md.
   --quick        the default: a few minutes
   --full         BenchmarkDotNet's default job (long)
   --steady       each scenario's methods in turn in one process, shuffled rounds
-  --stable       the same in three processes per scenario class, combined (figures that hold from run to run;
+  --stable       the same in three processes per scenario, combined (figures that hold from run to run;
                  rows whose processes disagree are marked unstable)
   --filter NAME  only the benchmark classes whose name contains NAME; repeat for more
   --publish      also write the report to docs/performance.md

@@ -20,7 +20,7 @@ namespace Spanwire.Benchmarks;
 /// <item><c>--quick</c> (the default): every scenario by the steady loop (<see cref="SteadyRunner"/>) with short
 /// settings: the incumbent and Spanwire alternately in this process, 31 rounds of 20 ms slices; a few minutes.</item>
 /// <item><c>--steady</c>: the same loop, 41 rounds of 25 ms slices.</item>
-/// <item><c>--stable</c>: the same loop in three processes per scenario class, 17 rounds each, combined: the figures to
+/// <item><c>--stable</c>: the same loop in three processes per scenario, 17 rounds each, combined: the figures to
 /// compare from one run to the next, with the range of the processes' medians; a row whose processes disagree is
 /// marked unstable.</item>
 /// <item><c>--full</c>: BenchmarkDotNet's default job, out of process, with its memory diagnoser.</item>
@@ -34,7 +34,7 @@ namespace Spanwire.Benchmarks;
 /// </list>
 /// The steady loop is the default because BenchmarkDotNet's separate short runs move rows of tens of nanoseconds by
 /// more than their differences on a two-core machine, and take far longer for every peer of every scenario.
-/// Every steady-loop mode runs each scenario class in a fresh process of its own.
+/// Every steady-loop mode runs each scenario (a class with one combination of its parameters) in a fresh process of its own.
 /// The table is also written as markdown to artifacts/benchmarks/{quick,full,steady,stable}-report.md; the log of the run
 /// goes to artifacts/benchmarks/{mode}-log.txt.
 /// </summary>
@@ -188,7 +188,7 @@ public static class Program
     // NaN: the ratios of a class without a baseline.
     private static readonly JsonSerializerOptions s_rowJson = new() { NumberHandling = System.Text.Json.Serialization.JsonNumberHandling.AllowNamedFloatingPointLiterals };
 
-    /// <summary>How many processes the --stable mode runs each scenario class in.</summary>
+    /// <summary>How many processes the --stable mode runs each scenario in.</summary>
     private const int StableProcesses = 3;
 
     private static SteadyRunner.Settings SettingsNamed(string name) => name switch
