@@ -23,6 +23,11 @@ internal sealed class SpanwireChannel : IChannel
     private bool _disposed;
     private readonly Action<Exception> _shutdownFailed;
     private AsyncEventHandler<ShutdownEventArgs>? _channelShutdown;
+
+    // The token consumer callbacks are given, as RabbitMQ.Client 7.2's consumer dispatcher gives its own: cancelled once
+    // the channel shuts down, so handlers still running hear it (and a shutdown callback gets it cancelled); a channel
+    // recovered with its connection gets a fresh one.
+    private CancellationTokenSource _dispatch = new();
     private AsyncEventHandler<BasicAckEventArgs>? _basicAcks;
     private AsyncEventHandler<BasicNackEventArgs>? _basicNacks;
     private AsyncEventHandler<BasicReturnEventArgs>? _basicReturn;
@@ -52,6 +57,7 @@ internal sealed class SpanwireChannel : IChannel
         channel.Closed += (_, reason) =>
         {
             connection.Forget(this);
+            StopDispatch();
             events.Raise(_channelShutdown, this, Shutdown(reason), _shutdownFailed);
         };
         // A publish that fails after it was sent is a confirm the channel's end left unanswered: RabbitMQ.Client fails
@@ -182,13 +188,13 @@ internal sealed class SpanwireChannel : IChannel
             DispatchConcurrency = Math.Max(1, _dispatchConcurrency),
             StopOnHandlerException = false,
         };
-        AmqpConsumer native = await Invoke(() => _channel.ConsumeAsync(queue, async (delivery, token) =>
+        AmqpConsumer native = await Invoke(() => _channel.ConsumeAsync(queue, async (delivery, _) =>
         {
             // RabbitMQ.Client tells the consumer its tag before the first delivery.
             await started.Task.ConfigureAwait(false);
             ReadOnlyMemory<byte> body = delivery.Body.IsSingleSegment ? delivery.Body.Sequence.First : delivery.Body.ToArray();
             await consumer.HandleBasicDeliverAsync(delivery.ConsumerTag, delivery.DeliveryTag, delivery.Redelivered, delivery.Exchange,
-                delivery.RoutingKey, Mapping.ToRabbitMQ(delivery.Properties), body, token).ConfigureAwait(false);
+                delivery.RoutingKey, Mapping.ToRabbitMQ(delivery.Properties), body, DispatchToken).ConfigureAwait(false);
         }, options, cancellationToken)).ConfigureAwait(false);
         var subscription = new Subscription(native, consumer);
         if (arguments is not null)
@@ -201,7 +207,7 @@ internal sealed class SpanwireChannel : IChannel
         subscription.Watch = WatchAsync(subscription);
         try
         {
-            await consumer.HandleBasicConsumeOkAsync(native.Tag, cancellationToken).ConfigureAwait(false);
+            await consumer.HandleBasicConsumeOkAsync(native.Tag, DispatchToken).ConfigureAwait(false);
         }
         catch (Exception e)
         {
@@ -464,11 +470,13 @@ internal sealed class SpanwireChannel : IChannel
         }
 
         AsyncEvents events = _connection.Events;
+        CancellationToken stopped = StopDispatch();
         events.Raise(_channelShutdown, this, reason, _shutdownFailed);
+        ShutdownEventArgs told = WithToken(reason, stopped);
         foreach (Subscription subscription in _consumers.Values)
         {
             IAsyncBasicConsumer consumer = subscription.Consumer;
-            events.Call(() => consumer.HandleChannelShutdownAsync(this, reason), e => ConsumerFailed(e, "Shutdown", consumer));
+            events.Call(() => consumer.HandleChannelShutdownAsync(this, told), e => ConsumerFailed(e, "Shutdown", consumer));
         }
     }
 
@@ -480,11 +488,13 @@ internal sealed class SpanwireChannel : IChannel
             return;
         }
 
+        Volatile.Write(ref _dispatch, new CancellationTokenSource());
+        CancellationToken token = DispatchToken;
         foreach (Subscription subscription in _consumers.Values)
         {
             IAsyncBasicConsumer consumer = subscription.Consumer;
             string tag = subscription.Native.Tag;
-            _connection.Events.Call(() => consumer.HandleBasicConsumeOkAsync(tag), e => ConsumerFailed(e, "ConsumeOk", consumer));
+            _connection.Events.Call(() => consumer.HandleBasicConsumeOkAsync(tag, token), e => ConsumerFailed(e, "ConsumeOk", consumer));
         }
     }
 
@@ -517,17 +527,17 @@ internal sealed class SpanwireChannel : IChannel
         {
             if (subscription.Native.IsCancelledByBroker)
             {
-                await subscription.Consumer.HandleBasicCancelAsync(tag).ConfigureAwait(false);
+                await subscription.Consumer.HandleBasicCancelAsync(tag, DispatchToken).ConfigureAwait(false);
             }
             else if (ended && subscription.CancelledByUs)
             {
                 callback = "CancelOk";
-                await subscription.Consumer.HandleBasicCancelOkAsync(tag).ConfigureAwait(false);
+                await subscription.Consumer.HandleBasicCancelOkAsync(tag, DispatchToken).ConfigureAwait(false);
             }
             else if (!subscription.CancelledByUs && _channel.CloseReason is { } reason)
             {
                 callback = "Shutdown";
-                await subscription.Consumer.HandleChannelShutdownAsync(this, Shutdown(reason)).ConfigureAwait(false);
+                await subscription.Consumer.HandleChannelShutdownAsync(this, WithToken(Shutdown(reason), StopDispatch())).ConfigureAwait(false);
             }
         }
         catch (Exception e)
@@ -535,6 +545,31 @@ internal sealed class SpanwireChannel : IChannel
             ConsumerFailed(e, callback, subscription.Consumer);
         }
     }
+
+    private CancellationToken DispatchToken => Volatile.Read(ref _dispatch).Token;
+
+    /// <summary>
+    /// Cancels the consumer callbacks' token, once per shutdown, and returns it. It is cancelled at once; what handlers
+    /// continue with runs on the thread pool, never on the caller (the read loop may be the caller), and is awaited
+    /// with the events.
+    /// </summary>
+    private CancellationToken StopDispatch()
+    {
+        CancellationTokenSource stopping = Volatile.Read(ref _dispatch);
+        if (!stopping.IsCancellationRequested)
+        {
+            Task callbacks = stopping.CancelAsync();
+            _connection.Events.Call(() => callbacks, static _ => { });
+        }
+
+        return stopping.Token;
+    }
+
+    /// <summary>A shutdown reason carrying <paramref name="token"/>, as RabbitMQ.Client hands it to consumers.</summary>
+    private static ShutdownEventArgs WithToken(ShutdownEventArgs reason, CancellationToken token) =>
+        reason.Exception is { } exception
+            ? new ShutdownEventArgs(reason.Initiator, reason.ReplyCode, reason.ReplyText, exception, token)
+            : new ShutdownEventArgs(reason.Initiator, reason.ReplyCode, reason.ReplyText, reason.ClassId, reason.MethodId, reason.Cause, token);
 
     private async Task EndConsumersAsync()
     {

@@ -407,6 +407,53 @@ public sealed partial class DropInTests
     });
 
     [BrokerFact]
+    public Task Closing_a_channel_cancels_its_consumers_token_for_running_handlers_and_the_shutdown_callback() => Compare(async (factory, name) =>
+    {
+        // RabbitMQ.Client 7.2's consumer dispatcher: one token for a channel's consumer callbacks, cancelled when the
+        // channel shuts down (so the shutdown callback gets it cancelled too), also when the close's own token is.
+        await using IConnection connection = await factory.CreateConnectionAsync(TestTimeout.Token);
+        var seen = new List<string>();
+        foreach (bool cancelledClose in new[] { false, true })
+        {
+            IChannel channel = await connection.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+            await channel.QueueDeclareAsync(name, durable: false, exclusive: true, autoDelete: false, cancellationToken: TestTimeout.Token);
+            var received = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+            var handlerEnd = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
+            var shutdownEnd = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
+            var consumer = new AsyncEventingBasicConsumer(channel);
+            consumer.ReceivedAsync += async (_, e) =>
+            {
+                received.TrySetResult();
+                handlerEnd.TrySetResult(await Waited(e.CancellationToken));
+            };
+            consumer.ShutdownAsync += async (_, e) => shutdownEnd.TrySetResult(await Waited(e.CancellationToken));
+            await channel.BasicConsumeAsync(name, autoAck: false, consumer, TestTimeout.Token);
+            await channel.BasicPublishAsync("", name, new byte[1], TestTimeout.Token);
+            await received.Task.WaitAsync(TestTimeout.Token);
+            using var closeToken = new CancellationTokenSource(cancelledClose ? TimeSpan.FromSeconds(1) : Timeout.InfiniteTimeSpan);
+            string close = await Outcome(() => channel.CloseAsync(closeToken.Token));
+            seen.Add($"close (token {(cancelledClose ? "cancelled at 1 s" : "none")}): {close}, handler {await handlerEnd.Task.WaitAsync(TestTimeout.Token)}, " +
+                $"shutdown {await shutdownEnd.Task.WaitAsync(TestTimeout.Token)}, open {channel.IsOpen}");
+            await channel.DisposeAsync();
+        }
+
+        return string.Join("; ", seen);
+
+        static async Task<string> Waited(CancellationToken token)
+        {
+            try
+            {
+                await Task.Delay(TimeSpan.FromSeconds(30), token);
+                return "ran its 30 s";
+            }
+            catch (OperationCanceledException)
+            {
+                return "cancelled";
+            }
+        }
+    });
+
+    [BrokerFact]
     public Task A_shutdown_handler_added_once_closed_is_called_at_once_and_disposed_objects_refuse_handlers() => Compare(async (factory, name) =>
     {
         var seen = new List<string>();
