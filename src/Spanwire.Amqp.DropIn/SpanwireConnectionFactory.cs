@@ -183,8 +183,11 @@ public sealed class SpanwireConnectionFactory : IConnectionFactory
         }
         catch (Exception e) when (e is not OperationCanceledException and not ArgumentException)
         {
-            // RabbitMQ.Client's one exception for a connect that failed, the cause inside.
-            throw new BrokerUnreachableException(e);
+            // RabbitMQ.Client's one exception for a connect that failed, the cause inside: a login the broker refused
+            // as its AuthenticationFailureException, with the broker's words.
+            throw new BrokerUnreachableException(e is AmqpConnectionClosedException { ReplyCode: Spanwire.Amqp.Protocol.AmqpReplyCode.AccessRefused } refused
+                ? new AuthenticationFailureException(refused.ReplyText)
+                : e);
         }
 
         made = new SpanwireConnection(connection, this, ConnectedEndpoint(connection, endpoints), clientProvidedName);

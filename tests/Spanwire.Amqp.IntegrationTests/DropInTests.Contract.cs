@@ -327,6 +327,23 @@ public sealed partial class DropInTests
     }
 
     [BrokerFact]
+    public Task A_refused_login_is_BrokerUnreachableException_around_AuthenticationFailureException() => Compare(async (factory, name) =>
+    {
+        factory.UserName = name;
+        factory.Password = name;
+        try
+        {
+            await using IConnection connection = await factory.CreateConnectionAsync(TestTimeout.Token);
+            return "connected";
+        }
+        catch (BrokerUnreachableException e)
+        {
+            return $"{e.GetType().Name}: {e.Message}; inner {e.InnerException?.GetType().Name}: {e.InnerException?.Message}; " +
+                $"a possible authentication failure {e.InnerException is PossibleAuthenticationFailureException}";
+        }
+    });
+
+    [BrokerFact]
     public Task Channel_numbers_are_the_lowest_free_and_come_back_when_a_channel_closes_or_is_disposed() => Compare(async (factory, name) =>
     {
         await using IConnection connection = await factory.CreateConnectionAsync(TestTimeout.Token);
