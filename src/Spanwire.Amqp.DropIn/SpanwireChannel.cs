@@ -272,7 +272,8 @@ internal sealed class SpanwireChannel : IChannel
     {
         ThrowIfDisposed();
         _initiator = ShutdownInitiator.Application;
-        _applicationClose ??= new ShutdownEventArgs(ShutdownInitiator.Application, replyCode, replyText);
+        // As RabbitMQ.Client: the close's token goes with the reason, so shutdown handlers stop waiting when it is cancelled.
+        _applicationClose ??= new ShutdownEventArgs(ShutdownInitiator.Application, replyCode, replyText, cancellationToken: cancellationToken);
         if (abort)
         {
             await _channel.CloseAsync(replyCode, replyText, abort: true, cancellationToken).ConfigureAwait(false);

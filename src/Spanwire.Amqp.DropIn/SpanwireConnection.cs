@@ -160,7 +160,9 @@ internal sealed class SpanwireConnection : IConnection
         }
 
         _initiator = ShutdownInitiator.Application;
-        Interlocked.CompareExchange(ref _applicationClose, new ShutdownEventArgs(ShutdownInitiator.Application, reasonCode, reasonText), null);
+        // As RabbitMQ.Client: the close's token goes with the reason, so shutdown handlers stop waiting when it is cancelled.
+        Interlocked.CompareExchange(ref _applicationClose,
+            new ShutdownEventArgs(ShutdownInitiator.Application, reasonCode, reasonText, cancellationToken: cancellationToken), null);
         try
         {
             await _connection.CloseAsync(timeout, abort, reasonCode, reasonText, cancellationToken).ConfigureAwait(false);

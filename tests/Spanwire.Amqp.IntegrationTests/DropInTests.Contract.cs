@@ -471,6 +471,59 @@ public sealed partial class DropInTests
     });
 
     [BrokerFact]
+    public Task A_close_token_goes_with_the_shutdown_reason_to_the_connections_and_channels_handlers() => Compare(async (factory, name) =>
+    {
+        var seen = new List<string>();
+        await using IConnection connection = await factory.CreateConnectionAsync(TestTimeout.Token);
+        IChannel alone = await connection.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+        Task<string> aloneHandler = Handler(h => alone.ChannelShutdownAsync += h);
+        using (var cancelled = new CancellationTokenSource(TimeSpan.FromSeconds(1)))
+        {
+            seen.Add("channel close " + await Outcome(() => alone.CloseAsync(cancelled.Token)) + ", its handler " + await aloneHandler.WaitAsync(TestTimeout.Token));
+        }
+
+        IChannel plain = await connection.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+        var plainToken = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
+        plain.ChannelShutdownAsync += (_, e) =>
+        {
+            plainToken.TrySetResult($"can be cancelled {e.CancellationToken.CanBeCanceled}");
+            return Task.CompletedTask;
+        };
+        await plain.CloseAsync();
+        seen.Add("plain channel close: token " + await plainToken.Task.WaitAsync(TestTimeout.Token));
+
+        IChannel open = await connection.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+        Task<string> connectionHandler = Handler(h => connection.ConnectionShutdownAsync += h);
+        Task<string> channelHandler = Handler(h => open.ChannelShutdownAsync += h);
+        using (var cancelled = new CancellationTokenSource(TimeSpan.FromSeconds(1)))
+        {
+            seen.Add("connection close " + await Outcome(() => connection.CloseAsync(cancellationToken: cancelled.Token)));
+        }
+
+        seen.Add("connection handler " + await connectionHandler.WaitAsync(TestTimeout.Token) + ", channel handler " + await channelHandler.WaitAsync(TestTimeout.Token));
+        return string.Join("; ", seen);
+
+        // A handler that waits 30 s on the reason's token: it tells whether that token ended the wait.
+        static Task<string> Handler(Action<AsyncEventHandler<ShutdownEventArgs>> add)
+        {
+            var ended = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
+            add(async (_, e) =>
+            {
+                try
+                {
+                    await Task.Delay(TimeSpan.FromSeconds(30), e.CancellationToken);
+                    ended.TrySetResult("ran its 30 s");
+                }
+                catch (OperationCanceledException)
+                {
+                    ended.TrySetResult("cancelled by the close's token");
+                }
+            });
+            return ended.Task;
+        }
+    });
+
+    [BrokerFact]
     public Task A_shutdown_handler_added_once_closed_is_called_at_once_and_disposed_objects_refuse_handlers() => Compare(async (factory, name) =>
     {
         var seen = new List<string>();
