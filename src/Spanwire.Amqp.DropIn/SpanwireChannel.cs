@@ -23,15 +23,15 @@ internal sealed class SpanwireChannel : IChannel
     private bool _disposed;
     private readonly Action<Exception> _shutdownFailed;
     private AsyncEventHandler<ShutdownEventArgs>? _channelShutdown;
+    private AsyncEventHandler<BasicAckEventArgs>? _basicAcks;
+    private AsyncEventHandler<BasicNackEventArgs>? _basicNacks;
+    private AsyncEventHandler<BasicReturnEventArgs>? _basicReturn;
+    private AsyncEventHandler<CallbackExceptionEventArgs>? _callbackException;
 
     // The token consumer callbacks are given, as RabbitMQ.Client 7.2's consumer dispatcher gives its own: cancelled once
     // the channel shuts down, so handlers still running hear it (and a shutdown callback gets it cancelled); a channel
     // recovered with its connection gets a fresh one.
     private CancellationTokenSource _dispatch = new();
-    private AsyncEventHandler<BasicAckEventArgs>? _basicAcks;
-    private AsyncEventHandler<BasicNackEventArgs>? _basicNacks;
-    private AsyncEventHandler<BasicReturnEventArgs>? _basicReturn;
-    private AsyncEventHandler<CallbackExceptionEventArgs>? _callbackException;
 
     public SpanwireChannel(SpanwireConnection connection, AmqpChannel channel, CreateChannelOptions? options, ushort dispatchConcurrency)
     {
