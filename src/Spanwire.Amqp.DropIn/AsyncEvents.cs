@@ -54,29 +54,20 @@ internal sealed class AsyncEvents
 
     /// <summary>Adds <paramref name="value"/> to an event's handlers, as a field-like event's add does (safe from any thread).</summary>
     public static void Add<T>(ref AsyncEventHandler<T>? handlers, AsyncEventHandler<T>? value)
-        where T : AsyncEventArgs
-    {
-        AsyncEventHandler<T>? seen = Volatile.Read(ref handlers);
-        while (true)
-        {
-            AsyncEventHandler<T>? before = Interlocked.CompareExchange(ref handlers, (AsyncEventHandler<T>?)Delegate.Combine(seen, value), seen);
-            if (ReferenceEquals(before, seen))
-            {
-                return;
-            }
-
-            seen = before;
-        }
-    }
+        where T : AsyncEventArgs => Change(ref handlers, value, add: true);
 
     /// <summary>Removes <paramref name="value"/> from an event's handlers, as a field-like event's remove does.</summary>
     public static void Remove<T>(ref AsyncEventHandler<T>? handlers, AsyncEventHandler<T>? value)
+        where T : AsyncEventArgs => Change(ref handlers, value, add: false);
+
+    private static void Change<T>(ref AsyncEventHandler<T>? handlers, AsyncEventHandler<T>? value, bool add)
         where T : AsyncEventArgs
     {
         AsyncEventHandler<T>? seen = Volatile.Read(ref handlers);
         while (true)
         {
-            AsyncEventHandler<T>? before = Interlocked.CompareExchange(ref handlers, (AsyncEventHandler<T>?)Delegate.Remove(seen, value), seen);
+            var changed = (AsyncEventHandler<T>?)(add ? Delegate.Combine(seen, value) : Delegate.Remove(seen, value));
+            AsyncEventHandler<T>? before = Interlocked.CompareExchange(ref handlers, changed, seen);
             if (ReferenceEquals(before, seen))
             {
                 return;
