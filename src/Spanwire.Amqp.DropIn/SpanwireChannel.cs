@@ -77,13 +77,14 @@ internal sealed class SpanwireChannel : IChannel
 
     public int ChannelNumber => _channel.Number;
 
-    public ShutdownEventArgs? CloseReason => _channel.CloseReason is { } reason ? Shutdown(reason) : null;
+    // As RabbitMQ.Client: a channel the application is closing reports that close already, and is no longer open.
+    public ShutdownEventArgs? CloseReason => _channel.CloseReason is { } reason ? Shutdown(reason) : Volatile.Read(ref _applicationClose);
 
     public IAsyncBasicConsumer? DefaultConsumer { get; set; }
 
     public bool IsClosed => !IsOpen;
 
-    public bool IsOpen => !Volatile.Read(ref _disposed) && _channel.IsOpen;
+    public bool IsOpen => !Volatile.Read(ref _disposed) && _channel.IsOpen && Volatile.Read(ref _applicationClose) is null;
 
     public string? CurrentQueue { get; private set; }
 

@@ -78,7 +78,8 @@ internal sealed class SpanwireConnection : IConnection
     // What connection.start-ok sent, as RabbitMQ.Client's connection gives it: the defaults, connection_name and the factory's own.
     public IDictionary<string, object?> ClientProperties => new Dictionary<string, object?>(_connection.SentClientProperties);
 
-    public ShutdownEventArgs? CloseReason => _closeReason;
+    // As RabbitMQ.Client: a connection being closed by the application reports that close already.
+    public ShutdownEventArgs? CloseReason => _closeReason ?? (_connection.IsOpen ? null : Volatile.Read(ref _applicationClose));
 
     public AmqpTcpEndpoint Endpoint { get; }
 

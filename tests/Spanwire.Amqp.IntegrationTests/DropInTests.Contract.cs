@@ -524,6 +524,24 @@ public sealed partial class DropInTests
     });
 
     [BrokerFact]
+    public Task A_channel_and_a_connection_being_closed_are_no_longer_open_and_report_the_close() => Compare(async (factory, name) =>
+    {
+        var seen = new List<string>();
+        IConnection connection = await factory.CreateConnectionAsync(TestTimeout.Token);
+        IChannel channel = await connection.CreateChannelAsync(cancellationToken: TestTimeout.Token);
+        Task closing = channel.CloseAsync(TestTimeout.Token);
+        seen.Add($"channel while closing: open {channel.IsOpen}, closed {channel.IsClosed}, reason {channel.CloseReason?.ReplyCode}");
+        await closing;
+        seen.Add($"channel closed: open {channel.IsOpen}, reason {channel.CloseReason?.ReplyCode} {channel.CloseReason?.ReplyText}");
+        closing = connection.CloseAsync(TestTimeout.Token);
+        seen.Add($"connection while closing: open {connection.IsOpen}, reason {connection.CloseReason?.ReplyCode}");
+        await closing;
+        seen.Add($"connection closed: open {connection.IsOpen}, reason {connection.CloseReason?.ReplyCode} {connection.CloseReason?.ReplyText}");
+        await connection.DisposeAsync();
+        return string.Join("; ", seen);
+    });
+
+    [BrokerFact]
     public Task A_shutdown_handler_added_once_closed_is_called_at_once_and_disposed_objects_refuse_handlers() => Compare(async (factory, name) =>
     {
         var seen = new List<string>();
