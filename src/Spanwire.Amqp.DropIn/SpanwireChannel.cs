@@ -132,7 +132,7 @@ internal sealed class SpanwireChannel : IChannel
         add
         {
             ThrowIfDisposed();
-            if (value is not null && !IsOpen && CloseReason is { } reason)
+            if (value is not null && CloseReason is { } reason) // closed, or being closed by the application
             {
                 _connection.Events.CallLate(value, this, reason);
                 return;

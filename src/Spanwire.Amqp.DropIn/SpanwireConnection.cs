@@ -112,7 +112,7 @@ internal sealed class SpanwireConnection : IConnection
         add
         {
             ThrowIfDisposed();
-            if (value is not null && _closeReason is { } reason)
+            if (value is not null && CloseReason is { } reason) // closed, or being closed by the application
             {
                 _events.CallLate(value, this, reason);
                 return;

@@ -137,11 +137,12 @@ public sealed partial class AmqpChannel : IAsyncDisposable
             // The channel ends on the read loop as the close-ok arrives, before the request slot is freed: a second
             // close, or any request waiting its turn, is then refused rather than sent on a channel the broker has
             // closed (which the broker answers by closing the connection).
+            AmqpChannelClosedException closed = ClosedByApplication();
             await CallAsync(AmqpMethods.ChannelCloseOk, (o, ch) =>
             {
                 WriteClose(o, ch, replyCode, replyText);
-                Volatile.Write(ref _closing, ClosedByApplication()); // under the output lock: no frame follows the close
-            }, (in AmqpMethodReader _) => Shutdown(ClosedByApplication()), cancellationToken).ConfigureAwait(false);
+                Volatile.Write(ref _closing, closed); // under the output lock: no frame follows the close
+            }, (in AmqpMethodReader _) => Shutdown(closed), cancellationToken).ConfigureAwait(false);
         }
         catch (AmqpClosedException)
         {
