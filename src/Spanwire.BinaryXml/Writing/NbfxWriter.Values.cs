@@ -20,29 +20,23 @@ public sealed partial class NbfxWriter
                 return;
             }
 
-            Ensure(2);
-            Stage(2, 2);
-            _textRecord = _w.Pos;
-            _w.Buffer[_w.Pos] = NbfxRecord.Int8Text;
-            _w.Buffer[_w.Pos + 1] = (byte)value;
+            Span<byte> span = FixedRecord(2);
+            span[0] = NbfxRecord.Int8Text;
+            span[1] = (byte)value;
             _w.Pos += 2;
         }
         else if ((uint)(value + 32768) < 65536)
         {
-            Ensure(3);
-            Stage(3, 3);
-            _textRecord = _w.Pos;
-            _w.Buffer[_w.Pos] = NbfxRecord.Int16Text;
-            BinaryPrimitives.WriteInt16LittleEndian(_w.Buffer.AsSpan(_w.Pos + 1, 2), (short)value);
+            Span<byte> span = FixedRecord(3);
+            span[0] = NbfxRecord.Int16Text;
+            BinaryPrimitives.WriteInt16LittleEndian(span[1..], (short)value);
             _w.Pos += 3;
         }
         else
         {
-            Ensure(5);
-            Stage(5, 5);
-            _textRecord = _w.Pos;
-            _w.Buffer[_w.Pos] = NbfxRecord.Int32Text;
-            BinaryPrimitives.WriteInt32LittleEndian(_w.Buffer.AsSpan(_w.Pos + 1, 4), value);
+            Span<byte> span = FixedRecord(5);
+            span[0] = NbfxRecord.Int32Text;
+            BinaryPrimitives.WriteInt32LittleEndian(span[1..], value);
             _w.Pos += 5;
         }
     }
@@ -91,11 +85,9 @@ public sealed partial class NbfxWriter
             return;
         }
 
-        Ensure(5);
-        Stage(5, 5);
-        _textRecord = _w.Pos;
-        _w.Buffer[_w.Pos] = NbfxRecord.FloatText;
-        BinaryPrimitives.WriteSingleLittleEndian(_w.Buffer.AsSpan(_w.Pos + 1, 4), value);
+        Span<byte> span = FixedRecord(5);
+        span[0] = NbfxRecord.FloatText;
+        BinaryPrimitives.WriteSingleLittleEndian(span[1..], value);
         _w.Pos += 5;
     }
 
@@ -111,11 +103,9 @@ public sealed partial class NbfxWriter
             return;
         }
 
-        Ensure(9);
-        Stage(9, 9);
-        _textRecord = _w.Pos;
-        _w.Buffer[_w.Pos] = NbfxRecord.DoubleText;
-        BinaryPrimitives.WriteDoubleLittleEndian(_w.Buffer.AsSpan(_w.Pos + 1, 8), value);
+        Span<byte> span = FixedRecord(9);
+        span[0] = NbfxRecord.DoubleText;
+        BinaryPrimitives.WriteDoubleLittleEndian(span[1..], value);
         _w.Pos += 9;
     }
 
@@ -124,11 +114,9 @@ public sealed partial class NbfxWriter
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void WriteValue(decimal value)
     {
-        Ensure(17);
-        Stage(17, 17);
-        _textRecord = _w.Pos;
-        _w.Buffer[_w.Pos] = NbfxRecord.DecimalText;
-        NbfxPrimitives.WriteDecimal(_w.Buffer.AsSpan(_w.Pos + 1, 16), value);
+        Span<byte> span = FixedRecord(17);
+        span[0] = NbfxRecord.DecimalText;
+        NbfxPrimitives.WriteDecimal(span[1..], value);
         _w.Pos += 17;
     }
 
@@ -159,14 +147,26 @@ public sealed partial class NbfxWriter
         }
     }
 
+    /// <summary>
+    /// Room for a fixed-size text record of <paramref name="size"/> bytes, staged as the in-box writer's request and
+    /// marked as the last text record; the caller fills it and moves the position on. One span, so the stores into it
+    /// need no bounds checks of their own.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private Span<byte> FixedRecord(int size)
+    {
+        Ensure(size);
+        Stage(size, size);
+        _textRecord = _w.Pos;
+        return _w.Buffer.AsSpan(_w.Pos, size);
+    }
+
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void WriteGuidRecord(byte record, Guid value)
     {
-        Ensure(17);
-        Stage(17, 17);
-        _textRecord = _w.Pos;
-        _w.Buffer[_w.Pos] = record;
-        bool written = value.TryWriteBytes(_w.Buffer.AsSpan(_w.Pos + 1, 16));
+        Span<byte> span = FixedRecord(17);
+        span[0] = record;
+        bool written = value.TryWriteBytes(span[1..]);
         Debug.Assert(written, "the record's room was ensured");
         _w.Pos += 17;
     }
@@ -174,11 +174,9 @@ public sealed partial class NbfxWriter
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void WriteFixed64(byte record, long value)
     {
-        Ensure(9);
-        Stage(9, 9);
-        _textRecord = _w.Pos;
-        _w.Buffer[_w.Pos] = record;
-        BinaryPrimitives.WriteInt64LittleEndian(_w.Buffer.AsSpan(_w.Pos + 1, 8), value);
+        Span<byte> span = FixedRecord(9);
+        span[0] = record;
+        BinaryPrimitives.WriteInt64LittleEndian(span[1..], value);
         _w.Pos += 9;
     }
 }

@@ -38,7 +38,7 @@ internal sealed partial class NbfxXmlWriter
         AutoComplete(WriteState.Content);
         _writer.WriteStartArray();
         CheckLocalName(localName);
-        _writeState = WriteState.Element;
+        SetWriteState(WriteState.Element);
         EnterElement(ref prefix, ns, null);
         NodeStartElement(prefix, localName);
 
@@ -46,6 +46,6 @@ internal sealed partial class NbfxXmlWriter
         _namespaces.DeclareNamespaces(_writer);
         values(_writer, array.AsSpan(offset, count));
         ExitScope();
-        _writeState = WriteState.Content;
+        SetWriteState(WriteState.Content);
     }
 }

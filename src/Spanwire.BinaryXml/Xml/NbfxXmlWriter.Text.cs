@@ -11,6 +11,13 @@ internal sealed partial class NbfxXmlWriter
 {
     public override void WriteString(string? text)
     {
+        if (_direct && !string.IsNullOrEmpty(text))
+        {
+            StartDirectContent();
+            _writer.WriteString(text);
+            return;
+        }
+
         ThrowIfClosed();
         text ??= "";
         if (text.Length == 0 && !_inList)
@@ -33,6 +40,13 @@ internal sealed partial class NbfxXmlWriter
 
     public override void WriteString(XmlDictionaryString? value)
     {
+        if (_direct && value is not null && value.Value.Length != 0)
+        {
+            StartDirectContent();
+            _writer.WriteString(value);
+            return;
+        }
+
         ThrowIfClosed();
         ArgumentNullException.ThrowIfNull(value);
         if (value.Value.Length == 0)
@@ -257,6 +271,7 @@ internal sealed partial class NbfxXmlWriter
         }
 
         ReadOnlySpan<byte> data = buffer.AsSpan(index, count);
+        _direct = false; // bytes may be carried
         if (_trailCount > 0)
         {
             while (_trailCount < 3 && !data.IsEmpty)
@@ -325,10 +340,32 @@ internal sealed partial class NbfxXmlWriter
 
     /// <summary>
     /// Starts a typed value's record: pending base64 first, then the content check. False when an attribute is open
-    /// (its value is text): the caller then goes through <see cref="WriteTypedInAttribute"/>. The common case calls
-    /// the record writer directly, with no delegate between.
+    /// (its value is text): the caller then goes through <see cref="WriteTypedInAttribute"/>. The common case (see
+    /// <see cref="_direct"/>) checks one flag and calls the record writer directly, with no delegate between.
     /// </summary>
     private bool StartTypedRecord()
+    {
+        if (_direct)
+        {
+            StartDirectContent();
+            return true;
+        }
+
+        return StartTypedRecordChecked();
+    }
+
+    /// <summary>Content while <see cref="_direct"/> holds: an open start tag ends; the flag still holds after.</summary>
+    private void StartDirectContent()
+    {
+        if (_writeState == WriteState.Element)
+        {
+            AutoComplete(WriteState.Content);
+            _direct = true;
+        }
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool StartTypedRecordChecked()
     {
         ThrowIfClosed();
         FlushBase64();
@@ -339,6 +376,7 @@ internal sealed partial class NbfxXmlWriter
 
         StartContent();
         NodeWroteTypedValue();
+        _direct = _writeState == WriteState.Content && _depth != 0 && CanWriteDirect;
         return true;
     }
 

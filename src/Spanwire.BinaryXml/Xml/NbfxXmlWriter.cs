@@ -19,7 +19,14 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWri
     private Func<Task>? _flushOutputAsync;
     private Action? _closeOutput;
 
-    private WriteState _writeState = WriteState.Start;
+    private WriteState _writeState = WriteState.Start; // set only through SetWriteState
+
+    // A typed value may go straight to the record layer: the writer is in an element's start tag or content (depth
+    // above 0), no attribute is open or left half-ended, no base64 bytes are carried. Cleared by every state change
+    // (leaving an element and ending an attribute are state changes too), by carrying base64 and by starting an
+    // attribute; set again where a step is known to leave it so (a start tag, a typed value written the long way), so
+    // the common calls check one flag.
+    private bool _direct;
     private DocumentState _documentState;
     private int _depth;
     private OpenElement[] _elements = [];
@@ -69,6 +76,15 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWri
 
     private bool IsClosed => _writeState == WriteState.Closed;
 
+    /// <summary>No base64 carried and nothing of an attribute open (a failed WriteEndAttribute leaves its value, as in-box).</summary>
+    private bool CanWriteDirect => _trailCount == 0 & _attributeValue is null & !_isXmlnsAttribute & !_nodeInAttribute;
+
+    private void SetWriteState(WriteState state)
+    {
+        _writeState = state;
+        _direct = false;
+    }
+
     /// <summary>Points the writer at <paramref name="stream"/>, as the in-box writer's SetOutput: a new document; bytes not yet flushed to the old output are dropped.</summary>
     public void SetOutput(Stream stream, IXmlDictionary? dictionary, XmlBinaryWriterSession? session, bool ownsStream)
     {
@@ -102,7 +118,7 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWri
     private void ResetDocument()
     {
         _inList = false;
-        _writeState = WriteState.Start;
+        SetWriteState(WriteState.Start);
         _documentState = DocumentState.None;
         TakeWorkingSet();
         _namespaces.Clear();
@@ -122,7 +138,7 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWri
             ThrowInvalidState(nameof(WriteStartDocument));
         }
 
-        _writeState = WriteState.Prolog;
+        SetWriteState(WriteState.Prolog);
         _documentState = DocumentState.Document;
     }
 
@@ -141,7 +157,7 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWri
         }
 
         FinishDocument();
-        _writeState = WriteState.Start;
+        SetWriteState(WriteState.Start);
         _documentState = DocumentState.End;
     }
 
@@ -220,6 +236,7 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWri
         FlushBase64();
         AutoComplete(WriteState.Element);
         EnterElement(ref prefix, ns, dictionaryNs);
+        _direct = CanWriteDirect; // the record layer's start that follows changes none of what it sums up
     }
 
     private static void CheckLocalName(string localName)
@@ -260,18 +277,23 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWri
 
     public override void WriteEndElement()
     {
-        ThrowIfClosed();
-        if (_depth == 0)
+        bool direct = _direct; // open, inside an element, no attribute, no base64 carried: the checks would all pass
+        if (!direct)
         {
-            throw new InvalidOperationException($"WriteEndElement cannot be called at depth {_depth.ToString(CultureInfo.InvariantCulture)}.");
+            ThrowIfClosed();
+            if (_depth == 0)
+            {
+                throw new InvalidOperationException($"WriteEndElement cannot be called at depth {_depth.ToString(CultureInfo.InvariantCulture)}.");
+            }
+
+            if (_writeState == WriteState.Attribute)
+            {
+                WriteEndAttribute();
+            }
+
+            FlushBase64();
         }
 
-        if (_writeState == WriteState.Attribute)
-        {
-            WriteEndAttribute();
-        }
-
-        FlushBase64();
         if (_writeState == WriteState.Element)
         {
             _namespaces.DeclareNamespaces(_writer);
@@ -279,7 +301,8 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWri
 
         _writer.WriteEndElement();
         ExitScope();
-        _writeState = WriteState.Content;
+        SetWriteState(WriteState.Content);
+        _direct = _depth != 0 && (direct || CanWriteDirect);
     }
 
     public override void WriteFullEndElement()
@@ -331,7 +354,7 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWri
             _namespaces.DeclareNamespaces(_writer);
         }
 
-        _writeState = state;
+        SetWriteState(state);
     }
 
     private void FlushElement()
@@ -413,6 +436,7 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWri
             localName = "";
         }
 
+        _direct = false; // before the attribute's fields change, whatever follows
         _isXmlnsAttribute = false;
         _isXmlAttribute = false;
         if (prefix == "xml")
@@ -476,7 +500,7 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWri
             _namespaces.AddNamespaceIfNotDeclared(prefix, ns, dictionaryNs);
         }
 
-        _writeState = WriteState.Attribute;
+        SetWriteState(WriteState.Attribute);
     }
 
     public override void WriteEndAttribute()
@@ -531,7 +555,7 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWri
         }
         finally
         {
-            _writeState = WriteState.Element;
+            SetWriteState(WriteState.Element);
         }
     }
 
@@ -668,7 +692,7 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWri
         }
         finally
         {
-            _writeState = WriteState.Closed;
+            SetWriteState(WriteState.Closed);
             _depth = 0;
             _attributeValue = null;
             _attributeLocalName = null;
