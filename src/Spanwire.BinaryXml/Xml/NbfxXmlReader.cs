@@ -467,7 +467,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         // (a number, a date, a dictionary string, a list) there is a text node of its own, refused by nothing.
         if (_depth == 0 && _c.IsCharsOrBytesText && !IsWhitespace(Value))
         {
-            throw new NbfxFormatException("text outside the root element", _c.TokenOffset);
+            ThrowFormat("text outside the root element");
         }
     }
 
@@ -616,7 +616,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         {
             if (_rootSeen)
             {
-                throw new NbfxFormatException("There are multiple root elements.", _c.TokenOffset);
+                ThrowFormat("There are multiple root elements.");
             }
 
             _rootSeen = true;
@@ -657,6 +657,9 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
             }
         }
     }
+
+    [DoesNotReturn]
+    private void ThrowFormat(string message) => throw new NbfxFormatException(message, _c.TokenOffset);
 
     [DoesNotReturn]
     private void ThrowDuplicate(AttributeNode attribute) =>

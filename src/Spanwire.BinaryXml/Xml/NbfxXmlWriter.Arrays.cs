@@ -26,7 +26,7 @@ internal sealed partial class NbfxXmlWriter
         FlushBase64();
         if (_documentState == DocumentState.Epilog || (_documentState == DocumentState.Document && count > 1 && _depth == 0))
         {
-            throw new InvalidOperationException("Only one root element is permitted per document.");
+            ThrowSecondRoot();
         }
 
         if (_writeState == WriteState.Attribute)

@@ -85,12 +85,16 @@ internal sealed partial class NbfxXmlWriter
         {
             if (_wroteAttributeValue && !_nodeInList)
             {
-                throw new InvalidOperationException("Only a single typed value may be written inside an attribute or content.");
+                ThrowSecondTypedValue();
             }
 
             _wroteAttributeValue = true;
         }
     }
+
+    [System.Diagnostics.CodeAnalysis.DoesNotReturn]
+    private static void ThrowSecondTypedValue() =>
+        throw new InvalidOperationException("Only a single typed value may be written inside an attribute or content.");
 
     private void NodeText(ReadOnlySpan<char> text)
     {

@@ -224,7 +224,7 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWri
         ThrowIfClosed();
         if (_documentState == DocumentState.Epilog)
         {
-            throw new InvalidOperationException("Only one root element is permitted per document.");
+            ThrowSecondRoot();
         }
 
         CheckLocalName(localName);
@@ -244,7 +244,7 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWri
         ArgumentNullException.ThrowIfNull(localName);
         if (localName.Length == 0)
         {
-            throw new ArgumentException("The empty string is not a valid local name.", nameof(localName));
+            ThrowEmptyLocalName();
         }
     }
 
@@ -257,7 +257,7 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWri
             prefix ??= "";
             if (_namespaces.LookupNamespace(prefix) is null)
             {
-                throw new ArgumentException($"The prefix '{prefix}' is not defined.", nameof(prefix));
+                ThrowUndefinedPrefix(prefix);
             }
         }
         else if (prefix is null)
@@ -283,7 +283,7 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWri
             ThrowIfClosed();
             if (_depth == 0)
             {
-                throw new InvalidOperationException($"WriteEndElement cannot be called at depth {_depth.ToString(CultureInfo.InvariantCulture)}.");
+                ThrowEndAtDepthZero();
             }
 
             if (_writeState == WriteState.Attribute)
@@ -465,7 +465,7 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWri
         {
             if (prefix.Length != 0 && _namespaces.LookupNamespace(prefix) is null)
             {
-                throw new ArgumentException($"The prefix '{prefix}' is not defined.", nameof(prefix));
+                ThrowUndefinedPrefix(prefix);
             }
         }
         else if (ns.Length == 0)
@@ -719,9 +719,26 @@ internal sealed partial class NbfxXmlWriter : XmlDictionaryWriter, IXmlBinaryWri
     {
         if (IsClosed)
         {
-            throw new InvalidOperationException("The XmlWriter is closed.");
+            ThrowClosed();
         }
     }
+
+    [System.Diagnostics.CodeAnalysis.DoesNotReturn]
+    private static void ThrowClosed() => throw new InvalidOperationException("The XmlWriter is closed.");
+
+    [System.Diagnostics.CodeAnalysis.DoesNotReturn]
+    private static void ThrowSecondRoot() => throw new InvalidOperationException("Only one root element is permitted per document.");
+
+    [System.Diagnostics.CodeAnalysis.DoesNotReturn]
+    private static void ThrowEmptyLocalName() =>
+        throw new ArgumentException("The empty string is not a valid local name.", "localName");
+
+    [System.Diagnostics.CodeAnalysis.DoesNotReturn]
+    private static void ThrowUndefinedPrefix(string prefix) =>
+        throw new ArgumentException($"The prefix '{prefix}' is not defined.", nameof(prefix));
+
+    [System.Diagnostics.CodeAnalysis.DoesNotReturn]
+    private static void ThrowEndAtDepthZero() => throw new InvalidOperationException("WriteEndElement cannot be called at depth 0.");
 
     [System.Diagnostics.CodeAnalysis.DoesNotReturn]
     private void ThrowInvalidState(string method) =>

@@ -201,7 +201,7 @@ internal sealed class WriterNamespaces
                 return;
             }
 
-            throw new ArgumentException("Prefixes beginning with \"xml\" (regardless of casing) are reserved for use by XML.", nameof(prefix));
+            ThrowReservedPrefix();
         }
 
         for (int i = _count - 1; i >= 0 && _bindings[i].Depth == _depth; i--)
@@ -213,23 +213,23 @@ internal sealed class WriterNamespaces
                     return;
                 }
 
-                throw new ArgumentException($"The prefix '{prefix}' is bound to the namespace '{_bindings[i].Uri}' and cannot be changed to '{uri}'.", nameof(prefix));
+                ThrowRebound(prefix, _bindings[i].Uri, uri);
             }
         }
 
         if (prefix.Length != 0 && uri.Length == 0)
         {
-            throw new ArgumentException("The empty namespace requires a null or empty prefix.", nameof(prefix));
+            ThrowPrefixForEmptyNamespace();
         }
 
         if (uri == XmlnsNamespace)
         {
-            throw new ArgumentException($"The namespace '{uri}' can only be bound to the prefix 'xmlns'.");
+            ThrowReservedNamespace(uri, "xmlns");
         }
 
         if (uri == XmlNamespace)
         {
-            throw new ArgumentException($"The namespace '{uri}' can only be bound to the prefix 'xml'.");
+            ThrowReservedNamespace(uri, "xml");
         }
 
         if (_count == _bindings.Length)
@@ -341,4 +341,20 @@ internal sealed class WriterNamespaces
 
         return prefix.Length == 0 ? "" : prefix == "xmlns" ? XmlnsNamespace : prefix == "xml" ? XmlNamespace : null;
     }
+
+    [System.Diagnostics.CodeAnalysis.DoesNotReturn]
+    private static void ThrowReservedPrefix() =>
+        throw new ArgumentException("Prefixes beginning with \"xml\" (regardless of casing) are reserved for use by XML.", "prefix");
+
+    [System.Diagnostics.CodeAnalysis.DoesNotReturn]
+    private static void ThrowRebound(string prefix, string bound, string uri) =>
+        throw new ArgumentException($"The prefix '{prefix}' is bound to the namespace '{bound}' and cannot be changed to '{uri}'.", nameof(prefix));
+
+    [System.Diagnostics.CodeAnalysis.DoesNotReturn]
+    private static void ThrowPrefixForEmptyNamespace() =>
+        throw new ArgumentException("The empty namespace requires a null or empty prefix.", "prefix");
+
+    [System.Diagnostics.CodeAnalysis.DoesNotReturn]
+    private static void ThrowReservedNamespace(string uri, string prefix) =>
+        throw new ArgumentException($"The namespace '{uri}' can only be bound to the prefix '{prefix}'.");
 }
