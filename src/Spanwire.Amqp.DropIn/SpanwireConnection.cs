@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
+using System.Globalization;
 using System.Runtime.CompilerServices;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Events;
@@ -16,6 +17,7 @@ internal sealed class SpanwireConnection : IConnection
     private readonly SpanwireConnectionFactory _factory;
     private readonly AsyncEvents _events = new();
     private ShutdownEventArgs? _closeReason;
+    private ShutdownReportEntry[] _shutdownReport = [];
     private ShutdownEventArgs? _applicationClose; // the code and text the application closed with, as RabbitMQ.Client reports them
     private ShutdownInitiator _initiator = ShutdownInitiator.Peer;
     private bool _disposed;
@@ -34,6 +36,7 @@ internal sealed class SpanwireConnection : IConnection
         connection.Closed += (_, reason) =>
         {
             _closeReason = Shutdown(reason);
+            ReportUnexpectedClosure(reason);
             _events.Raise(_connectionShutdown, this, _closeReason, _shutdownFailed);
         };
         // As RabbitMQ.Client: a lost connection is shut down (and then recovered), whoever ended it.
@@ -43,6 +46,7 @@ internal sealed class SpanwireConnection : IConnection
             // the recovery.
             ShutdownEventArgs lost = Mapping.ToShutdown(reason, reason.InnerException is null ? ShutdownInitiator.Peer : ShutdownInitiator.Library);
             _events.Raise(_connectionShutdown, this, lost, _shutdownFailed);
+            ReportUnexpectedClosure(reason);
             foreach (SpanwireChannel channel in _channels.Keys)
             {
                 channel.OnConnectionLost(lost);
@@ -52,6 +56,7 @@ internal sealed class SpanwireConnection : IConnection
         connection.Unblocked += (_, _) => _events.Raise(ConnectionUnblockedAsync, this, AsyncEventArgs.Empty, Failed("OnConnectionUnblocked"));
         connection.RecoverySucceeded += (_, _) =>
         {
+            Volatile.Write(ref _shutdownReport, []); // the report is the link's, as RabbitMQ.Client's is its inner connection's
             foreach (SpanwireChannel channel in _channels.Keys)
             {
                 channel.OnRecovered(); // its consumers hear consume-ok again before the recovery is announced
@@ -93,7 +98,7 @@ internal sealed class SpanwireConnection : IConnection
 
     public IDictionary<string, object?>? ServerProperties => _connection.ServerProperties.ToDictionary();
 
-    public IEnumerable<ShutdownReportEntry> ShutdownReport => [];
+    public IEnumerable<ShutdownReportEntry> ShutdownReport => Volatile.Read(ref _shutdownReport);
 
     public string? ClientProvidedName { get; }
 
@@ -247,6 +252,23 @@ internal sealed class SpanwireConnection : IConnection
     private Action<Exception> Failed(string context) => e => RaiseCallbackException(CallbackExceptionEventArgs.Build(e, context));
 
     /// <summary>The shutdown RabbitMQ.Client reports for the connection's end: the application's code and text when it closed it.</summary>
+    /// <summary>
+    /// As RabbitMQ.Client: a link ended by a transport failure (not by the broker's close, the application's, or a frame
+    /// refused) leaves an entry in <see cref="ShutdownReport"/>, in RabbitMQ.Client's words, after the shutdown handlers.
+    /// </summary>
+    private void ReportUnexpectedClosure(Exception reason)
+    {
+        if (reason is not AmqpConnectionClosedException { InnerException: { } failure })
+        {
+            return;
+        }
+
+        (int code, string text) = failure is EndOfStreamException ? (0, "End of stream") : (541, failure.Message);
+        string description = string.Create(CultureInfo.InvariantCulture,
+            $"unexpected connection closure: AMQP close-reason, initiated by Library, code={code}, text='{text}', classId=0, methodId=0, exception={failure.Message}");
+        Volatile.Write(ref _shutdownReport, [new ShutdownReportEntry(description, failure)]);
+    }
+
     internal ShutdownEventArgs Shutdown(Exception reason) =>
         _closeReason ?? (Volatile.Read(ref _applicationClose) is { } closed && reason is AmqpConnectionClosedException { InnerException: null } ended
             && ended.ReplyCode == closed.ReplyCode ? closed : Mapping.ToShutdown(reason, _initiator));

@@ -39,6 +39,73 @@ public sealed class DropInRecoveryTests(PrivateNode node) : IClassFixture<Privat
     }
 
     [BrokerFact]
+    public async Task A_dropped_socket_leaves_a_shutdown_report_entry_a_forced_close_none_and_a_recovery_clears_it()
+    {
+        int port = new Uri(node.Uri).Port;
+        await using var proxy = new ChaosProxy(new IPEndPoint(IPAddress.Loopback, port));
+        string viaProxy = new UriBuilder(node.Uri) { Port = proxy.Port }.Uri.ToString();
+        foreach (bool recover in new[] { false, true })
+        {
+            await DropInTests.Compare(async (factory, name) =>
+            {
+                var seen = new List<string>();
+                await using IConnection connection = await factory.CreateConnectionAsync(TestTimeout.Token);
+                var shut = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+                var recovered = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+                connection.ConnectionShutdownAsync += (_, _) =>
+                {
+                    shut.TrySetResult();
+                    return Task.CompletedTask;
+                };
+                connection.RecoverySucceededAsync += (_, _) =>
+                {
+                    recovered.TrySetResult();
+                    return Task.CompletedTask;
+                };
+                seen.Add($"open: {Report(connection)}");
+                var random = new Random(1);
+                while (proxy.CutOne(random))
+                {
+                }
+
+                await shut.Task.WaitAsync(TimeSpan.FromSeconds(30), TestTimeout.Token);
+                if (recover)
+                {
+                    await recovered.Task.WaitAsync(TimeSpan.FromSeconds(30), TestTimeout.Token);
+                    seen.Add($"recovered: {Report(connection)}");
+                    await node.CtlAsync("close_all_connections \"report\"");
+                    await DropInTests.Until(() => !connection.IsOpen);
+                    seen.Add($"closed by the broker: {Report(connection)}");
+                }
+                else
+                {
+                    // RabbitMQ.Client adds its entry once the shutdown handlers have run; none may come.
+                    await Task.WhenAny(DropInTests.Until(() => connection.ShutdownReport.Any()), Task.Delay(TimeSpan.FromSeconds(3), TestTimeout.Token));
+                    seen.Add($"cut: {Report(connection)}");
+                }
+
+                return string.Join("; ", seen);
+            }, viaProxy, factory =>
+            {
+                FastRecovery(factory);
+                if (factory is ConnectionFactory control)
+                {
+                    control.AutomaticRecoveryEnabled = recover;
+                }
+                else
+                {
+                    ((SpanwireConnectionFactory)factory).AutomaticRecoveryEnabled = recover;
+                }
+            });
+        }
+
+        // Each entry's description up to the exception's own words (the two clients' socket errors read differently).
+        static string Report(IConnection connection) => connection.ShutdownReport.Any()
+            ? string.Join(" | ", connection.ShutdownReport.Select(e => $"{e.Description[..Math.Max(0, e.Description.IndexOf(", exception=", StringComparison.Ordinal))]} ({e.Exception is not null})"))
+            : "none";
+    }
+
+    [BrokerFact]
     public Task Recovery_filters_and_exception_handlers_act_as_RabbitMQ_Clients() =>
         DropInTests.Compare(async (factory, name) =>
         {
