@@ -138,10 +138,19 @@ public sealed class SpanwireConnectionFactory : IConnectionFactory
         set => SetUri(value);
     }
 
-    /// <summary>Not used: Spanwire negotiates PLAIN, or EXTERNAL with a client certificate.</summary>
+    /// <summary>
+    /// The mechanism the factory logs in with among the broker's, as RabbitMQ.Client's default answers: PLAIN when the
+    /// broker offers it (in any case), else null. A connection set to EXTERNAL through <see cref="ConfigureOptions"/>
+    /// logs in with the client certificate all the same.
+    /// </summary>
     /// <param name="mechanismNames">The broker's mechanisms.</param>
-    /// <returns>Always null.</returns>
-    public IAuthMechanismFactory? AuthMechanismFactory(IEnumerable<string> mechanismNames) => null;
+    /// <returns>RabbitMQ.Client's <see cref="PlainMechanismFactory"/>, or null when the broker does not offer PLAIN.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="mechanismNames"/> is null.</exception>
+    public IAuthMechanismFactory? AuthMechanismFactory(IEnumerable<string> mechanismNames)
+    {
+        ArgumentNullException.ThrowIfNull(mechanismNames);
+        return mechanismNames.Any(static name => string.Equals(name, "PLAIN", StringComparison.OrdinalIgnoreCase)) ? new PlainMechanismFactory() : null;
+    }
 
     /// <inheritdoc/>
     public Task<IConnection> CreateConnectionAsync(CancellationToken cancellationToken = default) =>

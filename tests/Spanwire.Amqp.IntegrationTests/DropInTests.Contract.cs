@@ -326,6 +326,29 @@ public sealed partial class DropInTests
         Expect.Equal(expected, actual, "a connect to a closed port");
     }
 
+    [Fact]
+    public void AuthMechanismFactory_picks_among_the_brokers_mechanisms_as_RabbitMQ_Clients_default_does()
+    {
+        string?[][] offers = [["PLAIN"], ["plain"], ["AMQPLAIN", "PLAIN"], ["EXTERNAL"], ["AMQPLAIN", "EXTERNAL"], [], null!];
+        foreach (string?[] offer in offers)
+        {
+            static string Pick(IConnectionFactory factory, string?[] offer)
+            {
+                try
+                {
+                    return factory.AuthMechanismFactory(offer!)?.Name ?? "null";
+                }
+                catch (Exception e)
+                {
+                    return e.GetType().Name;
+                }
+            }
+
+            Expect.Equal(Pick(new ConnectionFactory(), offer), Pick(new SpanwireConnectionFactory(), offer),
+                $"the broker offering [{(offer is null ? "null" : string.Join(", ", offer))}]");
+        }
+    }
+
     [BrokerFact]
     public Task A_refused_login_is_BrokerUnreachableException_around_AuthenticationFailureException() => Compare(async (factory, name) =>
     {
