@@ -36,8 +36,8 @@ internal sealed class SpanwireConnection : IConnection
         connection.Closed += (_, reason) =>
         {
             _closeReason = Shutdown(reason);
-            ReportUnexpectedClosure(reason);
             _events.Raise(_connectionShutdown, this, _closeReason, _shutdownFailed);
+            ReportUnexpectedClosure(reason);
         };
         // As RabbitMQ.Client: a lost connection is shut down (and then recovered), whoever ended it.
         connection.ConnectionLost += (_, reason) =>
@@ -251,7 +251,6 @@ internal sealed class SpanwireConnection : IConnection
     // Rare events: the reporter is made when the event is raised.
     private Action<Exception> Failed(string context) => e => RaiseCallbackException(CallbackExceptionEventArgs.Build(e, context));
 
-    /// <summary>The shutdown RabbitMQ.Client reports for the connection's end: the application's code and text when it closed it.</summary>
     /// <summary>
     /// As RabbitMQ.Client: a link ended by a transport failure (not by the broker's close, the application's, or a frame
     /// refused) leaves an entry in <see cref="ShutdownReport"/>, in RabbitMQ.Client's words, after the shutdown handlers.
@@ -269,6 +268,7 @@ internal sealed class SpanwireConnection : IConnection
         Volatile.Write(ref _shutdownReport, [new ShutdownReportEntry(description, failure)]);
     }
 
+    /// <summary>The shutdown RabbitMQ.Client reports for the connection's end: the application's code and text when it closed it.</summary>
     internal ShutdownEventArgs Shutdown(Exception reason) =>
         _closeReason ?? (Volatile.Read(ref _applicationClose) is { } closed && reason is AmqpConnectionClosedException { InnerException: null } ended
             && ended.ReplyCode == closed.ReplyCode ? closed : Mapping.ToShutdown(reason, _initiator));
