@@ -50,14 +50,14 @@ public sealed partial class PooledStream
             return;
         }
 
-        ReadOnlySpan<byte> committed = _overwrite.TakeCommitted(count);
+        byte[] taken = _overwrite.TakeCommitted(count);
         try
         {
-            WriteCore(committed);
+            WriteCore(taken.AsSpan(0, count));
         }
         finally
         {
-            _overwrite.ReturnTaken();
+            TemporaryBuffer.Return(taken);
         }
     }
 }

@@ -20,9 +20,8 @@ namespace Spanwire.Buffers;
 internal struct SegmentChain
 {
     private SegmentPool _pool;
-    private ChunkedTable<Segment> _segments; // chunked, so that no table of slots reaches the large object heap; none for one segment
+    private SegmentSlots? _slots; // none for one segment: most chains never need a table, and the owner stays small
     private int _count;
-    private int _reserved; // segments rented ahead for a capacity asked for, in the slots after the last in use
 
     // The tail: where appends go. _tail is the tail segment's array (an empty array while there is no segment),
     // _tailUsed its live content length, _tailStart its offset in the whole content.
@@ -53,7 +52,7 @@ internal struct SegmentChain
     public readonly int Count => _count;
 
     /// <summary>Bytes that can be held without renting another segment.</summary>
-    public readonly long Capacity => _tailStart + _tail.Length + ((long)_reserved * _pool.SegmentSize);
+    public readonly long Capacity => _tailStart + _tail.Length + ((long)Reserved * _pool.SegmentSize);
 
     /// <summary>
     /// Rents, ahead of need, the segments that bring <see cref="Capacity"/> to at least <paramref name="capacity"/>;
@@ -61,7 +60,7 @@ internal struct SegmentChain
     /// </summary>
     public void Reserve(long capacity)
     {
-        int before = _reserved;
+        int before = Reserved;
         bool hadTail = _count > 0;
         try
         {
@@ -72,19 +71,19 @@ internal struct SegmentChain
 
             while (Capacity < capacity)
             {
-                EnsureTable();
-                int slot = _count + _reserved;
-                while (slot >= _segments.Capacity)
+                SegmentSlots slots = EnsureTable();
+                int slot = _count + slots.Reserved;
+                while (slot >= slots.Table.Capacity)
                 {
-                    _segments.Grow();
+                    slots.Table.Grow();
                 }
 
                 byte[] array = RentChecked();
-                Segment s = _segments[slot] ??= new Segment();
+                Segment s = slots.Table[slot] ??= new Segment();
                 s.Array = array;
                 s.Start = 0;
                 s.Length = 0;
-                _reserved++;
+                slots.Reserved++;
             }
         }
         catch
@@ -100,18 +99,26 @@ internal struct SegmentChain
     }
 
     /// <summary>Gives back segments rented ahead beyond the <paramref name="keep"/> first of them.</summary>
-    public void ReleaseReserved(int keep = 0)
+    public readonly void ReleaseReserved(int keep = 0)
     {
-        for (int i = _count + _reserved - 1; i >= _count + keep; i--)
+        if (_slots is not { } slots)
+        {
+            return;
+        }
+
+        for (int i = _count + slots.Reserved - 1; i >= _count + keep; i--)
         {
             ReleaseSlot(i);
         }
 
-        _reserved = Math.Min(_reserved, keep);
+        slots.Reserved = Math.Min(slots.Reserved, keep);
     }
 
     /// <summary>Segments rented ahead and not yet in use.</summary>
-    public readonly int Reserved => _reserved;
+    public readonly int Reserved => _slots?.Reserved ?? 0;
+
+    /// <summary>The table of slots, for a chain that has one (more than one segment, or segments rented ahead).</summary>
+    private readonly ref ChunkedTable<Segment> Table => ref _slots!.Table;
 
     /// <summary>A span of at least <paramref name="sizeHint"/> bytes (at least one) at the end of the content.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -195,14 +202,14 @@ internal struct SegmentChain
             ThrowHelper.ThrowAdvancedTooFar(count, _tail.Length - _tailUsed);
         }
 
-        ReadOnlySpan<byte> committed = _oversize.TakeCommitted(count);
+        byte[] taken = _oversize.TakeCommitted(count);
         try
         {
-            Append(committed);
+            Append(taken.AsSpan(0, count));
         }
         finally
         {
-            _oversize.ReturnTaken();
+            TemporaryBuffer.Return(taken);
         }
     }
 
@@ -335,7 +342,7 @@ internal struct SegmentChain
         }
 
         _count = keep + 1;
-        Segment last = _segments[keep];
+        Segment last = Table[keep];
         _tail = last.Array!;
         _tailStart = last.Start;
         _tailUsed = (int)(newLength - last.Start);
@@ -355,7 +362,7 @@ internal struct SegmentChain
         while (lo < hi)
         {
             int mid = (lo + hi + 1) >>> 1;
-            if (_segments[mid].Start <= position)
+            if (Table[mid].Start <= position)
             {
                 lo = mid;
             }
@@ -377,7 +384,7 @@ internal struct SegmentChain
             return _tail.AsSpan(0, _tailUsed);
         }
 
-        Segment s = _segments[index];
+        Segment s = Table[index];
         start = s.Start;
         return s.Array.AsSpan(0, s.Length);
     }
@@ -394,7 +401,7 @@ internal struct SegmentChain
             return _tail.AsSpan();
         }
 
-        Segment s = _segments[index];
+        Segment s = Table[index];
         start = s.Start;
         return s.Array.AsSpan(0, s.Length);
     }
@@ -420,17 +427,17 @@ internal struct SegmentChain
             return _count == 0 ? ReadOnlySequence<byte>.Empty : new ReadOnlySequence<byte>(_tail, 0, _tailUsed);
         }
 
-        Segment last = _segments[_count - 1];
+        Segment last = Table[_count - 1];
         last.Link(_tailUsed, null);
         Segment next = last;
         for (int i = _count - 2; i >= 0; i--)
         {
-            Segment s = _segments[i];
+            Segment s = Table[i];
             s.Link(s.Length, next);
             next = s;
         }
 
-        return new ReadOnlySequence<byte>(_segments[0], 0, last, _tailUsed);
+        return new ReadOnlySequence<byte>(Table[0], 0, last, _tailUsed);
     }
 
     /// <summary>Copies the content from <paramref name="fromPosition"/> on into <paramref name="destination"/>.</summary>
@@ -453,7 +460,7 @@ internal struct SegmentChain
     public readonly async Task CopyToAsync(Stream destination, long fromPosition, CancellationToken cancellationToken)
     {
         // A struct cannot be captured by an async method: work from a copy of the fields that matter.
-        ChunkedTable<Segment> segments = _segments;
+        SegmentSlots? slots = _slots;
         int count = _count;
         byte[] tail = _tail;
         int tailUsed = _tailUsed;
@@ -466,7 +473,7 @@ internal struct SegmentChain
         int first = FindSegment(fromPosition);
         for (int i = first; i < count; i++)
         {
-            (byte[]? array, int length, long start) = i == count - 1 ? (tail, tailUsed, tailStart) : (segments[i].Array, segments[i].Length, segments[i].Start);
+            (byte[]? array, int length, long start) = i == count - 1 ? (tail, tailUsed, tailStart) : (slots!.Table[i].Array, slots.Table[i].Length, slots.Table[i].Start);
             int skip = i == first ? (int)(fromPosition - start) : 0;
             await destination.WriteAsync(array.AsMemory(skip, length - skip), cancellationToken).ConfigureAwait(false);
         }
@@ -517,14 +524,10 @@ internal struct SegmentChain
     public void Release()
     {
         Clear();
-        if (_segments.Capacity != 0)
+        if (_slots is { } emptied)
         {
-            if (_segments.SingleChunk is { } emptied)
-            {
-                SegmentTableCache.Return(emptied);
-            }
-
-            _segments = default;
+            _slots = null;
+            SegmentTableCache.Return(emptied);
         }
     }
 
@@ -532,7 +535,7 @@ internal struct SegmentChain
     public void Clear()
     {
         _oversize.Abandon();
-        if (_segments.Capacity == 0)
+        if (_slots is null)
         {
             // One segment at most, held as the tail alone.
             if (_count != 0)
@@ -557,7 +560,7 @@ internal struct SegmentChain
 
     private readonly void ReleaseSlot(int index)
     {
-        Segment s = _segments[index];
+        Segment s = Table[index];
         byte[]? array = s.Array;
         s.Release();
         if (array is not null)
@@ -572,7 +575,7 @@ internal struct SegmentChain
     /// </summary>
     private void AddSegment()
     {
-        if (_count == 0 && _segments.Capacity == 0)
+        if (_count == 0 && _slots is null)
         {
             // The first segment: the tail alone, no table yet.
             _tail = RentChecked();
@@ -582,17 +585,17 @@ internal struct SegmentChain
             return;
         }
 
-        EnsureTable();
-        if (_count == _segments.Capacity)
+        SegmentSlots slots = EnsureTable();
+        if (_count == slots.Table.Capacity)
         {
-            _segments.Grow();
+            slots.Table.Grow();
         }
 
         byte[] array;
-        if (_reserved > 0)
+        if (slots.Reserved > 0)
         {
-            array = _segments[_count].Array!; // rented ahead by Reserve
-            _reserved--;
+            array = slots.Table[_count].Array!; // rented ahead by Reserve
+            slots.Reserved--;
         }
         else
         {
@@ -601,11 +604,11 @@ internal struct SegmentChain
 
         if (_count > 0)
         {
-            _segments[_count - 1].Length = _tailUsed;
+            Table[_count - 1].Length = _tailUsed;
             _tailStart += _tailUsed;
         }
 
-        Segment s = _segments[_count] ??= new Segment();
+        Segment s = Table[_count] ??= new Segment();
         s.Array = array;
         s.Start = _tailStart;
         s.Length = 0;
@@ -616,23 +619,26 @@ internal struct SegmentChain
 
     /// <summary>
     /// Takes a table of slots (from the per-thread cache) when the chain has none, putting in it the one segment held
-    /// as the tail alone.
+    /// as the tail alone; returns the chain's table.
     /// </summary>
-    private void EnsureTable()
+    private SegmentSlots EnsureTable()
     {
-        if (_segments.Capacity != 0)
+        if (_slots is { } slots)
         {
-            return;
+            return slots;
         }
 
-        _segments = new ChunkedTable<Segment>(SegmentTableCache.Rent());
+        slots = SegmentTableCache.Rent();
+        _slots = slots;
         if (_count == 1)
         {
-            Segment first = _segments[0] ??= new Segment();
+            Segment first = slots.Table[0] ??= new Segment();
             first.Array = _tail;
             first.Start = 0;
             first.Length = 0; // stale for the tail, as always: the chain holds the live count
         }
+
+        return slots;
     }
 
     private readonly byte[] RentChecked()

@@ -91,36 +91,45 @@ internal sealed class MisuseTracker
 /// The misuse state a pooled stream or writer carries: its tag, and the tracker when its pool detects misuse. One
 /// field in each owner, so both report the same way.
 /// </summary>
+/// <remarks>
+/// One reference, not two: every stream and writer is allocated, and on a small message its size is most of its cost.
+/// It holds the tracker when the pool detects misuse (the tracker carries the tag), otherwise the tag itself, if any.
+/// </remarks>
 internal struct MisuseWatch
 {
-    private MisuseTracker? _tracker;
-    private string? _tag;
+    private object? _state;
 
     /// <summary>Starts watching for <paramref name="pool"/>'s misuse detection, in place in the owner's field.</summary>
     public void Start(SegmentPool pool, string type)
     {
         if (pool.DetectsMisuse)
         {
-            _tracker = new MisuseTracker(pool, type); // only then: a store of null would still pay the write barrier
+            _state = new MisuseTracker(pool, type); // only then: a store of null would still pay the write barrier
         }
     }
 
     public string? Tag
     {
-        readonly get => _tag;
+        readonly get => _state is MisuseTracker tracker ? tracker.Tag : (string?)_state;
         set
         {
-            _tag = value;
-            _tracker?.Tag = value;
+            if (_state is MisuseTracker tracker)
+            {
+                tracker.Tag = value;
+            }
+            else
+            {
+                _state = value;
+            }
         }
     }
 
     /// <summary>The owner's first Dispose: nothing to report when it is collected.</summary>
-    public readonly void Disposed() => _tracker?.Disposed();
+    public readonly void Disposed() => (_state as MisuseTracker)?.Disposed();
 
     /// <summary>A Dispose after the first.</summary>
-    public readonly void DisposedAgain() => _tracker?.Report(SegmentPoolMisuse.DisposedTwice);
+    public readonly void DisposedAgain() => (_state as MisuseTracker)?.Report(SegmentPoolMisuse.DisposedTwice);
 
     /// <summary>A member used after Dispose, about to throw ObjectDisposedException.</summary>
-    public readonly void UsedAfterDispose() => _tracker?.Report(SegmentPoolMisuse.UsedAfterDispose);
+    public readonly void UsedAfterDispose() => (_state as MisuseTracker)?.Report(SegmentPoolMisuse.UsedAfterDispose);
 }

@@ -1,6 +1,22 @@
 namespace Spanwire.Buffers;
 
 /// <summary>
+/// The table of a <see cref="SegmentChain"/> that holds more than one segment or has rented segments ahead: its slots
+/// and how many of them hold segments rented ahead. Apart from the chain, so that the many chains of one segment carry
+/// one null reference for it instead of the table's fields.
+/// </summary>
+internal sealed class SegmentSlots
+{
+    /// <summary>The slots: the segments in order, then those rented ahead.</summary>
+    public ChunkedTable<Segment> Table;
+
+    /// <summary>Segments rented ahead for a capacity asked for, in the slots after the last in use.</summary>
+    public int Reserved;
+
+    public SegmentSlots(Segment[] first) => Table = new ChunkedTable<Segment>(first);
+}
+
+/// <summary>
 /// Keeps one released segment table (with its nodes) per thread, so that a writer or stream that grows past one
 /// segment reuses the table of the last one disposed on that thread instead of allocating a table and a node per
 /// segment again. A chain of one segment needs no table (<see cref="SegmentChain"/>); its segment comes from the
@@ -14,24 +30,28 @@ internal static class SegmentTableCache
     private const int MaxCachedSlots = 1024;
 
     /// <summary>A table whose nodes hold no segments.</summary>
-    public static Segment[] Rent()
+    public static SegmentSlots Rent()
     {
-        ref Segment[]? kept = ref ThreadSlot<Segment[]>.Value;
-        Segment[]? table = kept;
+        ref SegmentSlots? kept = ref ThreadSlot<SegmentSlots>.Value;
+        SegmentSlots? table = kept;
         if (table is null)
         {
-            return new Segment[InitialSlots];
+            return new SegmentSlots(new Segment[InitialSlots]);
         }
 
         kept = null;
         return table;
     }
 
-    /// <summary>Takes back a table whose nodes hold no segments any more; the larger of it and the one kept stays.</summary>
-    public static void Return(Segment[] table)
+    /// <summary>
+    /// Takes back a table whose nodes hold no segments any more (none rented ahead either); the larger of it and the
+    /// one kept stays. A table grown past its first chunk is left to the collector.
+    /// </summary>
+    public static void Return(SegmentSlots table)
     {
-        ref Segment[]? kept = ref ThreadSlot<Segment[]>.Value;
-        if (table.Length is > 0 and <= MaxCachedSlots && (kept is null || kept.Length < table.Length))
+        ref SegmentSlots? kept = ref ThreadSlot<SegmentSlots>.Value;
+        if (table.Reserved == 0 && table.Table.SingleChunk is { Length: > 0 and <= MaxCachedSlots } &&
+            (kept is null || kept.Table.Capacity < table.Table.Capacity))
         {
             kept = table;
         }

@@ -8,16 +8,16 @@ namespace Spanwire.Buffers;
 /// <see cref="ArrayPool{T}.Shared"/>, and on Advance its committed bytes are handed to the owner's own write and the
 /// buffer goes back. A new request before the commit abandons the old one, as the IBufferWriter contract allows.
 /// </summary>
+/// <remarks>One field, in place in its owner: the buffer taken for a commit lives in the caller's local, not here.</remarks>
 /// <example>
 /// <code>
-/// ReadOnlySpan&lt;byte&gt; committed = _temporary.TakeCommitted(count);
-/// try { Append(committed); } finally { _temporary.ReturnTaken(); }
+/// byte[] taken = _temporary.TakeCommitted(count);
+/// try { Append(taken.AsSpan(0, count)); } finally { TemporaryBuffer.Return(taken); }
 /// </code>
 /// </example>
 internal struct TemporaryBuffer
 {
     private byte[]? _handedOut;
-    private byte[]? _taken;
 
     /// <summary>Whether a buffer is handed out and not yet committed.</summary>
     public readonly bool IsHandedOut => _handedOut is not null;
@@ -31,12 +31,12 @@ internal struct TemporaryBuffer
     }
 
     /// <summary>
-    /// The first <paramref name="count"/> bytes of the buffer handed out, for the owner to write; the buffer is no
-    /// longer handed out, and goes back with <see cref="ReturnTaken"/> once they are written.
+    /// The buffer handed out, whose first <paramref name="count"/> bytes the owner is to write; it is no longer
+    /// handed out, and goes back with <see cref="Return"/> once they are written.
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="count"/> is negative.</exception>
     /// <exception cref="InvalidOperationException"><paramref name="count"/> is more than the buffer holds.</exception>
-    public ReadOnlySpan<byte> TakeCommitted(int count)
+    public byte[] TakeCommitted(int count)
     {
         byte[] buffer = _handedOut!;
         ArgumentOutOfRangeException.ThrowIfNegative(count);
@@ -46,19 +46,11 @@ internal struct TemporaryBuffer
         }
 
         _handedOut = null;
-        _taken = buffer;
-        return buffer.AsSpan(0, count);
+        return buffer;
     }
 
-    /// <summary>Gives back the buffer of the last <see cref="TakeCommitted"/>.</summary>
-    public void ReturnTaken()
-    {
-        if (_taken is { } taken)
-        {
-            _taken = null;
-            ArrayPool<byte>.Shared.Return(taken);
-        }
-    }
+    /// <summary>Gives back a buffer from <see cref="TakeCommitted"/>.</summary>
+    public static void Return(byte[] taken) => ArrayPool<byte>.Shared.Return(taken);
 
     /// <summary>Gives back a buffer handed out and never committed.</summary>
     public void Abandon()

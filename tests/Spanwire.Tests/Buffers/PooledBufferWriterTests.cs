@@ -166,6 +166,24 @@ public sealed class PooledBufferWriterTests
     }
 
     [Fact]
+    public void A_writer_or_stream_object_carries_only_its_one_segment_state()
+    {
+        // On a small message the object is most of the cost: the table of slots, the misuse tracker and the tag
+        // live behind one reference each, not in fields of every writer and stream (64-bit sizes, headers included).
+        var pool = SegmentPool.Create(new SegmentPoolOptions { SegmentSize = 4096, Name = "size" });
+        _ = new PooledBufferWriter(pool);
+        _ = new PooledStream(pool);
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        _ = new PooledBufferWriter(pool);
+        long writer = GC.GetAllocatedBytesForCurrentThread() - before;
+        before = GC.GetAllocatedBytesForCurrentThread();
+        _ = new PooledStream(pool);
+        long stream = GC.GetAllocatedBytesForCurrentThread() - before;
+        Assert.True(writer <= 80, $"a PooledBufferWriter takes {writer} bytes; expected at most 80");
+        Assert.True(stream <= 112, $"a PooledStream takes {stream} bytes; expected at most 112");
+    }
+
+    [Fact]
     public void Writing_and_reading_back_allocates_nothing_once_warm()
     {
         var pool = SegmentPool.Create(new SegmentPoolOptions { SegmentSize = 4096, Name = "alloc" });
