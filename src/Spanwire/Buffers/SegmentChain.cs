@@ -473,10 +473,12 @@ internal struct SegmentChain
         int first = FindSegment(fromPosition);
         for (int i = first; i < count; i++)
         {
-            (byte[]? array, int length, long start) = i == count - 1 ? (tail, tailUsed, tailStart) : (slots!.Table[i].Array, slots.Table[i].Length, slots.Table[i].Start);
+            (byte[]? array, int length, long start) = i == count - 1 ? (tail, tailUsed, tailStart) : Sealed(slots!.Table[i]);
             int skip = i == first ? (int)(fromPosition - start) : 0;
             await destination.WriteAsync(array.AsMemory(skip, length - skip), cancellationToken).ConfigureAwait(false);
         }
+
+        static (byte[]? Array, int Length, long Start) Sealed(Segment s) => (s.Array, s.Length, s.Start);
     }
 
     /// <summary>Copies <paramref name="destination"/>.Length bytes of content starting at <paramref name="position"/>.</summary>
@@ -604,11 +606,11 @@ internal struct SegmentChain
 
         if (_count > 0)
         {
-            Table[_count - 1].Length = _tailUsed;
+            slots.Table[_count - 1].Length = _tailUsed;
             _tailStart += _tailUsed;
         }
 
-        Segment s = Table[_count] ??= new Segment();
+        Segment s = slots.Table[_count] ??= new Segment();
         s.Array = array;
         s.Start = _tailStart;
         s.Length = 0;

@@ -1,3 +1,5 @@
+using System.Diagnostics;
+
 namespace Spanwire.Buffers;
 
 /// <summary>
@@ -44,13 +46,14 @@ internal static class SegmentTableCache
     }
 
     /// <summary>
-    /// Takes back a table whose nodes hold no segments any more (none rented ahead either); the larger of it and the
-    /// one kept stays. A table grown past its first chunk is left to the collector.
+    /// Takes back a table whose nodes hold no segments any more (none rented ahead either: the chain has cleared it);
+    /// the larger of it and the one kept stays. A table grown past its first chunk is left to the collector.
     /// </summary>
     public static void Return(SegmentSlots table)
     {
+        Debug.Assert(table.Reserved == 0, "A chain clears its table before giving it back.");
         ref SegmentSlots? kept = ref ThreadSlot<SegmentSlots>.Value;
-        if (table.Reserved == 0 && table.Table.SingleChunk is { Length: > 0 and <= MaxCachedSlots } &&
+        if (table.Table.SingleChunk is { Length: > 0 and <= MaxCachedSlots } &&
             (kept is null || kept.Table.Capacity < table.Table.Capacity))
         {
             kept = table;
