@@ -19,13 +19,16 @@ public class ReaderWalkTests
         Walk(Seed, 10_000, (random, _) => random.Next(Operations.Length), minCalls: 20_000);
 
     /// <summary>
-    /// The same walk where half the calls hand a text's value out in small pieces (ReadValueChunk) and the next call is
-    /// any other: what was handed out is gone from the node for every read after it, as in-box.
+    /// The same walk where half the calls hand a text's value out in small pieces (ReadValueChunk, or ReadContentAsBase64
+    /// with a small buffer) and the next call is any other: what was handed out is gone from the node for every read
+    /// after it, and bytes decoded past the buffer wait for the next content read, as in-box.
     /// </summary>
     [Fact]
     public void Reads_after_ReadValueChunk_in_pieces_give_the_in_box_results()
     {
-        int[] chunkOps = Enumerable.Range(0, Operations.Length).Where(i => Operations[i].Name.StartsWith("ReadValueChunk", StringComparison.Ordinal)).ToArray();
+        int[] chunkOps = Enumerable.Range(0, Operations.Length)
+            .Where(i => Operations[i].Name.StartsWith("ReadValueChunk", StringComparison.Ordinal) || Operations[i].Name.StartsWith("ReadContentAsBase64(", StringComparison.Ordinal))
+            .ToArray();
         Walk(Seed + 1, LongRuns.Scale(4_000), (random, onText) => onText && random.Next(2) == 0 ? chunkOps[random.Next(chunkOps.Length)] : random.Next(Operations.Length), minCalls: 8_000);
     }
 
@@ -145,10 +148,13 @@ public class ReaderWalkTests
         ("GetAttribute(0)", r => r.AttributeCount > 0 ? r.GetAttribute(0) ?? "null" : "none"),
         ("ReadInnerXml", r => r.ReadInnerXml()),
         ("ReadOuterXml", r => r.ReadOuterXml()),
-        // Drained as the XmlReader contract has callers do (until it returns 0), in 7-byte calls: how the bytes are cut
-        // into calls differs (from text the in-box reader hands out multiples of 3 and stops on the emptied node until
-        // the next call), the bytes and where the reader ends up do not. Not on attributes: there the in-box result
-        // depends on the value's record kind (a bool reads as nothing, a double's text is decoded).
+        // Drained as the XmlReader contract has callers do (until it returns 0), in 7-byte calls, and single calls in
+        // pieces: one node's bytes per call, the emptied node current until the next call, as in-box. Not on
+        // attributes: there the in-box result depends on the value's record kind (a bool reads as nothing, a double's
+        // text is decoded).
+        ("ReadContentAsBase64(2)", r => Base64Piece(r, 2)),
+        ("ReadContentAsBase64(3)", r => Base64Piece(r, 3)),
+        ("ReadContentAsBase64(7)", r => Base64Piece(r, 7)),
         ("ReadContentAsBase64 (drained)", r =>
         {
             if (OnAnyAttribute(r))
@@ -227,6 +233,18 @@ public class ReaderWalkTests
         ("Value", r => r.Value),
         ("ReadElementString", r => r.ReadElementString()),
     ];
+
+    private static string Base64Piece(XmlReader r, int count)
+    {
+        if (OnAnyAttribute(r))
+        {
+            return "on an attribute";
+        }
+
+        var buffer = new byte[count];
+        int n = r.ReadContentAsBase64(buffer, 0, count);
+        return Convert.ToHexString(buffer, 0, n);
+    }
 
     private static string ValueChunk(XmlReader r, int count)
     {

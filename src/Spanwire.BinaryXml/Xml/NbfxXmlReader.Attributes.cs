@@ -73,6 +73,7 @@ internal sealed partial class NbfxXmlReader
         }
 
         _onAttributeValue = true;
+        _nodeTouched = true;
         _attributeValueSeen = _attributeValueHandedOver = false;
         _attributeValueOverride = null;
         return true;
@@ -93,6 +94,7 @@ internal sealed partial class NbfxXmlReader
     private void SetAttributePosition(int i)
     {
         _attributeIndex = i;
+        _nodeTouched = true;
         _onAttributeValue = false;
         _attributeValueSeen = _attributeValueHandedOver = false;
         _attributeValueOverride = null;

@@ -10,7 +10,13 @@ namespace Spanwire.BinaryXml.Xml;
 // boundary, is copied as it is.
 internal sealed partial class NbfxXmlReader
 {
-    private string? _base64Carry; // up to 3 base64 characters left from the text before
+    private string? _base64Carry; // up to 3 base64 characters left from an attribute's value before
+    // As in-box, content read as bytes keeps what one call could not hand out for the next call, on whatever node it
+    // comes: characters past the last whole block, and bytes decoded past the caller's room.
+    private char[]? _trailChars;
+    private int _trailCharCount;
+    private byte[]? _trailBytes;
+    private int _trailByteCount;
 
     public override bool CanReadBinaryContent => true;
 
@@ -53,6 +59,7 @@ internal sealed partial class NbfxXmlReader
         string value = Value;
         int n = Math.Min(count, value.Length);
         value.CopyTo(0, buffer, index, n);
+        _nodeTouched = true;
         if (onAttribute)
         {
             _attributeValueOverride = value[n..];
@@ -98,6 +105,7 @@ internal sealed partial class NbfxXmlReader
         }
 
         _chunkedBytes += bytes;
+        _nodeTouched = true;
         return chars;
     }
 
@@ -152,22 +160,190 @@ internal sealed partial class NbfxXmlReader
         ArgumentOutOfRangeException.ThrowIfNegative(index);
         ArgumentOutOfRangeException.ThrowIfNegative(count);
         ArgumentOutOfRangeException.ThrowIfGreaterThan(count, buffer.Length - index);
-        int total = 0;
-        while (count > 0)
+        if (count == 0)
         {
-            if (_base64 is null)
+            return 0;
+        }
+
+        if (_attributeIndex >= 0)
+        {
+            return ReadAttributeBytes(buffer, index, count, binHex);
+        }
+
+        // A Bytes record is handed out as it is, a piece per call, and moved past by the call that finds it used up.
+        if (!binHex && _trailByteCount == 0 && _trailCharCount == 0 && _value is null)
+        {
+            while (_nodeType != XmlNodeType.Comment && TryReadRecordBytes(buffer.AsSpan(index, count), out int n))
             {
-                if (_state == ReadState.Initial || _attributeIndex < 0 && _nodeType == XmlNodeType.Comment)
+                if (n != 0)
                 {
-                    // Nothing read yet, or a comment: move on, as the in-box reader does (from the start, to the root).
-                    if (!ReadKeepingCarry())
+                    return n;
+                }
+
+                Read();
+            }
+        }
+
+        return _nodeType is XmlNodeType.Element or XmlNodeType.EndElement ? 0 : ReadCharsAsBytes(buffer, index, Math.Min(count, MaxBytesPerContentRead), binHex);
+    }
+
+    // As in-box: one call decodes at most this many bytes from characters.
+    private const int MaxBytesPerContentRead = 512;
+
+    /// <summary>
+    /// The next bytes of the current text when it is a Bytes record: what is left of its payload after the bytes
+    /// handed out before (the same count ReadValueChunk keeps, so Value shows the rest). False on any other node.
+    /// </summary>
+    private bool TryReadRecordBytes(Span<byte> destination, out int written)
+    {
+        written = 0;
+        if (_nodeType != XmlNodeType.Text || _valueFromItem || _c.ValueType != NbfxValueType.Bytes)
+        {
+            return false;
+        }
+
+        if (_chunkedToken != _c.TokenOffset)
+        {
+            _chunkedToken = _c.TokenOffset;
+            _chunkedBytes = 0;
+        }
+
+        ReadOnlySpan<byte> rest = CurrentValue.Payload;
+        written = Math.Min(destination.Length, rest.Length);
+        rest[..written].CopyTo(destination);
+        _chunkedBytes += written;
+        _nodeTouched = true;
+        return true;
+    }
+
+    /// <summary>
+    /// As in-box: bytes decoded from the content's characters, taken a node at a time through ReadContentAsChars (so
+    /// what is taken is gone from the node, as with ReadValueChunk) until a whole block is read. Characters past the
+    /// last whole block, and bytes decoded past what the caller has room for, are kept for the next call, on whatever
+    /// node it comes; a lone line feed between texts is passed over, and other whitespace is removed when the
+    /// characters do not decode with it.
+    /// </summary>
+    private int ReadCharsAsBytes(byte[] buffer, int index, int byteCount, bool binHex)
+    {
+        if (_trailByteCount > 0)
+        {
+            return TakeTrailBytes(buffer.AsSpan(index, byteCount));
+        }
+
+        int byteBlock = binHex ? 1 : 3, charBlock = binHex ? 2 : 4;
+        int maxChars = byteCount < byteBlock ? charBlock : byteCount / byteBlock * charBlock;
+        char[] chars = ArrayPool<char>.Shared.Rent(maxChars);
+        try
+        {
+            int charCount = 0;
+            while (true)
+            {
+                if (_trailCharCount > 0)
+                {
+                    _trailChars.AsSpan(0, _trailCharCount).CopyTo(chars.AsSpan(charCount));
+                    charCount += _trailCharCount;
+                    _trailCharCount = 0;
+                }
+
+                while (charCount < charBlock)
+                {
+                    int read = ReadContentAsChars(chars, charCount, maxChars - charCount);
+                    if (read == 1 && chars[charCount] == '\n')
+                    {
+                        continue;
+                    }
+
+                    if (read == 0)
                     {
                         break;
                     }
 
-                    continue;
+                    charCount += read;
                 }
 
+                if (charCount >= charBlock)
+                {
+                    int trail = charCount % charBlock;
+                    if (trail > 0)
+                    {
+                        charCount -= trail;
+                        chars.AsSpan(charCount, trail).CopyTo(_trailChars ??= new char[4]);
+                        _trailCharCount = trail;
+                    }
+                }
+
+                ReadOnlySpan<char> text = chars.AsSpan(0, charCount);
+                if (text.IndexOfAny(s_xmlWhitespaceSearch) < 0)
+                {
+                    if (byteCount >= byteBlock)
+                    {
+                        return DecodeBlocks(text, buffer.AsSpan(index), binHex);
+                    }
+
+                    _trailByteCount = DecodeBlocks(text, _trailBytes ??= new byte[3], binHex);
+                    return TakeTrailBytes(buffer.AsSpan(index, byteCount));
+                }
+
+                // Whitespace inside: decode without it, reading on to make up whole blocks.
+                int kept = 0;
+                foreach (char c in text)
+                {
+                    if (!s_xmlWhitespaceSearch.Contains(c))
+                    {
+                        chars[kept++] = c;
+                    }
+                }
+
+                charCount = kept;
+            }
+        }
+        finally
+        {
+            ArrayPool<char>.Shared.Return(chars);
+        }
+    }
+
+    private static readonly SearchValues<char> s_xmlWhitespaceSearch = SearchValues.Create(" \t\r\n");
+
+    /// <summary>Decodes whole blocks of base64 or hex digits; the reader's exception for anything else.</summary>
+    private static int DecodeBlocks(ReadOnlySpan<char> text, Span<byte> destination, bool binHex)
+    {
+        if (binHex)
+        {
+            if (text.Length % 2 == 0 && Convert.FromHexString(text, destination[..(text.Length / 2)], out _, out int hexWritten) == OperationStatus.Done)
+            {
+                return hexWritten;
+            }
+        }
+        else if (text.Length % 4 == 0 && Convert.TryFromBase64Chars(text, destination, out int written))
+        {
+            return written;
+        }
+
+        ThrowNotBytes(text.ToString(), binHex);
+        return 0;
+    }
+
+    /// <summary>Hands out the bytes decoded past the room of an earlier call.</summary>
+    private int TakeTrailBytes(Span<byte> destination)
+    {
+        int n = Math.Min(_trailByteCount, destination.Length);
+        _trailBytes.AsSpan(0, n).CopyTo(destination);
+        _trailBytes.AsSpan(n, _trailByteCount - n).CopyTo(_trailBytes);
+        _trailByteCount -= n;
+        return n;
+    }
+
+    /// <summary>
+    /// On an attribute: its value's bytes, a piece per call (with the characters of an earlier value joined to make a
+    /// whole block); the call that finds them used up moves on to the element's content, as in-box.
+    /// </summary>
+    private int ReadAttributeBytes(byte[] buffer, int index, int count, bool binHex)
+    {
+        while (true)
+        {
+            if (_base64 is null)
+            {
                 if (!LoadValueBytes(binHex, joined: true))
                 {
                     if (_base64Carry is { } left)
@@ -176,26 +352,27 @@ internal sealed partial class NbfxXmlReader
                         ThrowNotBytes(left, binHex);
                     }
 
-                    break;
+                    return 0;
                 }
+            }
+
+            if (_base64Offset == _base64.Length)
+            {
+                MoveToElement();
+                ReadKeepingCarry();
+                if (_attributeIndex < 0)
+                {
+                    return ReadContentAsBytes(buffer, index, count, binHex);
+                }
+
+                continue;
             }
 
             int n = Math.Min(count, _base64.Length - _base64Offset);
             _base64.AsSpan(_base64Offset, n).CopyTo(buffer.AsSpan(index));
             _base64Offset += n;
-            index += n;
-            count -= n;
-            total += n;
-            if (_base64Offset == _base64.Length)
-            {
-                // The node is used up: move on, as XmlReader's content methods do. From an attribute that is the node
-                // after its element's start, as in-box: its content, if text, is read on.
-                MoveToElement();
-                ReadKeepingCarry();
-            }
+            return n;
         }
-
-        return total;
     }
 
     /// <summary>
@@ -252,6 +429,7 @@ internal sealed partial class NbfxXmlReader
         }
 
         _base64Offset = 0;
+        _nodeTouched = true;
         return true;
     }
 
@@ -274,6 +452,7 @@ internal sealed partial class NbfxXmlReader
         string? carry = _base64Carry;
         bool more = Read();
         _base64Carry = carry;
+        _nodeTouched = true;
         return more;
     }
 
@@ -296,6 +475,7 @@ internal sealed partial class NbfxXmlReader
         int block = binHex ? 2 : 4;
         int whole = text.Length / block * block;
         _base64Carry = whole < text.Length ? text[whole..] : null;
+        _nodeTouched = true;
         try
         {
             string blocks = whole < text.Length ? text[..whole] : text;

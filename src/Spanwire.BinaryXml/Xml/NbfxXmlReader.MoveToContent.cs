@@ -5,7 +5,8 @@ namespace Spanwire.BinaryXml.Xml;
 
 // MoveToContent and ReadEndElement as the in-box binary reader has them, which differ from XmlReader's: whitespace-only
 // text is skipped like a comment, not returned as content (checked on the record's bytes, so no string is made for
-// it), and ending an element when none is open is an InvalidOperationException.
+// it), unless bytes decoded by a content read are still to be handed out, and ending an element when none is open is
+// an InvalidOperationException.
 internal sealed partial class NbfxXmlReader
 {
     public override XmlNodeType MoveToContent()
@@ -38,7 +39,7 @@ internal sealed partial class NbfxXmlReader
                 }
             }
             else if (_nodeType is XmlNodeType.Element or XmlNodeType.EndElement
-                || _nodeType == XmlNodeType.Text && !IsWhitespaceText())
+                || _nodeType == XmlNodeType.Text && (_trailByteCount > 0 || !IsWhitespaceText()))
             {
                 return _nodeType;
             }

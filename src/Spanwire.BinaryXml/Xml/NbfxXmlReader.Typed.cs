@@ -123,6 +123,7 @@ internal sealed partial class NbfxXmlReader
             {
                 string value = _attributeValueHandedOver ? "" : AttributeValue(_attributeIndex);
                 _attributeValueHandedOver = true;
+                _nodeTouched = true;
                 return WithinStringQuota(value, quota);
             }
 
@@ -142,6 +143,7 @@ internal sealed partial class NbfxXmlReader
             // empty text node where it was, without moving on.
             string value = WithinStringQuota(_value, quota);
             _value = "";
+            _nodeTouched = true;
             return value;
         }
 

@@ -41,6 +41,9 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
     private string? _value;
     private bool _valueFromItem;
     private bool _atomic;
+    // Set with any of the extras below that a member other than Read gives the current node (an attribute position,
+    // a cached value, a chunk handed out, decoded bytes): the next Read clears them only then.
+    private bool _nodeTouched;
     // As in-box, ReadValueChunk hands a text record's value out from its bytes and what it has handed out is gone:
     // Value, content reads and MoveToContent see the rest. The count is of payload bytes, and holds for the record at
     // _chunkedToken only, so no later node can see it.
@@ -144,6 +147,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         _nameFrame = -1;
         _value = null;
         _valueFromItem = _atomic = false;
+        _nodeTouched = false;
         Array.Clear(_frames, 0, _frameCount); // PushFrame relies on frames past the count being all zeros
         _frameCount = 0;
         _attributeCount = 0;
@@ -162,6 +166,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         _base64 = null;
         _base64Offset = 0;
         _base64Carry = null;
+        _trailCharCount = _trailByteCount = 0;
         _attributePayloadTop = 0;
         _nameTop = 0;
         _rootSeen = false;
@@ -288,6 +293,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
                 }
 
                 _attributeValueSeen = true;
+                _nodeTouched = true;
                 return _attributeValueOverride ?? _attributes[_attributeIndex].ChunkRest ?? AttributeValue(_attributeIndex);
             }
 
@@ -296,6 +302,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
                 return _value ?? "";
             }
 
+            _nodeTouched = true;
             return _value = CurrentValue.ToText();
         }
     }
@@ -328,6 +335,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
                 _exitScope = false;
                 PopFrame();
             }
+
             // No exception guard on this path: the state says Error until the node is read, so a malformed record
             // leaves the reader as the guard would.
             _state = ReadState.Error;
@@ -346,12 +354,21 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void ClearNodeState()
     {
+        _valueFromItem = false;
+        _atomic = false;
+        if (_nodeTouched)
+        {
+            ClearTouchedNodeState();
+        }
+    }
+
+    private void ClearTouchedNodeState()
+    {
+        _nodeTouched = false;
         _attributeIndex = -1;
         _onAttributeValue = false;
         _attributeValueSeen = _attributeValueHandedOver = false;
         _value = null;
-        _valueFromItem = false;
-        _atomic = false;
         _chunkedBytes = 0;
         _attributeValueOverride = null;
         _base64 = null;
@@ -457,6 +474,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         {
             ReadOnlySpan<byte> window = Window;
             _value = ReadList(ref window);
+            _nodeTouched = true;
         }
         else
         {
