@@ -1,16 +1,16 @@
 using System.Buffers;
 using System.Diagnostics.CodeAnalysis;
+using System.Text;
 using System.Xml;
 using Spanwire.BinaryXml.Reading;
 
 namespace Spanwire.BinaryXml.Xml;
 
-// Reading content as bytes. The content is one base64 stream across its text nodes, as in-box: a text whose length is
-// not a multiple of 4 leaves its last characters to be joined with the next text's. A Bytes record, met on a block
-// boundary, is copied as it is.
+// Reading content as bytes, as in-box. A value held as bytes, or as UTF-8 base64 in whole blocks, is taken where it is;
+// other content is read as characters (what is taken is gone from the node, as with ReadValueChunk) and decoded, the
+// characters past the last whole block and the bytes past the caller's room kept for the next call.
 internal sealed partial class NbfxXmlReader
 {
-    private string? _base64Carry; // up to 3 base64 characters left from an attribute's value before
     // As in-box, content read as bytes keeps what one call could not hand out for the next call, on whatever node it
     // comes: characters past the last whole block, and bytes decoded past the caller's room.
     private char[]? _trailChars;
@@ -44,31 +44,35 @@ internal sealed partial class NbfxXmlReader
         if (!asString && !(_onAttributeValue && _attributeValueHandedOver) && type is NbfxValueType.Chars or NbfxValueType.UnicodeChars
             && !_attributes[_attributeIndex].IsXmlns)
         {
-            string whole = _attributes[_attributeIndex].ChunkRest ?? AttributeValue(_attributeIndex);
+            AttributeNode a = _attributes[_attributeIndex];
+            a.ChunkText ??= AttributeValue(_attributeIndex);
+            ReadOnlySpan<char> whole = a.ChunkText.AsSpan(a.ChunkTaken);
             int take = Math.Min(count, whole.Length);
             if (type == NbfxValueType.Chars && take < whole.Length && take > 0 && char.IsHighSurrogate(whole[take - 1]))
             {
                 take--;
             }
 
-            whole.CopyTo(0, buffer, index, take);
-            _attributes[_attributeIndex].ChunkRest = whole[take..];
+            whole[..take].CopyTo(buffer.AsSpan(index));
+            a.ChunkTaken += take;
             return take;
         }
 
-        string value = Value;
-        int n = Math.Min(count, value.Length);
-        value.CopyTo(0, buffer, index, n);
         _nodeTouched = true;
         if (onAttribute)
         {
-            _attributeValueOverride = value[n..];
-        }
-        else
-        {
-            _value = value[n..];
+            string value = Value;
+            int taken = Math.Min(count, value.Length);
+            value.CopyTo(0, buffer, index, taken);
+            _attributeValueOverride = value[taken..];
+            return taken;
         }
 
+        // What is left is the value from _valueTaken on: a count, so handing a long value out in pieces copies nothing.
+        _value ??= Value;
+        int n = Math.Min(count, _value.Length - _valueTaken);
+        _value.CopyTo(_valueTaken, buffer, index, n);
+        _valueTaken += n;
         return n;
     }
 
@@ -165,15 +169,11 @@ internal sealed partial class NbfxXmlReader
             return 0;
         }
 
-        if (_attributeIndex >= 0)
+        // As in-box: a value held as bytes, or as UTF-8 base64 in whole blocks, is handed out straight from its record,
+        // a piece per call, and moved past by the call that finds it used up.
+        if (!binHex && _trailByteCount == 0 && _trailCharCount == 0 && !HasValueString)
         {
-            return ReadAttributeBytes(buffer, index, count, binHex);
-        }
-
-        // A Bytes record is handed out as it is, a piece per call, and moved past by the call that finds it used up.
-        if (!binHex && _trailByteCount == 0 && _trailCharCount == 0 && _value is null)
-        {
-            while (_nodeType != XmlNodeType.Comment && TryReadRecordBytes(buffer.AsSpan(index, count), out int n))
+            while (NodeType != XmlNodeType.Comment && TryReadValueBytes(buffer.AsSpan(index, count), out int n))
             {
                 if (n != 0)
                 {
@@ -184,20 +184,30 @@ internal sealed partial class NbfxXmlReader
             }
         }
 
-        return _nodeType is XmlNodeType.Element or XmlNodeType.EndElement ? 0 : ReadCharsAsBytes(buffer, index, Math.Min(count, MaxBytesPerContentRead), binHex);
+        return NodeType is XmlNodeType.Element or XmlNodeType.EndElement ? 0 : ReadCharsAsBytes(buffer, index, Math.Min(count, MaxBytesPerContentRead), binHex);
     }
 
     // As in-box: one call decodes at most this many bytes from characters.
     private const int MaxBytesPerContentRead = 512;
 
+    /// <summary>True when the current node's value has been made a string (by Value, or what ReadValueChunk left of it).</summary>
+    private bool HasValueString => _attributeIndex >= 0 ? _attributeValueSeen || _attributeValueOverride is not null : _value is not null;
+
     /// <summary>
-    /// The next bytes of the current text when it is a Bytes record: what is left of its payload after the bytes
-    /// handed out before (the same count ReadValueChunk keeps, so Value shows the rest). False on any other node.
+    /// As in-box, the next bytes of the current text's or attribute's value taken where it is: a Bytes value's bytes,
+    /// or a UTF-8 text's next whole base64 blocks when the caller has room for three bytes or more and what is left of
+    /// the text is whole blocks (a text used up gives 0 bytes). What is taken is gone from the value. False, with
+    /// nothing taken, for any other value or characters that do not decode as they are.
     /// </summary>
-    private bool TryReadRecordBytes(Span<byte> destination, out int written)
+    private bool TryReadValueBytes(Span<byte> destination, out int written)
     {
         written = 0;
-        if (_nodeType != XmlNodeType.Text || _valueFromItem || _c.ValueType != NbfxValueType.Bytes)
+        if (_attributeIndex >= 0)
+        {
+            return TryReadAttributeValueBytes(_attributes[_attributeIndex], destination, out written);
+        }
+
+        if (_nodeType != XmlNodeType.Text || _valueFromItem || _c.ValueType is not (NbfxValueType.Bytes or NbfxValueType.Chars))
         {
             return false;
         }
@@ -209,10 +219,86 @@ internal sealed partial class NbfxXmlReader
         }
 
         ReadOnlySpan<byte> rest = CurrentValue.Payload;
-        written = Math.Min(destination.Length, rest.Length);
-        rest[..written].CopyTo(destination);
-        _chunkedBytes += written;
+        int taken;
+        if (_c.ValueType == NbfxValueType.Bytes)
+        {
+            taken = written = Math.Min(destination.Length, rest.Length);
+            rest[..written].CopyTo(destination);
+        }
+        else if (!TryDecodeUtf8Blocks(rest, destination, out taken, out written))
+        {
+            return false;
+        }
+
+        _chunkedBytes += taken;
         _nodeTouched = true;
+        return true;
+    }
+
+    /// <summary><see cref="TryReadValueBytes"/> on an attribute: what is taken is gone from the attribute's value, as in-box.</summary>
+    private bool TryReadAttributeValueBytes(AttributeNode a, Span<byte> destination, out int written)
+    {
+        written = 0;
+        if (a.IsXmlns || a.Binding >= 0)
+        {
+            return false;
+        }
+
+        if (a.ValueType == NbfxValueType.Bytes)
+        {
+            written = Math.Min(destination.Length, a.PayloadLength);
+            _attributePayloads.AsSpan(a.PayloadStart, written).CopyTo(destination);
+            a.PayloadStart += written;
+            a.PayloadLength -= written;
+            a.Value = null; // made again from what is left
+            return true;
+        }
+
+        if (a.ValueType != NbfxValueType.Chars)
+        {
+            return false;
+        }
+
+        a.ChunkText ??= AttributeValue(_attributeIndex);
+        ReadOnlySpan<char> rest = a.ChunkText.AsSpan(a.ChunkTaken);
+        if (destination.Length < 3 || rest.Length % 4 != 0 || !Ascii.IsValid(rest))
+        {
+            return false; // in-box decodes the UTF-8 bytes in whole blocks; other characters are not base64
+        }
+
+        int taken = Math.Min(destination.Length / 3 * 4, rest.Length);
+        ReadOnlySpan<char> blocks = rest[..taken];
+        if (blocks.IndexOfAny(s_xmlWhitespaceSearch) >= 0 || !Convert.TryFromBase64Chars(blocks, destination, out written))
+        {
+            written = 0;
+            return false;
+        }
+
+        a.ChunkTaken += taken;
+        return true;
+    }
+
+    /// <summary>
+    /// As in-box: up to <paramref name="destination"/>'s room of the base64 in <paramref name="utf8"/> decoded, when the
+    /// room is three bytes or more and <paramref name="utf8"/> is whole blocks with no whitespace; false otherwise.
+    /// </summary>
+    private static bool TryDecodeUtf8Blocks(ReadOnlySpan<byte> utf8, Span<byte> destination, out int taken, out int written)
+    {
+        taken = written = 0;
+        if (destination.Length < 3 || utf8.Length % 4 != 0)
+        {
+            return false;
+        }
+
+        taken = Math.Min(destination.Length / 3 * 4, utf8.Length);
+        ReadOnlySpan<byte> blocks = utf8[..taken];
+        if (blocks.IndexOfAny(" \t\r\n"u8) >= 0
+            || System.Buffers.Text.Base64.DecodeFromUtf8(blocks, destination, out int consumed, out written) != OperationStatus.Done || consumed != taken)
+        {
+            taken = written = 0;
+            return false;
+        }
+
         return true;
     }
 
@@ -320,7 +406,7 @@ internal sealed partial class NbfxXmlReader
             return written;
         }
 
-        ThrowNotBytes(text.ToString(), binHex);
+        ThrowNotBytes(text, binHex);
         return 0;
     }
 
@@ -332,47 +418,6 @@ internal sealed partial class NbfxXmlReader
         _trailBytes.AsSpan(n, _trailByteCount - n).CopyTo(_trailBytes);
         _trailByteCount -= n;
         return n;
-    }
-
-    /// <summary>
-    /// On an attribute: its value's bytes, a piece per call (with the characters of an earlier value joined to make a
-    /// whole block); the call that finds them used up moves on to the element's content, as in-box.
-    /// </summary>
-    private int ReadAttributeBytes(byte[] buffer, int index, int count, bool binHex)
-    {
-        while (true)
-        {
-            if (_base64 is null)
-            {
-                if (!LoadValueBytes(binHex, joined: true))
-                {
-                    if (_base64Carry is { } left)
-                    {
-                        _base64Carry = null;
-                        ThrowNotBytes(left, binHex);
-                    }
-
-                    return 0;
-                }
-            }
-
-            if (_base64Offset == _base64.Length)
-            {
-                MoveToElement();
-                ReadKeepingCarry();
-                if (_attributeIndex < 0)
-                {
-                    return ReadContentAsBytes(buffer, index, count, binHex);
-                }
-
-                continue;
-            }
-
-            int n = Math.Min(count, _base64.Length - _base64Offset);
-            _base64.AsSpan(_base64Offset, n).CopyTo(buffer.AsSpan(index));
-            _base64Offset += n;
-            return n;
-        }
     }
 
     /// <summary>
@@ -388,7 +433,7 @@ internal sealed partial class NbfxXmlReader
             return 0;
         }
 
-        if (_base64 is null && !LoadValueBytes(binHex: false, joined: false))
+        if (_base64 is null && !LoadValueBytes())
         {
             return 0;
         }
@@ -400,28 +445,26 @@ internal sealed partial class NbfxXmlReader
     }
 
     /// <summary>
-    /// Takes the current attribute's or text's value as the bytes to hand out: a Bytes record's bytes as they are, other
-    /// text decoded from base64 or BinHex, <paramref name="joined"/> with the characters carried from the text before
-    /// when content is read across nodes. False on a node with no value.
+    /// Takes the current attribute's or text's value as the bytes ReadValueAsBase64 hands out: a Bytes record's bytes
+    /// as they are, other text decoded from base64. False on a node with no value.
     /// </summary>
     [MemberNotNullWhen(true, nameof(_base64))]
-    private bool LoadValueBytes(bool binHex, bool joined)
+    private bool LoadValueBytes()
     {
-        bool asRecorded = !binHex && _base64Carry is null;
         if (_attributeIndex >= 0)
         {
             AttributeNode a = _attributes[_attributeIndex];
             // A value ReadValueChunk has begun to hand out is what it left of it, as in-box.
             string? left = _attributeValueOverride ?? a.ChunkRest;
-            _base64 = asRecorded && left is null && a.Binding < 0 && a.ValueType == NbfxValueType.Bytes
+            _base64 = left is null && a.Binding < 0 && a.ValueType == NbfxValueType.Bytes
                 ? _attributePayloads.AsSpan(a.PayloadStart, a.PayloadLength).ToArray()
-                : joined ? DecodeJoined(left ?? AttributeValue(_attributeIndex), binHex) : DecodeWhole(left ?? AttributeValue(_attributeIndex));
+                : DecodeWhole(left ?? AttributeValue(_attributeIndex));
         }
         else if (_nodeType is XmlNodeType.Text or XmlNodeType.Whitespace or XmlNodeType.SignificantWhitespace)
         {
-            _base64 = asRecorded && !_valueFromItem && _value is null && _c.ValueType == NbfxValueType.Bytes
+            _base64 = !_valueFromItem && _value is null && _c.ValueType == NbfxValueType.Bytes
                 ? Window.Slice(_c.ValueStart, _c.ValueLength).ToArray()
-                : joined ? DecodeJoined(Value, binHex) : DecodeWhole(Value);
+                : DecodeWhole(Value);
         }
         else
         {
@@ -446,54 +489,14 @@ internal sealed partial class NbfxXmlReader
         }
     }
 
-    /// <summary>Read, keeping the characters carried from the text before (Read forgets them, for any other caller).</summary>
-    private bool ReadKeepingCarry()
-    {
-        string? carry = _base64Carry;
-        bool more = Read();
-        _base64Carry = carry;
-        _nodeTouched = true;
-        return more;
-    }
-
-    /// <summary>
-    /// Decodes the whole blocks (4 characters of base64, or 2 hex digits) of the carried characters and
-    /// <paramref name="text"/>, whitespace ignored; carries the rest to the next text node.
-    /// </summary>
-    private byte[] DecodeJoined(string text, bool binHex)
-    {
-        if (_base64Carry is not null)
-        {
-            text = _base64Carry + text;
-        }
-
-        if (text.AsSpan().IndexOfAny(" \t\r\n") >= 0)
-        {
-            text = string.Concat(text.Split([' ', '\t', '\r', '\n'], StringSplitOptions.RemoveEmptyEntries));
-        }
-
-        int block = binHex ? 2 : 4;
-        int whole = text.Length / block * block;
-        _base64Carry = whole < text.Length ? text[whole..] : null;
-        _nodeTouched = true;
-        try
-        {
-            string blocks = whole < text.Length ? text[..whole] : text;
-            return binHex ? Convert.FromHexString(blocks) : Convert.FromBase64String(blocks);
-        }
-        catch (FormatException)
-        {
-            _base64Carry = null;
-            return ThrowNotBytes(text, binHex);
-        }
-    }
-
     [DoesNotReturn]
-    private static byte[] ThrowNotBytes(string text, bool binHex) => binHex
-        ? throw new XmlException($"The text '{(text.Length > 32 ? text[..32] + "…" : text)}' is not a valid BinHex sequence.")
+    private static byte[] ThrowNotBytes(ReadOnlySpan<char> text, bool binHex) => binHex
+        ? throw new XmlException($"The text '{Shown(text)}' is not a valid BinHex sequence.")
         : ThrowNotBase64(text);
 
     [DoesNotReturn]
-    private static byte[] ThrowNotBase64(string text) =>
-        throw new XmlException($"The text '{(text.Length > 32 ? text[..32] + "…" : text)}' is not base64.");
+    private static byte[] ThrowNotBase64(ReadOnlySpan<char> text) => throw new XmlException($"The text '{Shown(text)}' is not base64.");
+
+    /// <summary>The start of a text refused, for its message: only that much is copied.</summary>
+    private static string Shown(ReadOnlySpan<char> text) => text.Length > 32 ? string.Concat(text[..32], "…") : text.ToString();
 }

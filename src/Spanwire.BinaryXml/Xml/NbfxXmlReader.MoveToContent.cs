@@ -91,9 +91,9 @@ internal sealed partial class NbfxXmlReader
     /// <summary>True when the current text node's value is empty or only XML whitespace.</summary>
     private bool IsWhitespaceText()
     {
-        if (_value is not null)
+        if (ValueLeft() is { } made)
         {
-            return IsWhitespace(_value);
+            return IsWhitespace(made);
         }
 
         if (_valueFromItem)

@@ -141,7 +141,7 @@ internal sealed partial class NbfxXmlReader
         {
             // As in-box: once the value has been made a string, reading it as content hands it over and leaves an
             // empty text node where it was, without moving on.
-            string value = WithinStringQuota(_value, quota);
+            string value = WithinStringQuota(ValueLeft()!, quota);
             _value = "";
             _nodeTouched = true;
             return value;
@@ -217,7 +217,7 @@ internal sealed partial class NbfxXmlReader
                 return value;
             }
 
-            return ReadContentAs(text => XmlConvert.ToUInt64(text.Trim(s_xmlWhitespace)), "UInt64");
+            return ReadContentAs(ParseUInt64, "UInt64");
         }
 
         return returnType == typeof(bool) ? ReadContentAsBoolean()
@@ -233,6 +233,9 @@ internal sealed partial class NbfxXmlReader
             : returnType == typeof(object) ? ReadContentAsObject()
             : base.ReadContentAs(returnType, namespaceResolver);
     }
+
+    /// <summary>As in-box: a sign and surrounding white space allowed, so "-0" is 0.</summary>
+    private static ulong ParseUInt64(string text) => ulong.Parse(text, NumberStyles.Integer, NumberFormatInfo.InvariantInfo);
 
     /// <summary>The in-box reader's UInt64 of a record: integers that are not negative and UInt64 as they are, anything else through its text.</summary>
     private static ulong ToUInt64(in NbfxValue v)
@@ -250,7 +253,7 @@ internal sealed partial class NbfxXmlReader
         string text = v.ToText();
         try
         {
-            return XmlConvert.ToUInt64(text.Trim(s_xmlWhitespace));
+            return ParseUInt64(text);
         }
         catch (Exception e) when (e is FormatException or OverflowException)
         {
@@ -262,7 +265,7 @@ internal sealed partial class NbfxXmlReader
     {
         // As in-box, a typed attribute value (not yet asked for as a string) is its record's value, not its text.
         if (_attributeIndex >= 0 && !_attributeValueSeen && _attributeValueOverride is null
-            && _attributes[_attributeIndex] is { Binding: < 0, IsXmlns: false, ChunkRest: null } a && a.ValueType != NbfxValueType.StartList)
+            && _attributes[_attributeIndex] is { Binding: < 0, IsXmlns: false, ChunkText: null } a && a.ValueType != NbfxValueType.StartList)
         {
             return new NbfxValue(a.ValueType, _attributePayloads.AsSpan(a.PayloadStart, a.PayloadLength), a.ValueString, a.QNamePrefixLetter, a.ValueOffset).ToObject();
         }

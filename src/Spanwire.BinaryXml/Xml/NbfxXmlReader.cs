@@ -39,6 +39,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
     private string _prefix = "";
     private int _nameFrame = -1; // the frame naming the current element or end element; −1 for unnamed nodes
     private string? _value;
+    private int _valueTaken; // characters of _value ReadValueChunk has handed out: see ValueLeft
     private bool _valueFromItem;
     private bool _atomic;
     // Set with any of the extras below that a member other than Read gives the current node (an attribute position,
@@ -81,7 +82,13 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         public XmlDictionaryString? ValueString;
         public int QNamePrefixLetter;
         public long ValueOffset;
-        public string? ChunkRest; // what ReadValueChunk left of a text value, kept with the attribute as in-box
+        // What ReadValueChunk and content reads have taken of a text value, kept with the attribute as in-box: the value
+        // as a string and how many of its characters are gone (a count, so taking a piece copies nothing).
+        public string? ChunkText;
+        public int ChunkTaken;
+
+        /// <summary>What is left of the value once pieces of it have been taken; null when none has been.</summary>
+        public string? ChunkRest => ChunkText?[ChunkTaken..];
         public XmlDictionaryString? LocalNameString; // the name as a dictionary or session string, when the record gave one
         public int NamespaceBinding = NoBinding; // the binding of the attribute's prefix; NoBinding for none
     }
@@ -146,6 +153,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         _prefix = "";
         _nameFrame = -1;
         _value = null;
+        _valueTaken = 0;
         _valueFromItem = _atomic = false;
         _nodeTouched = false;
         Array.Clear(_frames, 0, _frameCount); // PushFrame relies on frames past the count being all zeros
@@ -165,7 +173,6 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         _arrayLeft = 0;
         _base64 = null;
         _base64Offset = 0;
-        _base64Carry = null;
         _trailCharCount = _trailByteCount = 0;
         _attributePayloadTop = 0;
         _nameTop = 0;
@@ -299,12 +306,24 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
 
             if (_value is not null || _nodeType is not (XmlNodeType.Text or XmlNodeType.Comment))
             {
-                return _value ?? "";
+                return ValueLeft() ?? "";
             }
 
             _nodeTouched = true;
             return _value = CurrentValue.ToText();
         }
+    }
+
+    /// <summary>The current node's value made a string, less what ReadValueChunk has handed out of it; null if not made.</summary>
+    private string? ValueLeft()
+    {
+        if (_valueTaken != 0)
+        {
+            _value = _value![_valueTaken..];
+            _valueTaken = 0;
+        }
+
+        return _value;
     }
 
     /// <summary>The current text node's value, from the cursor's record or from the array item just read.</summary>
@@ -369,10 +388,10 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         _onAttributeValue = false;
         _attributeValueSeen = _attributeValueHandedOver = false;
         _value = null;
+        _valueTaken = 0;
         _chunkedBytes = 0;
         _attributeValueOverride = null;
         _base64 = null;
-        _base64Carry = null;
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
@@ -796,7 +815,8 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         attribute.LocalNameString = _c.NameString;
         attribute.LocalName = AttributeLocalName(window, attribute);
         attribute.Namespace = "";
-        attribute.ChunkRest = null;
+        attribute.ChunkText = null;
+        attribute.ChunkTaken = 0;
         if (_c.ValueType == NbfxValueType.StartList)
         {
             attribute.ValueType = NbfxValueType.StartList; // as in-box, a list's value is of type object[] until read as a string
@@ -924,7 +944,8 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         attribute.LocalName = prefix.Length == 0 ? Xmlns : prefix;
         attribute.Namespace = XmlnsNamespace;
         attribute.Value = "";
-        attribute.ChunkRest = null;
+        attribute.ChunkText = null;
+        attribute.ChunkTaken = 0;
         attribute.ValueType = _c.ValueString is null ? NbfxValueType.Chars : NbfxValueType.Dictionary;
         attribute.Binding = _bindingCount;
         if (_bindingCount == _bindings.Length)
