@@ -79,12 +79,6 @@ internal sealed partial class NbfxXmlReader
     /// <summary>The next characters of the current text record's value, decoded from the bytes not yet handed out.</summary>
     private int ReadTextChunk(Span<char> destination, NbfxValueType type)
     {
-        if (_chunkedToken != _c.TokenOffset)
-        {
-            _chunkedToken = _c.TokenOffset;
-            _chunkedBytes = 0;
-        }
-
         ReadOnlySpan<byte> rest = CurrentValue.Payload;
         int bytes, chars;
         if (type == NbfxValueType.UnicodeChars)
@@ -108,9 +102,21 @@ internal sealed partial class NbfxXmlReader
             }
         }
 
+        HandOutPayload(bytes);
+        return chars;
+    }
+
+    /// <summary>Counts <paramref name="bytes"/> more of the current text record's payload as handed out (see _chunkedBytes).</summary>
+    private void HandOutPayload(int bytes)
+    {
+        if (_chunkedToken != _c.TokenOffset)
+        {
+            _chunkedToken = _c.TokenOffset;
+            _chunkedBytes = 0;
+        }
+
         _chunkedBytes += bytes;
         _nodeTouched = true;
-        return chars;
     }
 
     /// <summary>As in-box: the element's text (comments and other non-text nodes inside are passed over, not refused).</summary>
@@ -212,12 +218,6 @@ internal sealed partial class NbfxXmlReader
             return false;
         }
 
-        if (_chunkedToken != _c.TokenOffset)
-        {
-            _chunkedToken = _c.TokenOffset;
-            _chunkedBytes = 0;
-        }
-
         ReadOnlySpan<byte> rest = CurrentValue.Payload;
         int taken;
         if (_c.ValueType == NbfxValueType.Bytes)
@@ -230,8 +230,7 @@ internal sealed partial class NbfxXmlReader
             return false;
         }
 
-        _chunkedBytes += taken;
-        _nodeTouched = true;
+        HandOutPayload(taken);
         return true;
     }
 
@@ -261,12 +260,12 @@ internal sealed partial class NbfxXmlReader
 
         a.ChunkText ??= AttributeValue(_attributeIndex);
         ReadOnlySpan<char> rest = a.ChunkText.AsSpan(a.ChunkTaken);
-        if (destination.Length < 3 || rest.Length % 4 != 0 || !Ascii.IsValid(rest))
+        int taken = WholeBlocksToTake(destination.Length, rest.Length);
+        if (taken < 0 || !Ascii.IsValid(rest))
         {
             return false; // in-box decodes the UTF-8 bytes in whole blocks; other characters are not base64
         }
 
-        int taken = Math.Min(destination.Length / 3 * 4, rest.Length);
         ReadOnlySpan<char> blocks = rest[..taken];
         if (blocks.IndexOfAny(s_xmlWhitespaceSearch) >= 0 || !Convert.TryFromBase64Chars(blocks, destination, out written))
         {
@@ -279,18 +278,26 @@ internal sealed partial class NbfxXmlReader
     }
 
     /// <summary>
+    /// As in-box, how many base64 characters a value read where it is gives a call with <paramref name="room"/> bytes:
+    /// as many whole blocks as fit, when the room is three bytes or more and the <paramref name="left"/> characters are
+    /// whole blocks; −1 otherwise.
+    /// </summary>
+    private static int WholeBlocksToTake(int room, int left) => room < 3 || left % 4 != 0 ? -1 : Math.Min(room / 3 * 4, left);
+
+    /// <summary>
     /// As in-box: up to <paramref name="destination"/>'s room of the base64 in <paramref name="utf8"/> decoded, when the
     /// room is three bytes or more and <paramref name="utf8"/> is whole blocks with no whitespace; false otherwise.
     /// </summary>
     private static bool TryDecodeUtf8Blocks(ReadOnlySpan<byte> utf8, Span<byte> destination, out int taken, out int written)
     {
-        taken = written = 0;
-        if (destination.Length < 3 || utf8.Length % 4 != 0)
+        written = 0;
+        taken = WholeBlocksToTake(destination.Length, utf8.Length);
+        if (taken < 0)
         {
+            taken = 0;
             return false;
         }
 
-        taken = Math.Min(destination.Length / 3 * 4, utf8.Length);
         ReadOnlySpan<byte> blocks = utf8[..taken];
         if (blocks.IndexOfAny(" \t\r\n"u8) >= 0
             || System.Buffers.Text.Base64.DecodeFromUtf8(blocks, destination, out int consumed, out written) != OperationStatus.Done || consumed != taken)

@@ -143,7 +143,6 @@ internal sealed partial class NbfxXmlReader
             // empty text node where it was, without moving on.
             string value = WithinStringQuota(ValueLeft()!, quota);
             _value = "";
-            _nodeTouched = true;
             return value;
         }
 
