@@ -89,6 +89,44 @@ public class ShortStringWriteTests
         Assert.True(sequence.IsEmpty);
     }
 
+    [Theory]
+    [MemberData(nameof(Lengths))]
+    public void Properties_of_every_length_are_the_bytes_RabbitMQ_Client_writes(int length)
+    {
+        // Properties under 8 characters take a path of their own; ASCII, and a non-ASCII character at each position.
+        var texts = new List<string> { new(Enumerable.Range(0, length).Select(i => (char)(' ' + (i * 11 % 95))).ToArray()) };
+        for (int at = 0; at < Math.Min(length, 12); at++)
+        {
+            foreach (char odd in new[] { '\u0080', '\uFF80', 'é' })
+            {
+                char[] chars = Enumerable.Repeat('p', length).ToArray();
+                chars[at] = odd;
+                texts.Add(new string(chars));
+            }
+        }
+
+        foreach (string text in texts.Where(t => Encoding.UTF8.GetByteCount(t) <= 255))
+        {
+            var ours = new BasicProperties { ContentType = text, DeliveryMode = 2, AppId = text };
+            var theirs = new RabbitMQ.Client.BasicProperties { ContentType = text, Persistent = true, AppId = text };
+            byte[] expected = new byte[1024];
+            expected = expected[..((RabbitMQ.Client.IAmqpWriteable)theirs).WriteTo(expected)];
+            byte[] actual = new byte[1024];
+            actual = actual[..ours.WriteTo(actual)];
+            Assert.True(expected.AsSpan().SequenceEqual(actual),
+                $"\"{text}\" ({length} chars): RabbitMQ.Client wrote {Convert.ToHexString(expected)}, Spanwire {Convert.ToHexString(actual)}");
+
+            // Every destination shorter than the encoding is refused, and nothing past it is written.
+            for (int size = 0; size < expected.Length; size++)
+            {
+                byte[] tooSmall = new byte[size + 1];
+                tooSmall[size] = 0xA5;
+                Assert.Throws<ArgumentException>(() => ours.WriteTo(tooSmall.AsSpan(0, size)));
+                Assert.True(tooSmall[size] == 0xA5, $"\"{text}\": a {size}-byte destination was overrun");
+            }
+        }
+    }
+
     private static byte[] Expected(string text) => [(byte)Encoding.UTF8.GetByteCount(text), .. Encoding.UTF8.GetBytes(text)];
 
     private static byte[] Written(string text)

@@ -187,7 +187,17 @@ public struct BasicProperties
                 return true;
             }
 
-            if (!AmqpPrimitives.TryWriteShortString(destination[at..], value, out int written))
+            // Most property values are short ASCII, written here without the call that would cost as much again.
+            Span<byte> rest = destination[at..];
+            if (value.Length < ShortAscii.ScalarBelow && value.Length < rest.Length && ShortAscii.TryNarrowScalar(value, rest[1..]))
+            {
+                rest[0] = (byte)value.Length;
+                at += value.Length + 1;
+                flags |= flag;
+                return true;
+            }
+
+            if (!AmqpPrimitives.TryWriteShortString(rest, value, out int written))
             {
                 return false;
             }

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Buffers.Binary;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Runtime.Intrinsics;
 using System.Text;
@@ -29,7 +30,7 @@ internal static class ShortAscii
         ReadOnlySpan<ushort> chars = MemoryMarshal.Cast<char, ushort>(text);
         if (length < Vector128<ushort>.Count || length > 4 * Vector128<ushort>.Count || !Vector128.IsHardwareAccelerated)
         {
-            return length < Vector128<ushort>.Count ? TryNarrowScalar(chars, destination) :
+            return length < Vector128<ushort>.Count ? TryNarrowScalar(text, destination) :
                 Ascii.FromUtf16(text, destination, out _) == OperationStatus.Done;
         }
 
@@ -65,11 +66,19 @@ internal static class ShortAscii
         return true;
     }
 
-    private static bool TryNarrowScalar(ReadOnlySpan<ushort> chars, Span<byte> destination)
+    /// <summary>Below this many characters a loop narrows faster than the vector loads.</summary>
+    public const int ScalarBelow = 8;
+
+    /// <summary>
+    /// Narrows <paramref name="text"/> character by character: for text shorter than <see cref="ScalarBelow"/>, small
+    /// enough to be inlined where a call would cost as much as the narrowing. False when a character is not ASCII.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static bool TryNarrowScalar(ReadOnlySpan<char> text, Span<byte> destination)
     {
-        for (int i = 0; i < chars.Length; i++)
+        for (int i = 0; i < text.Length; i++)
         {
-            ushort c = chars[i];
+            char c = text[i];
             if (c >= 0x80)
             {
                 return false;
