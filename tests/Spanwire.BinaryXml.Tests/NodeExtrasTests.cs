@@ -21,6 +21,9 @@ public class NodeExtrasTests
         "Value",
         "ReadValueChunk of 2",
         "ReadContentAsBase64 of 3",
+        "ReadValueAsBase64 of 3",
+        "ReadContentAsBase64 of 3, ReadValueAsBase64 of 3",
+        "MoveToFirstAttribute, ReadValueAsBase64 of 3",
         "ReadContentAsString",
         "Value, ReadContentAsString",
     };
@@ -97,6 +100,10 @@ public class NodeExtrasTests
         "Value" => ReaderHarness.Answer(() => r.Value),
         "ReadValueChunk of 2" => ReaderHarness.Answer(() => Chunk(r)),
         "ReadContentAsBase64 of 3" => ReaderHarness.Answer(() => r.CanReadBinaryContent ? Convert.ToHexString(Base64(r)) : "no"),
+        "ReadValueAsBase64 of 3" => ReaderHarness.Answer(() => Convert.ToHexString(ValueBase64(r))),
+        // What the content read took of a Bytes value is gone for the value read too: one offset, as in-box.
+        "ReadContentAsBase64 of 3, ReadValueAsBase64 of 3" => ReaderHarness.Answer(() => r.CanReadBinaryContent ? Convert.ToHexString(Base64(r)) + "|" + Convert.ToHexString(ValueBase64(r)) : "no"),
+        "MoveToFirstAttribute, ReadValueAsBase64 of 3" => ReaderHarness.Answer(() => r.MoveToFirstAttribute() ? Convert.ToHexString(ValueBase64(r)) : "none"),
         "ReadContentAsString" => ReaderHarness.Answer(() => r.NodeType == XmlNodeType.Text ? r.ReadContentAsString() : "not text"),
         "Value, ReadContentAsString" => ReaderHarness.Answer(() => r.NodeType == XmlNodeType.Text ? r.Value + "|" + r.ReadContentAsString() : "not text"),
         _ => throw new ArgumentOutOfRangeException(nameof(member), member, "no such member in this test"),
@@ -124,6 +131,13 @@ public class NodeExtrasTests
     {
         byte[] buffer = new byte[3];
         int n = r.ReadContentAsBase64(buffer, 0, 3);
+        return buffer[..n];
+    }
+
+    private static byte[] ValueBase64(XmlDictionaryReader r)
+    {
+        byte[] buffer = new byte[3];
+        int n = r.ReadValueAsBase64(buffer, 0, 3);
         return buffer[..n];
     }
 

@@ -98,7 +98,6 @@ internal sealed partial class NbfxXmlReader
         _onAttributeValue = false;
         _attributeValueSeen = _attributeValueHandedOver = false;
         _attributeValueOverride = null;
-        _base64 = null;
     }
 
     private int FindAttribute(string name)

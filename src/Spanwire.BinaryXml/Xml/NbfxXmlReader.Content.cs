@@ -190,7 +190,7 @@ internal sealed partial class NbfxXmlReader
             }
         }
 
-        return NodeType is XmlNodeType.Element or XmlNodeType.EndElement ? 0 : ReadCharsAsBytes(buffer, index, Math.Min(count, MaxBytesPerContentRead), binHex);
+        return NodeType is XmlNodeType.Element or XmlNodeType.EndElement ? 0 : ReadCharsAsBytes(buffer, index, Math.Min(count, MaxBytesPerContentRead), binHex, readContent: true);
     }
 
     // As in-box: one call decodes at most this many bytes from characters.
@@ -310,17 +310,23 @@ internal sealed partial class NbfxXmlReader
     }
 
     /// <summary>
-    /// As in-box: bytes decoded from the content's characters, taken a node at a time through ReadContentAsChars (so
-    /// what is taken is gone from the node, as with ReadValueChunk) until a whole block is read. Characters past the
-    /// last whole block, and bytes decoded past what the caller has room for, are kept for the next call, on whatever
-    /// node it comes; a lone line feed between texts is passed over, and other whitespace is removed when the
-    /// characters do not decode with it.
+    /// As in-box: bytes decoded from characters taken until a whole block is read, from the content a node at a time
+    /// through ReadContentAsChars (<paramref name="readContent"/>), or from the current value alone through
+    /// ReadValueChunk; either way what is taken is gone from the node. Characters past the last whole block, and bytes
+    /// decoded past what the caller has room for, are kept for the next call, on whatever node it comes; between
+    /// content texts a lone line feed is passed over, and other whitespace is removed when the characters do not
+    /// decode with it.
     /// </summary>
-    private int ReadCharsAsBytes(byte[] buffer, int index, int byteCount, bool binHex)
+    private int ReadCharsAsBytes(byte[] buffer, int index, int byteCount, bool binHex, bool readContent)
     {
         if (_trailByteCount > 0)
         {
             return TakeTrailBytes(buffer.AsSpan(index, byteCount));
+        }
+
+        if (NodeType is XmlNodeType.Element or XmlNodeType.EndElement)
+        {
+            return 0;
         }
 
         int byteBlock = binHex ? 1 : 3, charBlock = binHex ? 2 : 4;
@@ -340,8 +346,8 @@ internal sealed partial class NbfxXmlReader
 
                 while (charCount < charBlock)
                 {
-                    int read = ReadContentAsChars(chars, charCount, maxChars - charCount);
-                    if (read == 1 && chars[charCount] == '\n')
+                    int read = readContent ? ReadContentAsChars(chars, charCount, maxChars - charCount) : ReadValueChunk(chars, charCount, maxChars - charCount);
+                    if (readContent && read == 1 && chars[charCount] == '\n')
                     {
                         continue;
                     }
@@ -429,8 +435,10 @@ internal sealed partial class NbfxXmlReader
 
     /// <summary>
     /// As in-box: the current text's or attribute's value as bytes, a piece per call, without moving on (0 once all
-    /// are given, or on a node with no value): a Bytes record's bytes as they are, other text decoded from base64.
-    /// XmlDictionaryWriter.WriteNode copies a byte[] value this way.
+    /// are given, or on a node with no value). A Bytes value, or a UTF-8 text's whole base64 blocks, is taken where
+    /// it is, as ReadContentAsBase64 takes it (what either took is gone for both); other text is decoded as it is
+    /// taken through ReadValueChunk, at most 512 bytes a call. XmlDictionaryWriter.WriteNode copies a byte[] value
+    /// this way.
     /// </summary>
     public override int ReadValueAsBase64(byte[] buffer, int offset, int count)
     {
@@ -440,60 +448,12 @@ internal sealed partial class NbfxXmlReader
             return 0;
         }
 
-        if (_base64 is null && !LoadValueBytes())
+        if (_trailByteCount == 0 && _trailCharCount == 0 && !HasValueString && TryReadValueBytes(buffer.AsSpan(offset, count), out int written))
         {
-            return 0;
+            return written;
         }
 
-        int n = Math.Min(count, _base64.Length - _base64Offset);
-        _base64.AsSpan(_base64Offset, n).CopyTo(buffer.AsSpan(offset));
-        _base64Offset += n;
-        return n;
-    }
-
-    /// <summary>
-    /// Takes the current attribute's or text's value as the bytes ReadValueAsBase64 hands out: a Bytes record's bytes
-    /// as they are, other text decoded from base64. False on a node with no value.
-    /// </summary>
-    [MemberNotNullWhen(true, nameof(_base64))]
-    private bool LoadValueBytes()
-    {
-        if (_attributeIndex >= 0)
-        {
-            AttributeNode a = _attributes[_attributeIndex];
-            // A value ReadValueChunk has begun to hand out is what it left of it, as in-box.
-            string? left = _attributeValueOverride ?? a.ChunkRest;
-            _base64 = left is null && a.Binding < 0 && a.ValueType == NbfxValueType.Bytes
-                ? _attributePayloads.AsSpan(a.PayloadStart, a.PayloadLength).ToArray()
-                : DecodeWhole(left ?? AttributeValue(_attributeIndex));
-        }
-        else if (_nodeType is XmlNodeType.Text or XmlNodeType.Whitespace or XmlNodeType.SignificantWhitespace)
-        {
-            _base64 = !_valueFromItem && _value is null && _c.ValueType == NbfxValueType.Bytes
-                ? Window.Slice(_c.ValueStart, _c.ValueLength).ToArray()
-                : DecodeWhole(Value);
-        }
-        else
-        {
-            return false;
-        }
-
-        _base64Offset = 0;
-        _nodeTouched = true;
-        return true;
-    }
-
-    /// <summary>All of <paramref name="text"/> decoded from base64 (whitespace ignored), or the reader's exception.</summary>
-    private static byte[] DecodeWhole(string text)
-    {
-        try
-        {
-            return Convert.FromBase64String(text);
-        }
-        catch (FormatException)
-        {
-            return ThrowNotBase64(text);
-        }
+        return ReadCharsAsBytes(buffer, offset, Math.Min(count, MaxBytesPerContentRead), binHex: false, readContent: false);
     }
 
     [DoesNotReturn]

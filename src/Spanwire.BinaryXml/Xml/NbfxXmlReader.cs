@@ -68,8 +68,6 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
     private NbfxValueType _arrayType;
     private byte[] _item = [];
 
-    private byte[]? _base64;
-    private int _base64Offset;
 
     private sealed class AttributeNode
     {
@@ -171,8 +169,6 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
 
         _arrayStep = ArrayStep.None;
         _arrayLeft = 0;
-        _base64 = null;
-        _base64Offset = 0;
         _trailCharCount = _trailByteCount = 0;
         _attributePayloadTop = 0;
         _nameTop = 0;
@@ -391,7 +387,6 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         _valueTaken = 0;
         _chunkedBytes = 0;
         _attributeValueOverride = null;
-        _base64 = null;
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
