@@ -61,6 +61,13 @@ public class ReaderWalkTests
             {
                 int op = pick(random, expected.NodeType == XmlNodeType.Text);
                 (string name, Func<XmlDictionaryReader, string> call) = Operations[op];
+                if (i % 4 < 2 && name is "TryGetBase64ContentLength" or "ReadContentAsBase64()")
+                {
+                    // Answered from the input ahead only when it is given whole, as the in-box reader answers only over
+                    // bytes (over a stream it says false, as ours does: StreamInputTests): the control here is over bytes.
+                    continue;
+                }
+
                 if (WeighsContent(name) && OnAnyAttribute(expected) && expected.NodeType == XmlNodeType.Text
                     && expected.Value.Length == 0 | actual.Value.Length == 0)
                 {
@@ -78,10 +85,13 @@ public class ReaderWalkTests
                 (string? actualResult, Exception? actualError) = Try(() => call(actual));
                 calls++;
                 if (expectedError is OutOfMemoryException or NullReferenceException or IndexOutOfRangeException
+                    || expectedError is ArgumentOutOfRangeException { ParamName: "startIndex" }
                     || name == "MoveToNextAttribute" && onElementWithAttributes && expectedResult == "False")
                 {
                     // The in-box reader's own failures, which it has in a few odd states (one of them: after some calls,
-                    // refusing to move to the attribute of an element that has one): nothing to compare against.
+                    // refusing to move to the attribute of an element that has one; another: a BinHex read after
+                    // ReadValueChunk emptied a value made a string, where its own Substring call throws): nothing to
+                    // compare against.
                     break;
                 }
 
@@ -181,6 +191,44 @@ public class ReaderWalkTests
         ("ReadContentAsBoolean", r => OnAnyAttribute(r) ? "on an attribute" : r.ReadContentAsBoolean().ToString()),
         ("ReadContentAsDecimal", r => OnAnyAttribute(r) ? "on an attribute" : r.ReadContentAsDecimal().ToString()),
         ("ReadContentAsDateTime", r => OnAnyAttribute(r) ? "on an attribute" : r.ReadContentAsDateTime().ToString("O")),
+        ("ReadContentAsFloat", r => OnAnyAttribute(r) ? "on an attribute" : r.ReadContentAsFloat().ToString("R")),
+        ("ReadContentAsGuid", r => OnAnyAttribute(r) ? "on an attribute" : r.ReadContentAsGuid().ToString()),
+        ("ReadContentAsTimeSpan", r => OnAnyAttribute(r) ? "on an attribute" : r.ReadContentAsTimeSpan().ToString()),
+        ("ReadContentAsUniqueId", r => OnAnyAttribute(r) ? "on an attribute" : r.ReadContentAsUniqueId().ToString()),
+        ("ReadContentAsBase64()", r => OnAnyAttribute(r) ? "on an attribute" : Convert.ToHexString(r.ReadContentAsBase64())),
+        ("ReadContentAsBinHex(1)", r => BinHexPiece(r, 1)),
+        ("ReadContentAsBinHex(3)", r => BinHexPiece(r, 3)),
+        ("ReadElementContentAsBase64(5)", r =>
+        {
+            var buffer = new byte[5];
+            int n = r.ReadElementContentAsBase64(buffer, 0, 5);
+            return Convert.ToHexString(buffer, 0, n);
+        }),
+        ("ReadElementContentAsBinHex(4)", r =>
+        {
+            var buffer = new byte[4];
+            int n = r.ReadElementContentAsBinHex(buffer, 0, 4);
+            return Convert.ToHexString(buffer, 0, n);
+        }),
+        ("TryGetBase64ContentLength", r => r.TryGetBase64ContentLength(out int length) ? length.ToString() : "no"),
+        ("TryGetArrayLength", r => r.TryGetArrayLength(out int length) ? length.ToString() : "no"),
+        ("IsStartArray", r => r.IsStartArray(out Type? type) ? type.Name : "no"),
+        ("XmlLang", r => r.XmlLang),
+        ("XmlSpace", r => r.XmlSpace.ToString()),
+        ("MoveToAttribute(0)", r =>
+        {
+            if (r.AttributeCount == 0)
+            {
+                return "none";
+            }
+
+            r.MoveToAttribute(0);
+            return "";
+        }),
+        ("ReadElementContentAsBoolean", r => r.ReadElementContentAsBoolean().ToString()),
+        ("ReadElementContentAsDecimal", r => r.ReadElementContentAsDecimal().ToString()),
+        ("ReadElementContentAsFloat", r => r.ReadElementContentAsFloat().ToString("R")),
+        ("ReadElementContentAsUniqueId", r => r.ReadElementContentAsUniqueId().ToString()),
         ("ReadElementContentAsInt", r => r.ReadElementContentAsInt().ToString()),
         ("ReadElementContentAsLong", r => r.ReadElementContentAsLong().ToString()),
         ("ReadElementContentAsDouble", r => r.ReadElementContentAsDouble().ToString("R")),
@@ -239,6 +287,13 @@ public class ReaderWalkTests
     {
         var buffer = new byte[count];
         int n = r.ReadContentAsBase64(buffer, 0, count);
+        return Convert.ToHexString(buffer, 0, n);
+    }
+
+    private static string BinHexPiece(XmlReader r, int count)
+    {
+        var buffer = new byte[count];
+        int n = r.ReadContentAsBinHex(buffer, 0, count);
         return Convert.ToHexString(buffer, 0, n);
     }
 

@@ -274,4 +274,43 @@ public class StreamInputTests
             base.Dispose(disposing);
         }
     }
+
+    /// <summary>
+    /// Base64 content of two Bytes texts: over bytes both readers know its length and read exactly that much, leaving
+    /// the reader on the last text; over a stream neither knows it, and both read on to the end tag.
+    /// </summary>
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void Base64_content_length_is_known_over_bytes_only_as_in_box(bool overStream)
+    {
+        var written = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(written))
+        {
+            w.WriteStartElement("a");
+            w.WriteBase64(new byte[255], 0, 255);
+            w.WriteBase64(new byte[30], 0, 30);
+            w.WriteEndElement();
+        }
+
+        byte[] bytes = written.ToArray();
+        XmlDictionaryReader Open(bool ours) => (ours, overStream) switch
+        {
+            (false, false) => XmlDictionaryReader.CreateBinaryReader(bytes, XmlDictionaryReaderQuotas.Max),
+            (false, true) => XmlDictionaryReader.CreateBinaryReader(new MemoryStream(bytes), XmlDictionaryReaderQuotas.Max),
+            (true, false) => Nbfx.CreateReader(bytes),
+            (true, true) => Nbfx.CreateReader(new MemoryStream(bytes), null, XmlDictionaryReaderQuotas.Max),
+        };
+
+        using XmlDictionaryReader expected = Open(ours: false), actual = Open(ours: true);
+        foreach (XmlDictionaryReader r in new[] { expected, actual })
+        {
+            r.ReadStartElement();
+        }
+
+        Expect.Equal(expected.TryGetBase64ContentLength(out int expectedLength) + " " + expectedLength,
+            actual.TryGetBase64ContentLength(out int actualLength) + " " + actualLength, $"the length known (over a stream: {overStream})");
+        Expect.Equal(expected.ReadContentAsBase64().Length, actual.ReadContentAsBase64().Length, "the bytes read");
+        Expect.Equal(expected.NodeType, actual.NodeType, $"the node after (over a stream: {overStream})");
+    }
 }

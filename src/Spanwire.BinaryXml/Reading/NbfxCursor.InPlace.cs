@@ -170,6 +170,61 @@ internal partial struct NbfxCursor
         return true;
     }
 
+    /// <summary>
+    /// As in-box's reader over whole input measures base64 content: adds to <paramref name="total"/> the lengths of
+    /// the Bytes text records from <paramref name="p"/> on, up to one that ends its element, an end element, or the
+    /// end of <paramref name="w"/>. False, with <paramref name="total"/> unspecified, at any other record, a length
+    /// that is not whole or not valid, or a total past <see cref="int.MaxValue"/>.
+    /// </summary>
+    /// <param name="w">The whole input.</param>
+    /// <param name="p">Where the record after the current text starts.</param>
+    /// <param name="total">The bytes counted so far (the current text's).</param>
+    public static bool TryAddBytesTextLengths(ReadOnlySpan<byte> w, int p, ref int total)
+    {
+        while ((uint)p < (uint)w.Length)
+        {
+            byte record = w[p++];
+            if (record == NbfxRecord.EndElement)
+            {
+                return true;
+            }
+
+            int sizeBytes = (record & ~1) switch
+            {
+                NbfxRecord.Bytes8Text => 1,
+                NbfxRecord.Bytes16Text => 2,
+                NbfxRecord.Bytes32Text => 4,
+                _ => 0,
+            };
+            if (sizeBytes == 0 || w.Length - p < sizeBytes)
+            {
+                return false;
+            }
+
+            int length = sizeBytes switch
+            {
+                1 => w[p],
+                2 => BinaryPrimitives.ReadUInt16LittleEndian(w[p..]),
+                _ => BinaryPrimitives.ReadInt32LittleEndian(w[p..]),
+            };
+            if (length < 0 || total > int.MaxValue - length)
+            {
+                return false;
+            }
+
+            total += length;
+            if ((record & 1) != 0)
+            {
+                return true; // the record ends its element
+            }
+
+            p += sizeBytes;
+            p = length > w.Length - p ? w.Length : p + length;
+        }
+
+        return true;
+    }
+
     /// <summary>Past the text record with end element that <see cref="TryPeekTextWithEnd"/> parsed, ending at <paramref name="end"/>: its element ends.</summary>
     public void TakeTextWithEnd(int end)
     {

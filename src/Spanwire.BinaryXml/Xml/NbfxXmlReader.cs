@@ -30,6 +30,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
     private char[] _chars = []; // the working arrays: see NbfxXmlReader.WorkingArrays.cs
 
     private ReadState _state = ReadState.Initial;
+    private bool _readingElement; // between the calls of ReadElementContentAsBase64 or BinHex, as in-box
     private bool _peeked;
     private bool _peekedHas;
     private bool _exitScope;
@@ -145,7 +146,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         _bindingCount = 2;
         _bindingGeneration++;
         _state = ReadState.Initial;
-        _peeked = _peekedHas = _exitScope = false;
+        _peeked = _peekedHas = _exitScope = _readingElement = false;
         _nodeType = XmlNodeType.None;
         _depth = 0;
         _prefix = "";
