@@ -210,6 +210,23 @@ public class ReaderWalkTests
             int n = r.ReadElementContentAsBinHex(buffer, 0, 4);
             return Convert.ToHexString(buffer, 0, n);
         }),
+        ("ReadElementContentAsBase64()", r => Convert.ToHexString(r.ReadElementContentAsBase64())),
+        ("ReadContentAsBinHex()", r => OnAnyAttribute(r) ? "on an attribute" : Convert.ToHexString(r.ReadContentAsBinHex())),
+        ("ReadElementContentAsBinHex()", r => Convert.ToHexString(r.ReadElementContentAsBinHex())),
+        ("ReadContentAsChars(3)", r =>
+        {
+            var chars = new char[3];
+            int n = r.ReadContentAsChars(chars, 0, 3);
+            return new string(chars, 0, n);
+        }),
+        ("ReadElementContentAsString(name, ns)", r => r.ReadElementContentAsString(r.LocalName, r.NamespaceURI)),
+        ("ReadArray(bool)", r => ReadArray<bool>(r, (n, ns, a) => r.ReadArray(n, ns, a, 0, a.Length))),
+        ("ReadArray(short)", r => ReadArray<short>(r, (n, ns, a) => r.ReadArray(n, ns, a, 0, a.Length))),
+        ("ReadArray(float)", r => ReadArray<float>(r, (n, ns, a) => r.ReadArray(n, ns, a, 0, a.Length))),
+        ("ReadArray(decimal)", r => ReadArray<decimal>(r, (n, ns, a) => r.ReadArray(n, ns, a, 0, a.Length))),
+        ("ReadArray(TimeSpan)", r => ReadArray<TimeSpan>(r, (n, ns, a) => r.ReadArray(n, ns, a, 0, a.Length))),
+        ("ReadInt32Array", r => string.Join(" ", r.ReadInt32Array(r.LocalName, r.NamespaceURI))),
+        ("ReadGuidArray", r => string.Join(" ", r.ReadGuidArray(r.LocalName, r.NamespaceURI))),
         ("TryGetBase64ContentLength", r => r.TryGetBase64ContentLength(out int length) ? length.ToString() : "no"),
         ("TryGetArrayLength", r => r.TryGetArrayLength(out int length) ? length.ToString() : "no"),
         ("IsStartArray", r => r.IsStartArray(out Type? type) ? type.Name : "no"),

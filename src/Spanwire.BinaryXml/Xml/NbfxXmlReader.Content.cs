@@ -184,17 +184,28 @@ internal sealed partial class NbfxXmlReader
     }
 
     /// <summary>
-    /// As in-box: content whose length <see cref="TryGetBase64ContentLength"/> knows is read to exactly that length,
-    /// which leaves the reader on the last text, used up; other content is read until it ends.
+    /// As in-box: a text that ends its element is taken whole and the reader moves past it; other content whose length
+    /// <see cref="TryGetBase64ContentLength"/> knows is read to exactly that length, which leaves the reader on the
+    /// last text, used up; any other content is read until it ends.
     /// </summary>
     public override byte[] ReadContentAsBase64()
     {
-        if (!(OnAtomicText && _trailByteCount == 0 && _trailCharCount == 0) && TryGetBase64ContentLength(out int length) && length <= _inputLength)
+        if (OnAtomicText && _trailByteCount == 0 && _trailCharCount == 0)
         {
-            if (length > _quotas.MaxArrayLength)
+            if (_valueFromItem || _c.ValueType != NbfxValueType.Bytes)
             {
-                throw new XmlException($"The maximum array length quota ({_quotas.MaxArrayLength}) has been exceeded while reading XML data: {length} bytes.");
+                return base.ReadContentAsBase64(); // decoded to its end, as in-box decodes it whole
             }
+
+            byte[] whole = CurrentValue.Payload.ToArray();
+            CheckArrayQuota(whole.Length);
+            Read();
+            return whole;
+        }
+
+        if (TryGetBase64ContentLength(out int length) && length <= _inputLength)
+        {
+            CheckArrayQuota(length);
 
             byte[] bytes = new byte[length];
             for (int read = 0, n; read < length; read += n)
@@ -210,6 +221,14 @@ internal sealed partial class NbfxXmlReader
         }
 
         return base.ReadContentAsBase64();
+    }
+
+    private void CheckArrayQuota(int length)
+    {
+        if (length > _quotas.MaxArrayLength)
+        {
+            throw new XmlException($"The maximum array length quota ({_quotas.MaxArrayLength}) has been exceeded while reading XML data: {length} bytes.");
+        }
     }
 
     public override int ReadContentAsBase64(byte[] buffer, int index, int count) => ReadContentAsBytes(buffer, index, count, binHex: false);
