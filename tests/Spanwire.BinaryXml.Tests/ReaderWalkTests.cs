@@ -227,6 +227,31 @@ public class ReaderWalkTests
         ("ReadArray(TimeSpan)", r => ReadArray<TimeSpan>(r, (n, ns, a) => r.ReadArray(n, ns, a, 0, a.Length))),
         ("ReadInt32Array", r => string.Join(" ", r.ReadInt32Array(r.LocalName, r.NamespaceURI))),
         ("ReadGuidArray", r => string.Join(" ", r.ReadGuidArray(r.LocalName, r.NamespaceURI))),
+        ("ReadContentAsString(strings)", r =>
+        {
+            if (OnAnyAttribute(r))
+            {
+                return "on an attribute";
+            }
+
+            string text = r.ReadContentAsString(["a", "true", "0", r.LocalName], out int index);
+            return $"{text} {index}";
+        }),
+        ("ReadFullStartElement", r => { r.ReadFullStartElement(); return ""; }),
+        ("MoveToStartElement", r => { r.MoveToStartElement(); return r.LocalName; }),
+        ("IsStartElement(name, ns)", r => r.IsStartElement(r.LocalName, r.NamespaceURI).ToString()),
+        ("IsLocalName", r => r.IsLocalName(r.LocalName) + " " + r.IsLocalName("a")),
+        ("IsNamespaceUri", r => r.IsNamespaceUri(r.NamespaceURI) + " " + r.IsNamespaceUri("")),
+        ("IndexOfLocalName", r => r.IndexOfLocalName(["a", r.LocalName], "").ToString()),
+        ("TryGetLocalNameAsDictionaryString", r => r.TryGetLocalNameAsDictionaryString(out XmlDictionaryString? name) ? name.Value : "no"),
+        ("TryGetNamespaceUriAsDictionaryString", r => r.TryGetNamespaceUriAsDictionaryString(out XmlDictionaryString? ns) ? ns.Value : "no"),
+        ("TryGetValueAsDictionaryString", r => r.TryGetValueAsDictionaryString(out XmlDictionaryString? value) ? value.Value : "no"),
+        ("GetAttribute(name, ns)", r => r.AttributeCount > 0 && r.NodeType == XmlNodeType.Element ? r.GetAttribute(Name0(r), "") ?? "null" : "none"),
+        ("MoveToAttribute(name, ns)", r => r.AttributeCount > 0 && r.NodeType == XmlNodeType.Element ? r.MoveToAttribute(Name0(r), "").ToString() : "none"),
+        ("ReadToFollowing", r => r.ReadToFollowing("a").ToString()),
+        ("ReadToDescendant", r => r.ReadToDescendant("a").ToString()),
+        ("ReadToNextSibling", r => r.ReadToNextSibling("a").ToString()),
+        ("HasAttributes", r => r.HasAttributes.ToString()),
         ("TryGetBase64ContentLength", r => r.TryGetBase64ContentLength(out int length) ? length.ToString() : "no"),
         ("TryGetArrayLength", r => r.TryGetArrayLength(out int length) ? length.ToString() : "no"),
         ("IsStartArray", r => r.IsStartArray(out Type? type) ? type.Name : "no"),
