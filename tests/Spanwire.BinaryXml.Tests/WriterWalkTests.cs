@@ -110,8 +110,8 @@ public sealed class WriterWalkTests
         random.NextBytes(bytes);
         string[] texts = ["x", "", " ", "1", "0", "a--b", "ab-", "preserve", "default", "bogus", "é\uD83D\uDE00"];
         string text = texts[random.Next(texts.Length)];
-        int pick = random.Next(44);
-        if (pick >= 34)
+        int pick = random.Next(61);
+        if (pick >= 51)
         {
             // Calls that are valid in most states, so walks go deep.
             return (pick % 5) switch
@@ -187,9 +187,88 @@ public sealed class WriterWalkTests
             case 30: return ($"Raw({text})", w => w.WriteRaw(text));
             case 31: return ($"CharEntity", w => w.WriteCharEntity('c'));
             case 32: return ($"AttributeString({prefix}, {name}, {ns}, {text})", w => w.WriteAttributeString(prefix, name, ns, text));
+            case 34:
+                {
+                    int split = random.Next(bytes.Length + 1);
+                    return ($"BinHex({Convert.ToHexString(bytes)} split {split})", w => { w.WriteBinHex(bytes, 0, split); w.WriteBinHex(bytes, split, bytes.Length - split); });
+                }
+
+            case 35: return ("SurrogateCharEntity", w => w.WriteSurrogateCharEntity('\uDE00', '\uD83D'));
+            case 36:
+                {
+                    (string What, Action<XmlDictionaryWriter> Call) value = random.Next(9) switch
+                    {
+                        0 => ("Value(bool)", w => w.WriteValue(true)),
+                        1 => ("Value(long)", w => w.WriteValue(long.MinValue)),
+                        2 => ("Value(float)", w => w.WriteValue(float.NaN)),
+                        3 => ("Value(DateTime)", w => w.WriteValue(new DateTime(2026, 11, 28, 1, 2, 3, DateTimeKind.Local))),
+                        4 => ("Value(DateTimeOffset)", w => w.WriteValue(new DateTimeOffset(2026, 11, 28, 1, 2, 3, TimeSpan.FromHours(2)))),
+                        5 => ("Value(TimeSpan)", w => w.WriteValue(TimeSpan.FromTicks(-7))),
+                        6 => ("Value(UniqueId text)", w => w.WriteValue(new UniqueId("urn:not-a-guid"))),
+                        7 => ($"Value(string {text})", w => w.WriteValue(text)),
+                        _ => ("Value(decimal)", w => w.WriteValue(-0.5m)),
+                    };
+                    return value;
+                }
+
+            case 37: return ($"ProcessingInstruction({name}, {text})", w => w.WriteProcessingInstruction(name, text));
+            case 38: return ("ProcessingInstruction(xml)", w => w.WriteProcessingInstruction("xml", "version=\"1.0\""));
+            case 39: return ($"DocType", w => w.WriteDocType("r", null, null, null));
+            case 40: return ($"EntityRef({name})", w => w.WriteEntityRef(name));
+            case 41: return ($"Name({name})", w => w.WriteName(name));
+            case 42: return ($"NmToken({text})", w => w.WriteNmToken(text));
+            case 43: return ($"Raw(chars {text})", w => w.WriteRaw(text.ToCharArray(), 0, text.Length));
+            case 44:
+                {
+                    int count = random.Next(0, 70);
+                    return random.Next(6) switch
+                    {
+                        0 => ($"Array({count} bools)", w => w.WriteArray(prefix, name, ns, new bool[count], 0, count)),
+                        1 => ($"Array({count} shorts)", w => w.WriteArray(prefix, name, ns, new short[count], 0, count)),
+                        2 => ($"Array({count} longs)", w => w.WriteArray(prefix, name, ns, new long[count], 0, count)),
+                        3 => ($"Array({count} floats)", w => w.WriteArray(prefix, name, ns, new float[count], 0, count)),
+                        4 => ($"Array({count} doubles)", w => w.WriteArray(prefix, name, ns, new double[count], 0, count)),
+                        _ => ($"Array({count} TimeSpans)", w => w.WriteArray(prefix, name, ns, new TimeSpan[count], 0, count)),
+                    };
+                }
+
+            case 45: return ($"StartElement({name}, {ns})", w => w.WriteStartElement(name, ns));
+            // What the writer answers, written out so that the bytes compare it.
+            case 46: return ($"String(LookupPrefix({ns}))", w => w.WriteString(w.LookupPrefix(ns ?? "") ?? "null"));
+            case 47: return ("String(XmlLang, XmlSpace, WriteState)", w => w.WriteString($"{w.XmlLang}|{w.XmlSpace}|{w.WriteState}"));
+            case 48: return ("Node(reader)", w => { using XmlDictionaryReader r = NodeSource(); w.WriteNode(r, defattr: true); });
+            case 49: return ($"XmlAttribute(d:{dName.Value})", w => w.WriteXmlAttribute(dName, dName));
+            case 50: return ($"ElementString(d:{dName.Value}, d:{dNs?.Value}, {text})", w => w.WriteElementString(dName, dNs, text));
             default: return ($"ElementString({prefix}, {name}, {ns}, {text})", w => w.WriteElementString(prefix, name, ns, text));
         }
     }
+
+    private static readonly byte[] s_nodeSource = MakeNodeSource();
+
+    private static byte[] MakeNodeSource()
+    {
+        var stream = new MemoryStream();
+        using (XmlDictionaryWriter w = XmlDictionaryWriter.CreateBinaryWriter(stream))
+        {
+            w.WriteStartElement("p", "copy", "urn:c");
+            w.WriteAttributeString("id", "7");
+            w.WriteComment("c");
+            w.WriteElementString("t", "text");
+            w.WriteStartElement("b");
+            w.WriteBase64(new byte[] { 1, 2, 3, 4, 5 }, 0, 5);
+            w.WriteEndElement();
+            w.WriteStartElement("n");
+            w.WriteValue(42L);
+            w.WriteEndElement();
+            w.WriteArray(null, "i", null, new[] { 1, 2 }, 0, 2);
+            w.WriteEndElement();
+        }
+
+        return stream.ToArray();
+    }
+
+    /// <summary>An in-box reader over a small document for WriteNode to copy: the same input for both writers.</summary>
+    private static XmlDictionaryReader NodeSource() => XmlDictionaryReader.CreateBinaryReader(s_nodeSource, XmlDictionaryReaderQuotas.Max);
 
     private static string Name(Exception? e) => e is null ? "nothing" : $"{e.GetType().Name} ({e.Message})";
 }
