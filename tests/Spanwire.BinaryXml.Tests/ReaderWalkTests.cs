@@ -219,7 +219,7 @@ public class ReaderWalkTests
             int n = r.ReadContentAsChars(chars, 0, 3);
             return new string(chars, 0, n);
         }),
-        ("ReadElementContentAsString(name, ns)", r => r.ReadElementContentAsString(r.LocalName, r.NamespaceURI)),
+        ("ReadElementContentAsString(name, ns)", r => r.LocalName.Length == 0 ? "no name" : r.ReadElementContentAsString(r.LocalName, r.NamespaceURI)),
         ("ReadArray(bool)", r => ReadArray<bool>(r, (n, ns, a) => r.ReadArray(n, ns, a, 0, a.Length))),
         ("ReadArray(short)", r => ReadArray<short>(r, (n, ns, a) => r.ReadArray(n, ns, a, 0, a.Length))),
         ("ReadArray(float)", r => ReadArray<float>(r, (n, ns, a) => r.ReadArray(n, ns, a, 0, a.Length))),
