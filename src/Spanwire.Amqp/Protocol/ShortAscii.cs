@@ -30,7 +30,7 @@ internal static class ShortAscii
         ReadOnlySpan<ushort> chars = MemoryMarshal.Cast<char, ushort>(text);
         if (length < Vector128<ushort>.Count || length > 4 * Vector128<ushort>.Count || !Vector128.IsHardwareAccelerated)
         {
-            return length < Vector128<ushort>.Count ? TryNarrowScalar(text, destination) :
+            return length < ScalarBelow ? TryNarrowScalar(text, destination) :
                 Ascii.FromUtf16(text, destination, out _) == OperationStatus.Done;
         }
 
@@ -66,7 +66,7 @@ internal static class ShortAscii
         return true;
     }
 
-    /// <summary>Below this many characters a loop narrows faster than the vector loads.</summary>
+    /// <summary>Below this many characters text is narrowed by a loop: the vector loads take 8 characters at a time.</summary>
     public const int ScalarBelow = 8;
 
     /// <summary>
