@@ -30,9 +30,8 @@ namespace Spanwire.Buffers;
 /// </example>
 public sealed class PooledBufferWriter : IBufferWriter<byte>, IDisposable
 {
-    private SegmentChain _chain;
+    private SegmentChain _chain; // released once disposed
     private MisuseWatch _watch;
-    private bool _disposed;
 
     /// <summary>A writer over <see cref="SegmentPool.Shared"/>.</summary>
     public PooledBufferWriter()
@@ -175,9 +174,8 @@ public sealed class PooledBufferWriter : IBufferWriter<byte>, IDisposable
     /// <summary>Gives every segment back to the pool. Calling it again does nothing (a pool that detects misuse reports it).</summary>
     public void Dispose()
     {
-        if (!_disposed)
+        if (!_chain.IsReleased)
         {
-            _disposed = true;
             _chain.Release();
             _watch.Disposed();
         }
@@ -190,7 +188,7 @@ public sealed class PooledBufferWriter : IBufferWriter<byte>, IDisposable
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void ThrowIfDisposed()
     {
-        if (_disposed)
+        if (_chain.IsReleased)
         {
             ThrowDisposed();
         }

@@ -5,7 +5,6 @@ namespace Spanwire.Buffers;
 public sealed partial class PooledStream
 {
     private Task<int>? _lastReadTask;
-    private int _lastReadCount;
 
     /// <inheritdoc />
     public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken)
@@ -20,12 +19,11 @@ public sealed partial class PooledStream
         {
             int n = Read(buffer, offset, count);
             // As MemoryStream: the last completed task is reused while reads return the same count.
-            if (_lastReadTask is { } last && _lastReadCount == n)
+            if (_lastReadTask is { } last && last.Result == n)
             {
                 return last;
             }
 
-            _lastReadCount = n;
             return _lastReadTask = Task.FromResult(n);
         }
         catch (Exception ex)

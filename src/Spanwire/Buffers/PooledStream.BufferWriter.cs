@@ -9,8 +9,6 @@ namespace Spanwire.Buffers;
 // span changes nothing.
 public sealed partial class PooledStream
 {
-    private TemporaryBuffer _overwrite;
-
     /// <summary>A span to write at <see cref="Position"/>; commit it with <see cref="Advance"/>.</summary>
     /// <param name="sizeHint">The least room wanted; 0 for any.</param>
     /// <returns>A span of at least <paramref name="sizeHint"/> bytes (at least one).</returns>
@@ -27,13 +25,13 @@ public sealed partial class PooledStream
     {
         EnsureNotDisposed();
         ArgumentOutOfRangeException.ThrowIfNegative(sizeHint);
-        _overwrite.Abandon();
+        _chain.AbandonTemporary();
         if (_position == _chain.Length)
         {
             return _chain.GetTailMemory(sizeHint);
         }
 
-        return _overwrite.Rent(sizeHint, minimum: 256);
+        return _chain.RentTemporary(sizeHint, minimum: 256);
     }
 
     /// <summary>Commits <paramref name="count"/> bytes of the last span or memory handed out, moving <see cref="Position"/> past them.</summary>
@@ -43,14 +41,16 @@ public sealed partial class PooledStream
     public void Advance(int count)
     {
         EnsureNotDisposed();
-        if (!_overwrite.IsHandedOut)
+        if (!_chain.IsTemporaryHandedOut)
         {
             _chain.AdvanceTail(count);
             _position += count;
             return;
         }
 
-        byte[] taken = _overwrite.TakeCommitted(count);
+        // The chain's own temporary buffer serves spans away from the end and spans larger than a segment at the end
+        // alike: either way its bytes are written at the position, as Write writes them.
+        byte[] taken = _chain.TakeTemporary(count);
         try
         {
             WriteCore(taken.AsSpan(0, count));

@@ -32,10 +32,9 @@ namespace Spanwire.Buffers;
 /// </example>
 public sealed partial class PooledStream : Stream, IBufferWriter<byte>
 {
-    private SegmentChain _chain;
+    private SegmentChain _chain; // released once disposed
     private MisuseWatch _watch;
     private long _position;
-    private bool _disposed;
 
     /// <summary>An empty stream over <see cref="SegmentPool.Shared"/>.</summary>
     public PooledStream()
@@ -126,13 +125,13 @@ public sealed partial class PooledStream : Stream, IBufferWriter<byte>
     public SegmentPool Pool => _chain.Pool;
 
     /// <inheritdoc />
-    public override bool CanRead => !_disposed;
+    public override bool CanRead => !_chain.IsReleased;
 
     /// <inheritdoc />
-    public override bool CanSeek => !_disposed;
+    public override bool CanSeek => !_chain.IsReleased;
 
     /// <inheritdoc />
-    public override bool CanWrite => !_disposed;
+    public override bool CanWrite => !_chain.IsReleased;
 
     /// <inheritdoc />
     public override long Length
@@ -466,10 +465,8 @@ public sealed partial class PooledStream : Stream, IBufferWriter<byte>
     /// <inheritdoc />
     protected override void Dispose(bool disposing)
     {
-        if (!_disposed)
+        if (!_chain.IsReleased)
         {
-            _disposed = true;
-            _overwrite.Abandon();
             _chain.Release();
             _position = 0;
             _watch.Disposed();
@@ -485,7 +482,7 @@ public sealed partial class PooledStream : Stream, IBufferWriter<byte>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void EnsureNotDisposed()
     {
-        if (_disposed)
+        if (_chain.IsReleased)
         {
             ThrowDisposed();
         }

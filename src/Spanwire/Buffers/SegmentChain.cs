@@ -20,18 +20,19 @@ namespace Spanwire.Buffers;
 internal struct SegmentChain
 {
     private SegmentPool _pool;
-    private SegmentSlots? _slots; // none for one segment: most chains never need a table, and the owner stays small
+
+    // Everything a chain of one segment does not need (the table, the tail's offset, a temporary buffer handed out);
+    // none for most chains, which keeps their owners small: every owner is allocated, and on a small message its size
+    // is much of its cost.
+    private SegmentSlots? _slots;
+
+    // Segments in use; -1 once released for good (the owner is disposed).
     private int _count;
 
     // The tail: where appends go. _tail is the tail segment's array (an empty array while there is no segment),
-    // _tailUsed its live content length, _tailStart its offset in the whole content.
+    // _tailUsed its live content length; its offset in the whole content is TailStart.
     private byte[] _tail;
     private int _tailUsed;
-    private long _tailStart;
-
-    // A span request larger than a segment is served from a temporary buffer whose committed bytes are appended on
-    // AdvanceTail.
-    private TemporaryBuffer _oversize;
 
     /// <summary>
     /// Sets up an empty chain over <paramref name="pool"/>, in place in the owner's field: assigning a new chain would
@@ -45,14 +46,23 @@ internal struct SegmentChain
 
     public readonly SegmentPool Pool => _pool;
 
+    /// <summary>Whether <see cref="Release"/> ended the chain: its owner is disposed.</summary>
+    public readonly bool IsReleased => _count < 0;
+
     /// <summary>Bytes of content.</summary>
-    public readonly long Length => _tailStart + _tailUsed;
+    public readonly long Length => TailStart + _tailUsed;
+
+    /// <summary>Offset of the tail in the whole content: 0 unless the chain has had more than one segment.</summary>
+    private readonly long TailStart => _slots is { } slots ? slots.TailStart : 0;
+
+    /// <summary>Whether a temporary buffer is handed out and not yet committed.</summary>
+    public readonly bool IsTemporaryHandedOut => _slots is { Temporary.IsHandedOut: true };
 
     /// <summary>Segments holding content or room.</summary>
     public readonly int Count => _count;
 
     /// <summary>Bytes that can be held without renting another segment.</summary>
-    public readonly long Capacity => _tailStart + _tail.Length + ((long)Reserved * _pool.SegmentSize);
+    public readonly long Capacity => TailStart + _tail.Length + ((long)Reserved * _pool.SegmentSize);
 
     /// <summary>
     /// Rents, ahead of need, the segments that bring <see cref="Capacity"/> to at least <paramref name="capacity"/>;
@@ -126,7 +136,7 @@ internal struct SegmentChain
     {
         byte[] tail = _tail;
         int used = _tailUsed;
-        if ((uint)sizeHint <= (uint)(tail.Length - used) && used < tail.Length && !_oversize.IsHandedOut)
+        if ((uint)sizeHint <= (uint)(tail.Length - used) && used < tail.Length && !IsTemporaryHandedOut)
         {
             return tail.AsSpan(used);
         }
@@ -139,7 +149,7 @@ internal struct SegmentChain
     {
         byte[] tail = _tail;
         int used = _tailUsed;
-        if ((uint)sizeHint <= (uint)(tail.Length - used) && used < tail.Length && !_oversize.IsHandedOut)
+        if ((uint)sizeHint <= (uint)(tail.Length - used) && used < tail.Length && !IsTemporaryHandedOut)
         {
             return tail.AsMemory(used);
         }
@@ -157,7 +167,7 @@ internal struct SegmentChain
 
         // A second request before the first was committed abandons that request's bytes, as the IBufferWriter
         // contract allows.
-        _oversize.Abandon();
+        _slots?.Temporary.Abandon();
 
         sizeHint = Math.Max(sizeHint, 1);
         if (sizeHint <= _tail.Length - _tailUsed)
@@ -172,7 +182,7 @@ internal struct SegmentChain
         }
 
         // Larger than any segment: the one case served through a temporary buffer.
-        return _oversize.Rent(sizeHint);
+        return RentTemporary(sizeHint);
     }
 
     /// <summary>Commits <paramref name="count"/> bytes of the span last handed out by GetTailSpan/GetTailMemory.</summary>
@@ -180,7 +190,7 @@ internal struct SegmentChain
     public void AdvanceTail(int count)
     {
         int room = _tail.Length - _tailUsed;
-        if ((uint)count <= (uint)room && !_oversize.IsHandedOut)
+        if ((uint)count <= (uint)room && !IsTemporaryHandedOut)
         {
             _tailUsed += count;
             return;
@@ -197,12 +207,12 @@ internal struct SegmentChain
             ThrowHelper.ThrowArgumentOutOfRange(nameof(count), $"count must not be negative; it was {count}.");
         }
 
-        if (!_oversize.IsHandedOut)
+        if (!IsTemporaryHandedOut)
         {
             ThrowHelper.ThrowAdvancedTooFar(count, _tail.Length - _tailUsed);
         }
 
-        byte[] taken = _oversize.TakeCommitted(count);
+        byte[] taken = _slots!.Temporary.TakeCommitted(count);
         try
         {
             Append(taken.AsSpan(0, count));
@@ -231,6 +241,22 @@ internal struct SegmentChain
     /// <remarks>All or nothing: if the pool fails to hand out a segment, what this call appended is taken back.</remarks>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void AppendSlow(ReadOnlySpan<byte> source)
+    {
+        if (_count == 0 && _slots is null && (uint)(source.Length - 1) < (uint)_pool.SegmentSize)
+        {
+            // The first write of most writers and streams: one segment, nothing to take back if the pool throws.
+            byte[] first = RentChecked();
+            source.CopyTo(first);
+            _tail = first;
+            _tailUsed = source.Length;
+            _count = 1;
+            return;
+        }
+
+        AppendAcrossSegmentsAtomically(source);
+    }
+
+    private void AppendAcrossSegmentsAtomically(ReadOnlySpan<byte> source)
     {
         long before = Length;
         try
@@ -332,7 +358,7 @@ internal struct SegmentChain
         int keep = FindSegment(newLength - 1);
         if (keep == _count - 1)
         {
-            _tailUsed = (int)(newLength - _tailStart); // within the tail (the one case without a table)
+            _tailUsed = (int)(newLength - TailStart); // within the tail (the one case without a table)
             return;
         }
 
@@ -344,7 +370,7 @@ internal struct SegmentChain
         _count = keep + 1;
         Segment last = Table[keep];
         _tail = last.Array!;
-        _tailStart = last.Start;
+        _slots!.TailStart = last.Start;
         _tailUsed = (int)(newLength - last.Start);
     }
 
@@ -352,7 +378,7 @@ internal struct SegmentChain
     public readonly int FindSegment(long position)
     {
         Debug.Assert(position >= 0 && position < Length);
-        if (position >= _tailStart)
+        if (position >= TailStart)
         {
             return _count - 1;
         }
@@ -380,7 +406,7 @@ internal struct SegmentChain
     {
         if (index == _count - 1)
         {
-            start = _tailStart;
+            start = TailStart;
             return _tail.AsSpan(0, _tailUsed);
         }
 
@@ -397,7 +423,7 @@ internal struct SegmentChain
     {
         if (index == _count - 1)
         {
-            start = _tailStart;
+            start = TailStart;
             return _tail.AsSpan();
         }
 
@@ -464,7 +490,7 @@ internal struct SegmentChain
         int count = _count;
         byte[] tail = _tail;
         int tailUsed = _tailUsed;
-        long tailStart = _tailStart;
+        long tailStart = TailStart;
         if (fromPosition >= Length)
         {
             return;
@@ -531,12 +557,13 @@ internal struct SegmentChain
             _slots = null;
             SegmentTableCache.Return(emptied);
         }
+
+        _count = -1;
     }
 
     /// <summary>Returns every segment to the pool; the slots stay for reuse.</summary>
     public void Clear()
     {
-        _oversize.Abandon();
         if (_slots is null)
         {
             // One segment at most, held as the tail alone.
@@ -547,17 +574,19 @@ internal struct SegmentChain
         }
         else
         {
+            _slots.Temporary.Abandon();
             ReleaseReserved();
             for (int i = _count - 1; i >= 0; i--)
             {
                 ReleaseSlot(i);
             }
+
+            _slots.TailStart = 0;
         }
 
         _count = 0;
         _tail = [];
         _tailUsed = 0;
-        _tailStart = 0;
     }
 
     private readonly void ReleaseSlot(int index)
@@ -583,7 +612,6 @@ internal struct SegmentChain
             _tail = RentChecked();
             _count = 1;
             _tailUsed = 0;
-            _tailStart = 0;
             return;
         }
 
@@ -607,12 +635,12 @@ internal struct SegmentChain
         if (_count > 0)
         {
             slots.Table[_count - 1].Length = _tailUsed;
-            _tailStart += _tailUsed;
+            slots.TailStart += _tailUsed;
         }
 
         Segment s = slots.Table[_count] ??= new Segment();
         s.Array = array;
-        s.Start = _tailStart;
+        s.Start = slots.TailStart;
         s.Length = 0;
         _count++;
         _tail = array;
@@ -642,6 +670,19 @@ internal struct SegmentChain
 
         return slots;
     }
+
+    /// <summary>
+    /// Hands out a temporary buffer of at least <paramref name="sizeHint"/> bytes (and at least <paramref name="minimum"/>),
+    /// giving back one still out: for a span that cannot be handed out in place (larger than a segment, or for an owner
+    /// that writes away from the end). Its committed bytes are taken with <see cref="TakeTemporary"/>.
+    /// </summary>
+    public Memory<byte> RentTemporary(int sizeHint, int minimum = 1) => EnsureTable().Temporary.Rent(sizeHint, minimum);
+
+    /// <summary>The temporary buffer handed out, whose first <paramref name="count"/> bytes the owner is to write (<see cref="TemporaryBuffer.TakeCommitted"/>).</summary>
+    public readonly byte[] TakeTemporary(int count) => _slots!.Temporary.TakeCommitted(count);
+
+    /// <summary>Gives back a temporary buffer handed out and never committed.</summary>
+    public readonly void AbandonTemporary() => _slots?.Temporary.Abandon();
 
     private readonly byte[] RentChecked()
     {

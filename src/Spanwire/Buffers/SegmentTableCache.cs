@@ -3,9 +3,10 @@ using System.Diagnostics;
 namespace Spanwire.Buffers;
 
 /// <summary>
-/// The table of a <see cref="SegmentChain"/> that holds more than one segment or has rented segments ahead: its slots
-/// and how many of them hold segments rented ahead. Apart from the chain, so that the many chains of one segment carry
-/// one null reference for it instead of the table's fields.
+/// What a <see cref="SegmentChain"/> keeps once it holds more than one segment, has rented segments ahead or hands
+/// out a temporary buffer: its slots, how many of them hold segments rented ahead, the tail's offset and the temporary
+/// buffer. Apart from the chain, so that the many chains of one segment carry one null reference for it instead of
+/// these fields.
 /// </summary>
 internal sealed class SegmentSlots
 {
@@ -14,6 +15,12 @@ internal sealed class SegmentSlots
 
     /// <summary>Segments rented ahead for a capacity asked for, in the slots after the last in use.</summary>
     public int Reserved;
+
+    /// <summary>Offset of the chain's tail in the whole content.</summary>
+    public long TailStart;
+
+    /// <summary>A span that cannot be handed out in place, handed out instead; its committed bytes are written on commit.</summary>
+    public TemporaryBuffer Temporary;
 
     public SegmentSlots(Segment[] first) => Table = new ChunkedTable<Segment>(first);
 }
@@ -51,7 +58,7 @@ internal static class SegmentTableCache
     /// </summary>
     public static void Return(SegmentSlots table)
     {
-        Debug.Assert(table.Reserved == 0, "A chain clears its table before giving it back.");
+        Debug.Assert(table.Reserved == 0 && table.TailStart == 0 && !table.Temporary.IsHandedOut, "A chain clears its table before giving it back.");
         ref SegmentSlots? kept = ref ThreadSlot<SegmentSlots>.Value;
         if (table.Table.SingleChunk is { Length: > 0 and <= MaxCachedSlots } &&
             (kept is null || kept.Table.Capacity < table.Table.Capacity))
