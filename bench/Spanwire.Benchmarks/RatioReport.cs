@@ -92,7 +92,8 @@ public static class RatioReport
     /// processes, the range of the processes' medians). A row is unstable when its processes' medians lie further apart
     /// than <see cref="UnstableProcesses"/> of its median (from one process: when the middle half is wider than
     /// <see cref="UnstableSpread"/>), or when its scenario's self-comparison (the baseline against itself) is off 1 by
-    /// more than <see cref="UnstableSelf"/>.
+    /// more than <see cref="UnstableSelf"/>. A row with a target (<see cref="Targets"/>) is held to the targets' tighter
+    /// bounds instead.
     /// </summary>
     public static List<Row> FromSteady(IEnumerable<SteadyRunner.Row> steady)
     {
@@ -101,7 +102,9 @@ public static class RatioReport
         return [.. all.Select(s => new Row(s.Scenario, s.Parameters, s.Method, s.Baseline, s.MedianNanoseconds, Known(s.Ratio),
             Known(s.RatioP25), Known(s.RatioP75), s.AllocatedPerOperation, s.Processes > 1 ? "stable" : "steady",
             Unstable: !s.Baseline && !double.IsNaN(s.Ratio)
-                && ((s.Processes > 1 ? (s.ProcessHigh - s.ProcessLow) / s.Ratio > UnstableProcesses : (s.RatioP75 - s.RatioP25) / s.Ratio > UnstableSpread)
+                && ((Targets.Find(s.Scenario, s.Method) is not null
+                        ? Targets.TooLoose(s.Processes, s.Ratio, s.ProcessLow, s.ProcessHigh, s.RatioP25, s.RatioP75)
+                        : s.Processes > 1 ? (s.ProcessHigh - s.ProcessLow) / s.Ratio > UnstableProcesses : (s.RatioP75 - s.RatioP25) / s.Ratio > UnstableSpread)
                     || noisyScenarios.Contains(Key(s.Scenario, s.Parameters))),
             Self: s.Self)
         {
@@ -154,6 +157,7 @@ public static class RatioReport
                 $"| {row.Scenario} | {row.Parameters} | {row.Method}{(row.Baseline ? " *" : "")} | {Time(row.Nanoseconds)} | {ratio} | {spread} | {Bytes(row.Allocated)} | {row.How} |");
         }
 
+        text.Append(Targets.Render(rows));
         return text.ToString();
     }
 
@@ -165,7 +169,7 @@ public static class RatioReport
         int measured = rows.Count(r => r.Ratio is not null && !r.Baseline && !r.Self);
         int unstable = rows.Count(r => r.Unstable && !r.Self);
         return string.Create(CultureInfo.InvariantCulture,
-            $"- Noise floor: each scenario measures its baseline twice, as two methods (the rows marked{SteadyRunner.SelfSuffix}); that ratio strays from 1 by {offsets[offsets.Length / 2]:0.0%} in the median scenario and {offsets[^1]:0.0%} at most ({worst.Scenario} {worst.Parameters}). A row is marked unstable when its processes' medians lie more than {UnstableProcesses:0%} apart (measured in one process: when the middle half of its per-round ratios spans more than {UnstableSpread:0%} of its median) or its scenario's baseline strays from itself by more than {UnstableSelf:0%}: {unstable} of {measured} rows here.");
+            $"- Noise floor: each scenario measures its baseline twice, as two methods (the rows marked{SteadyRunner.SelfSuffix}); that ratio strays from 1 by {offsets[offsets.Length / 2]:0.0%} in the median scenario and {offsets[^1]:0.0%} at most ({worst.Scenario} {worst.Parameters}). A row is marked unstable when its processes' medians lie more than {UnstableProcesses:0%} apart ({Targets.UnstableProcesses:0%} for a row with a target; measured in one process: when the middle half of its per-round ratios spans more than {UnstableSpread:0%} of its median, {Targets.UnstableSpread:0%} with a target) or its scenario's baseline strays from itself by more than {UnstableSelf:0%}: {unstable} of {measured} rows here.");
     }
 
     private static string Machine()

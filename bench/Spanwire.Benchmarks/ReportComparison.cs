@@ -5,8 +5,8 @@ namespace Spanwire.Benchmarks;
 
 /// <summary>
 /// <c>scripts/bench.sh --compare A B</c>: the ratio rows of two saved reports (markdown written by this program, such
-/// as artifacts/benchmarks/steady-report.md or docs/performance.md) side by side, each with its change, and how many
-/// rows moved by more than 5% and 10%.
+/// as artifacts/benchmarks/steady-report.md or docs/performance.md) side by side, each with its change, how many
+/// rows moved by more than 5% and 10%, and which rows with a target (<see cref="Targets"/>) moved by more than 5%.
 /// </summary>
 public static class ReportComparison
 {
@@ -86,6 +86,14 @@ public static class ReportComparison
         text.AppendLine(CultureInfo.InvariantCulture, $"- B: {pathB} ({dateB}, {commitB})");
         text.AppendLine(CultureInfo.InvariantCulture,
             $"- {measured.Count} ratio rows in both (baselines and self-comparisons left out): {over10} moved more than 10% ({Share(over10, measured.Count)}), {over5} more than 5% ({Share(over5, measured.Count)}); {measured.Count - over10} of {measured.Count} ({Share(measured.Count - over10, measured.Count)}) held within 10%.");
+        var targeted = measured.Where(p => Targets.Find(p.A.Scenario, p.A.Method) is not null).ToList();
+        var targetedMoved = targeted.Where(p => Math.Abs(p.Change) > 0.05).ToList();
+        if (targeted.Count > 0)
+        {
+            text.AppendLine(CultureInfo.InvariantCulture,
+                $"- Rows with a target: {targeted.Count}; {targeted.Count - targetedMoved.Count} held within 5%, {targetedMoved.Count} moved more than 5% ({targetedMoved.Count(p => p.A.Unstable || p.B.Unstable)} of them marked unstable in A or B){(targetedMoved.Count > 0 ? ": " + string.Join("; ", targetedMoved.Select(p => Named(p.A, p.Change))) : "")}.");
+        }
+
         if (onlyA + onlyB > 0)
         {
             text.AppendLine(CultureInfo.InvariantCulture, $"- Rows only in A: {onlyA}; only in B: {onlyB}.");
@@ -104,6 +112,11 @@ public static class ReportComparison
 
         return text.ToString();
     }
+
+    /// <summary>A row by name with its change, for a list in the header.</summary>
+    private static string Named(Entry e, double change) =>
+        string.Join(' ', new[] { e.Scenario, e.Parameters, e.Method }.Where(part => part.Length > 0))
+        + string.Create(CultureInfo.InvariantCulture, $" {change:+0.0%;-0.0%}");
 
     private static string KeyOf(Entry e) => RatioReport.Key(e.Scenario, e.Parameters) + "|" + e.Method;
 

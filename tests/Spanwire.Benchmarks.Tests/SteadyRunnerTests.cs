@@ -1,3 +1,4 @@
+using System.Globalization;
 using BenchmarkDotNet.Attributes;
 
 namespace Spanwire.Benchmarks.Tests;
@@ -145,6 +146,63 @@ public sealed class SteadyRunnerTests
         Assert.Contains("| Scenario | N=1 | Other | 1.20 (1.19–1.21) | 1.25 (1.24–1.26) | +4.2% |  |", comparison, StringComparison.Ordinal);
         Assert.Contains("noise floor", comparison, StringComparison.Ordinal);
         Assert.Contains("Rows only in A: 1; only in B: 0.", comparison, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("AmqpPropertiesWriteBenchmarks", "Spanwire", 0.78, 0.77, 0.79, false, "met")] // 2.6% apart, under 0.80
+    [InlineData("AmqpPropertiesWriteBenchmarks", "Spanwire", 0.78, 0.74, 0.80, true, "unstable")] // 7.7% apart: a target cannot be read off it
+    [InlineData("AmqpPropertiesWriteBenchmarks", "Spanwire", 0.85, 0.84, 0.86, false, "not met")] // steady, over 0.80
+    [InlineData("AmqpTableReadBenchmarks", "SpanwireInPlace", 0.30, 0.29, 0.31, false, null)] // no target: 6.7% apart is within the general 15%
+    public void A_row_with_a_target_is_held_to_5_percent_and_listed_with_its_status(string scenario, string method, double ratio, double low, double high, bool unstable, string? status)
+    {
+        SteadyRunner.Row Process(double r) => Steady(method, r, r, r) with { Scenario = scenario, Rounds = [r, r, r], Times = [10, 10, 10] };
+        SteadyRunner.Row Baseline() => Steady("Incumbent", 1, 1, 1, baseline: true) with { Scenario = scenario, Rounds = [1, 1, 1], Times = [12, 12, 12] };
+        List<RatioReport.Row> rows = RatioReport.FromSteady(SteadyRunner.Combine([[Baseline(), Process(low)], [Baseline(), Process(ratio)], [Baseline(), Process(high)]]));
+
+        RatioReport.Row row = rows.Single(r => r.Method == method);
+        Expect.Equal(unstable, row.Unstable, $"{scenario} {method}: processes {low} to {high}");
+        string markdown = RatioReport.Render(rows, "stable", "test");
+        if (status is null)
+        {
+            Assert.DoesNotContain("### Targets", markdown, StringComparison.Ordinal);
+        }
+        else
+        {
+            Assert.Contains(string.Create(CultureInfo.InvariantCulture, $"| {method} | {ratio:0.00} | {low:0.00}–{high:0.00} | ≤ 0.80 | {status} |"), markdown, StringComparison.Ordinal);
+        }
+    }
+
+    [Fact]
+    public void The_small_message_target_is_the_fastest_peer_not_a_fixed_ratio()
+    {
+        List<RatioReport.Row> rows = RatioReport.FromSteady([
+            Steady("MemoryStream", 1, 1, 1, baseline: true) with { Scenario = "SmallMessageBenchmarks", Parameters = "" },
+            Steady("PooledBufferWriter", 0.62, 0.62, 0.62) with { Scenario = "SmallMessageBenchmarks", Parameters = "" },
+            Steady("PooledStream", 0.55, 0.55, 0.55) with { Scenario = "SmallMessageBenchmarks", Parameters = "" },
+            Steady("ArrayPoolBufferWriter", 0.58, 0.58, 0.58) with { Scenario = "SmallMessageBenchmarks", Parameters = "" },
+        ]);
+
+        string markdown = RatioReport.Render(rows, "steady", "test");
+
+        Assert.Contains("| PooledBufferWriter | 0.62 | 0.62–0.62 | < 0.58 (fastest peer) | not met |", markdown, StringComparison.Ordinal);
+        Assert.Contains("| PooledStream | 0.55 | 0.55–0.55 | < 0.58 (fastest peer) | met |", markdown, StringComparison.Ordinal);
+        Assert.Contains("2 rows have a target: 1 met, 1 not met, 0 unstable", markdown, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Compare_names_the_rows_with_a_target_that_moved_more_than_5_percent()
+    {
+        string Report(double properties, double template) => RatioReport.Render(RatioReport.FromSteady([
+            Steady("RabbitMqClient", 1, 1, 1, baseline: true) with { Scenario = "AmqpPropertiesWriteBenchmarks", Parameters = "" },
+            Steady("Spanwire", properties, properties, properties) with { Scenario = "AmqpPropertiesWriteBenchmarks", Parameters = "" },
+            Steady("CopyBody512", 1, 1, 1, baseline: true) with { Scenario = "AmqpPublishBenchmarks", Parameters = "" },
+            Steady("Template512", template, template, template) with { Scenario = "AmqpPublishBenchmarks", Parameters = "" },
+        ]), "steady", "test");
+
+        string comparison = ReportComparison.Render("a.md", Report(0.78, 1.40), "b.md", Report(0.80, 1.50));
+
+        // 0.78 to 0.80 is +2.6%; 1.40 to 1.50 is +7.1%.
+        Assert.Contains("Rows with a target: 2; 1 held within 5%, 1 moved more than 5% (0 of them marked unstable in A or B): AmqpPublishBenchmarks Template512 +7.1%.", comparison, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -1,0 +1,115 @@
+using System.Globalization;
+using System.Text;
+
+namespace Spanwire.Benchmarks;
+
+/// <summary>
+/// The rows that have a performance target, and the target: a ratio to the incumbent to stay at or under, or the peers
+/// of a scenario to stay ahead of. The report marks such a row unstable at a tighter bound than the others (a target
+/// read off a figure that moves by more than the margin means nothing) and lists every one with whether it is met.
+/// </summary>
+public static class Targets
+{
+    /// <summary>A targeted row measured in several processes whose processes' medians lie further apart than this, relative to the median, is unstable.</summary>
+    public const double UnstableProcesses = 0.05;
+
+    /// <summary>A targeted row measured in one process whose middle half of per-round ratios is wider than this is unstable.</summary>
+    public const double UnstableSpread = 0.05;
+
+    /// <summary>
+    /// One target. <paramref name="AtMost"/>: the highest ratio that meets it; <paramref name="Peers"/>: instead, the
+    /// row must be faster than every other row of its scenario except those named here (its own package's rows).
+    /// </summary>
+    public sealed record Target(string Text, Func<string, bool> Scenario, Func<string, bool> Method, double? AtMost, string[]? Peers = null);
+
+    private static readonly string[] s_pooledRows = ["PooledStream", "PooledBufferWriter"];
+
+    private static readonly Target[] s_all =
+    [
+        new("JSON: every row at most 0.80 of the faster incumbent", s => s.StartsWith("Json", StringComparison.Ordinal),
+            m => !m.Contains("System.Text.Json", StringComparison.Ordinal), 0.80),
+        new("AMQP: properties write at most 0.80", Is("AmqpPropertiesWriteBenchmarks"), Is("Spanwire"), 0.80),
+        new("AMQP: short strings at most 0.80", Is("AmqpShortStringBenchmarks"), Is("Spanwire"), 0.80),
+        new("AMQP: table to a dictionary at most 0.80", Is("AmqpTableReadBenchmarks"), Is("SpanwireToDictionary"), 0.80),
+        new("AMQP: dictionary to a table at most 0.80", Is("AmqpTableWriteBenchmarks"), Is("SpanwireFromDictionary"), 0.80),
+        new("AMQP: 512 B pre-encoded publish at most 1.20 of the body copy", Is("AmqpPublishBenchmarks"), Is("Template512"), 1.20),
+        new("Small message: ahead of every peer", Is("SmallMessageBenchmarks"), m => s_pooledRows.Contains(m), null, s_pooledRows),
+        new("Binary XML: drop-in raw read at most 0.70", Is("NbfxReadBenchmarks"), Is("DropIn"), 0.70),
+        new("Binary XML: DataContract read at most 0.80", Is("DataContractReadBenchmarks"), Is("DropIn"), 0.80),
+        new("Binary XML: DataContract write at most 0.80", Is("DataContractWriteBenchmarks"), Is("DropIn"), 0.80),
+        new("Binary XML: drop-in value and array writes at most 0.90", Is("NbfxValueBenchmarks"), Is("DropIn"), 0.90),
+        new("WCF encoder round trip at most 0.75", Is("MessageEncoderBenchmarks"), Is("Spanwire"), 0.75),
+    ];
+
+    /// <summary>The target of a row, if it has one (never for baselines and self-comparisons).</summary>
+    public static Target? Find(string scenario, string method) =>
+        method.EndsWith(SteadyRunner.SelfSuffix, StringComparison.Ordinal)
+            ? null
+            : s_all.FirstOrDefault(t => t.Scenario(scenario) && t.Method(method));
+
+    /// <summary>Whether a targeted row's figure is too loose to judge its target by (see <see cref="UnstableProcesses"/>).</summary>
+    public static bool TooLoose(int processes, double ratio, double processLow, double processHigh, double p25, double p75) =>
+        processes > 1 ? (processHigh - processLow) / ratio > UnstableProcesses : (p75 - p25) / ratio > UnstableSpread;
+
+    /// <summary>
+    /// The report's section on targets: each targeted row with its ratio, spread and whether it meets its target
+    /// ("met", "not met", or "unstable" when its figure is too loose to say).
+    /// </summary>
+    public static string Render(IReadOnlyList<RatioReport.Row> rows)
+    {
+        var targeted = rows.Where(r => !r.Baseline && r.Ratio is not null)
+            .Select(r => (Row: r, Target: Find(r.Scenario, r.Method)))
+            .Where(p => p.Target is not null)
+            .ToList();
+        if (targeted.Count == 0)
+        {
+            return "";
+        }
+
+        var text = new StringBuilder();
+        int met = 0, unstable = 0;
+        var lines = new List<string>();
+        foreach ((RatioReport.Row row, Target? target) in targeted)
+        {
+            double ratio = row.Ratio!.Value;
+            double bound = target!.AtMost ?? PeerBound(rows, row, target.Peers!);
+            bool ok = target.AtMost is null ? ratio < bound : ratio <= bound;
+            string status = row.Unstable ? "unstable" : ok ? "met" : "not met";
+            met += !row.Unstable && ok ? 1 : 0;
+            unstable += row.Unstable ? 1 : 0;
+            string goal = target.AtMost is { } most
+                ? string.Create(CultureInfo.InvariantCulture, $"≤ {most:0.00}")
+                : string.Create(CultureInfo.InvariantCulture, $"< {bound:0.00} (fastest peer)");
+            string runs = row.ProcessLow is { } low && row.ProcessHigh is { } high
+                ? string.Create(CultureInfo.InvariantCulture, $"{low:0.00}–{high:0.00}")
+                : row.SpreadLow is { } a && row.SpreadHigh is { } b ? string.Create(CultureInfo.InvariantCulture, $"{a:0.00}–{b:0.00}") : "-";
+            lines.Add(string.Create(CultureInfo.InvariantCulture,
+                $"| {target.Text} | {row.Scenario} | {row.Parameters} | {row.Method} | {ratio:0.00} | {runs} | {goal} | {status} |"));
+        }
+
+        text.AppendLine();
+        text.AppendLine("### Targets");
+        text.AppendLine();
+        text.AppendLine(string.Create(CultureInfo.InvariantCulture,
+            $"- {targeted.Count} rows have a target: {met} met, {targeted.Count - met - unstable} not met, {unstable} unstable (a targeted row is unstable when its processes' medians lie more than {UnstableProcesses:0%} apart, measured in one process when the middle half of its per-round ratios spans more than {UnstableSpread:0%}, or by the report's general rule)."));
+        text.AppendLine();
+        text.AppendLine("| Target | Scenario | Params | Method | Ratio | Runs | Goal | Status |");
+        text.AppendLine("|---|---|---|---|---:|---:|---:|---|");
+        foreach (string line in lines)
+        {
+            text.AppendLine(line);
+        }
+
+        return text.ToString();
+    }
+
+    /// <summary>The lowest ratio among a row's peers in its scenario and parameters (the baseline's 1 included).</summary>
+    private static double PeerBound(IReadOnlyList<RatioReport.Row> rows, RatioReport.Row row, string[] own) =>
+        rows.Where(r => r.Scenario == row.Scenario && r.Parameters == row.Parameters && !r.Self && r.Ratio is not null
+                && !own.Contains(r.Method))
+            .Select(r => r.Ratio!.Value)
+            .DefaultIfEmpty(1)
+            .Min();
+
+    private static Func<string, bool> Is(string name) => value => value == name;
+}
