@@ -20,7 +20,8 @@ artifacts/benchmarks/<mode>-report.md.
   --full         BenchmarkDotNet's default job (long)
   --steady       each scenario's methods in turn in one process, shuffled rounds
   --stable       the same in three processes per scenario, combined (figures that hold from run to run;
-                 rows whose processes disagree are marked unstable)
+                 rows whose processes lie more than 15% apart, or 5% for a row with a
+                 target, are marked unstable; the report ends with each target's status)
   --filter NAME  only the benchmark classes whose name contains NAME; repeat for more
   --publish      also write the report to docs/performance.md
   --faults       node faults on a three-node RabbitMQ cluster, Spanwire and RabbitMQ.Client side by side
