@@ -52,8 +52,10 @@ public static class Targets
         processes > 1 ? (processHigh - processLow) / ratio > UnstableProcesses : (p75 - p25) / ratio > UnstableSpread;
 
     /// <summary>
-    /// The report's section on targets: each targeted row with its ratio, spread and whether it meets its target
-    /// ("met", "not met", or "unstable" when its figure is too loose to say).
+    /// The report's section on targets: each targeted row with its ratio, its range (the processes' medians, or the
+    /// middle half of its rounds from one process), its goal, whether it meets it, and whether the figure holds. The
+    /// goal is met when the whole range meets it and not met when none of it does; a range across the goal leaves it
+    /// undecided. A row far from its goal is judged even when its figure does not hold to 5%.
     /// </summary>
     public static string Render(IReadOnlyList<RatioReport.Row> rows)
     {
@@ -67,34 +69,35 @@ public static class Targets
         }
 
         var text = new StringBuilder();
-        int met = 0, unstable = 0;
+        int met = 0, notMet = 0, holding = 0;
         var lines = new List<string>();
         foreach ((RatioReport.Row row, Target? target) in targeted)
         {
             double ratio = row.Ratio!.Value;
             double bound = target!.AtMost ?? PeerBound(rows, row, target.Peers!);
-            bool ok = target.AtMost is null ? ratio < bound : ratio <= bound;
-            string status = row.Unstable ? "unstable" : ok ? "met" : "not met";
-            met += !row.Unstable && ok ? 1 : 0;
-            unstable += row.Unstable ? 1 : 0;
+            (double low, double high) = row.ProcessLow is { } first && row.ProcessHigh is { } last
+                ? (first, last)
+                : (row.SpreadLow ?? ratio, row.SpreadHigh ?? ratio);
+            bool Meets(double value) => target.AtMost is null ? value < bound : value <= bound;
+            string status = Meets(Math.Max(high, ratio)) ? "met" : !Meets(Math.Min(low, ratio)) ? "not met" : "undecided";
+            met += status == "met" ? 1 : 0;
+            notMet += status == "not met" ? 1 : 0;
+            holding += row.Unstable ? 0 : 1;
             string goal = target.AtMost is { } most
                 ? string.Create(CultureInfo.InvariantCulture, $"≤ {most:0.00}")
                 : string.Create(CultureInfo.InvariantCulture, $"< {bound:0.00} (fastest peer)");
-            string runs = row.ProcessLow is { } low && row.ProcessHigh is { } high
-                ? string.Create(CultureInfo.InvariantCulture, $"{low:0.00}–{high:0.00}")
-                : row.SpreadLow is { } a && row.SpreadHigh is { } b ? string.Create(CultureInfo.InvariantCulture, $"{a:0.00}–{b:0.00}") : "-";
             lines.Add(string.Create(CultureInfo.InvariantCulture,
-                $"| {target.Text} | {row.Scenario} | {row.Parameters} | {row.Method} | {ratio:0.00} | {runs} | {goal} | {status} |"));
+                $"| {target.Text} | {row.Scenario} | {row.Parameters} | {row.Method} | {ratio:0.00} | {low:0.00}–{high:0.00} | {goal} | {status} | {(row.Unstable ? "no" : "yes")} |"));
         }
 
         text.AppendLine();
         text.AppendLine("### Targets");
         text.AppendLine();
         text.AppendLine(string.Create(CultureInfo.InvariantCulture,
-            $"- {targeted.Count} rows have a target: {met} met, {targeted.Count - met - unstable} not met, {unstable} unstable (a targeted row is unstable when its processes' medians lie more than {UnstableProcesses:0%} apart, measured in one process when the middle half of its per-round ratios spans more than {UnstableSpread:0%}, or by the report's general rule)."));
+            $"- {targeted.Count} rows have a target: {met} met, {notMet} not met, {targeted.Count - met - notMet} undecided (the range crosses the goal). Range: the processes' medians (one process: the middle half of its rounds). Holds: the figure is a plain one, its processes' medians within {UnstableProcesses:0%} of each other (one process: the middle half within {UnstableSpread:0%}) and its scenario's baseline steady; {holding} of {targeted.Count} hold."));
         text.AppendLine();
-        text.AppendLine("| Target | Scenario | Params | Method | Ratio | Runs | Goal | Status |");
-        text.AppendLine("|---|---|---|---|---:|---:|---:|---|");
+        text.AppendLine("| Target | Scenario | Params | Method | Ratio | Range | Goal | Status | Holds |");
+        text.AppendLine("|---|---|---|---|---:|---:|---:|---|---|");
         foreach (string line in lines)
         {
             text.AppendLine(line);
