@@ -102,15 +102,24 @@ public static class RatioReport
         return [.. all.Select(s => new Row(s.Scenario, s.Parameters, s.Method, s.Baseline, s.MedianNanoseconds, Known(s.Ratio),
             Known(s.RatioP25), Known(s.RatioP75), s.AllocatedPerOperation, s.Processes > 1 ? "stable" : "steady",
             Unstable: !s.Baseline && !double.IsNaN(s.Ratio)
-                && ((Targets.Find(s.Scenario, s.Method) is not null
-                        ? Targets.TooLoose(s.Processes, s.Ratio, s.ProcessLow, s.ProcessHigh, s.RatioP25, s.RatioP75)
-                        : s.Processes > 1 ? (s.ProcessHigh - s.ProcessLow) / s.Ratio > UnstableProcesses : (s.RatioP75 - s.RatioP25) / s.Ratio > UnstableSpread)
-                    || noisyScenarios.Contains(Key(s.Scenario, s.Parameters))),
+                && (Loose(s) || noisyScenarios.Contains(Key(s.Scenario, s.Parameters))),
             Self: s.Self)
         {
             ProcessLow = s.Processes > 1 ? Known(s.ProcessLow) : null,
             ProcessHigh = s.Processes > 1 ? Known(s.ProcessHigh) : null,
         })];
+    }
+
+    /// <summary>
+    /// Whether a row's processes' medians lie further apart than the bound, relative to its median (from one process:
+    /// its middle half of rounds); the targets' tighter bounds for a row with a target.
+    /// </summary>
+    private static bool Loose(SteadyRunner.Row s)
+    {
+        bool targeted = Targets.Find(s.Scenario, s.Method) is not null;
+        return s.Processes > 1
+            ? (s.ProcessHigh - s.ProcessLow) / s.Ratio > (targeted ? Targets.UnstableProcesses : UnstableProcesses)
+            : (s.RatioP75 - s.RatioP25) / s.Ratio > (targeted ? Targets.UnstableSpread : UnstableSpread);
     }
 
     // NaN: a class without a baseline has no ratio.

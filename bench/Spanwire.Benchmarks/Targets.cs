@@ -41,15 +41,11 @@ public static class Targets
         new("WCF encoder round trip at most 0.75", Is("MessageEncoderBenchmarks"), Is("Spanwire"), 0.75),
     ];
 
-    /// <summary>The target of a row, if it has one (never for baselines and self-comparisons).</summary>
+    /// <summary>The target of a row, if it has one (never for self-comparisons; callers leave baselines out).</summary>
     public static Target? Find(string scenario, string method) =>
         method.EndsWith(SteadyRunner.SelfSuffix, StringComparison.Ordinal)
             ? null
             : s_all.FirstOrDefault(t => t.Scenario(scenario) && t.Method(method));
-
-    /// <summary>Whether a targeted row's figure is too loose to judge its target by (see <see cref="UnstableProcesses"/>).</summary>
-    public static bool TooLoose(int processes, double ratio, double processLow, double processHigh, double p25, double p75) =>
-        processes > 1 ? (processHigh - processLow) / ratio > UnstableProcesses : (p75 - p25) / ratio > UnstableSpread;
 
     /// <summary>
     /// The report's section on targets: each targeted row with its ratio, its range (the processes' medians, or the

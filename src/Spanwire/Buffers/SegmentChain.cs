@@ -167,7 +167,7 @@ internal struct SegmentChain
 
         // A second request before the first was committed abandons that request's bytes, as the IBufferWriter
         // contract allows.
-        _slots?.Temporary.Abandon();
+        AbandonTemporary();
 
         sizeHint = Math.Max(sizeHint, 1);
         if (sizeHint <= _tail.Length - _tailUsed)
@@ -212,7 +212,7 @@ internal struct SegmentChain
             ThrowHelper.ThrowAdvancedTooFar(count, _tail.Length - _tailUsed);
         }
 
-        byte[] taken = _slots!.Temporary.TakeCommitted(count);
+        byte[] taken = TakeTemporary(count);
         try
         {
             Append(taken.AsSpan(0, count));
