@@ -158,6 +158,7 @@ public class BinaryXmlBenchmarkRowsAgreeTests
         var benchmark = new Spanwire.Benchmarks.BinaryXml.NbfxReadBenchmarks();
         benchmark.Setup();
         Assert.Equal(benchmark.InBox(), benchmark.DropIn());
+        Assert.Equal(benchmark.InBox(), benchmark.NodeFloor()); // the floor hands out every node the readers do
         Assert.True(benchmark.NbfxReader() > benchmark.InBox() / 2);
         Assert.InRange(Spanwire.Benchmarks.BinaryXml.NbfxReadBenchmarks.MixedDocument(1 << 20).Length, 1 << 20, (1 << 20) + 4096);
     }

@@ -7,7 +7,8 @@ namespace Spanwire.Benchmarks.BinaryXml;
 /// <summary>
 /// Reading every node of a 1 MB document of mixed records (elements with attributes and namespaces, strings in
 /// several alphabets, numbers, dates, GUIDs, base64, arrays), written by the in-box writer: the in-box reader
-/// (baseline), NbfxReader over the bytes, and the drop-in XmlDictionaryReader. Values are not turned into strings.
+/// (baseline), NbfxReader over the bytes, the drop-in XmlDictionaryReader, and the floor under any drop-in over the same
+/// record step (<see cref="NodeFloorReader"/>). Values are not turned into strings.
 /// </summary>
 [MemoryDiagnoser]
 public class NbfxReadBenchmarks
@@ -83,6 +84,23 @@ public class NbfxReadBenchmarks
     public int DropIn()
     {
         using XmlDictionaryReader reader = Spanwire.BinaryXml.Nbfx.CreateReader(_document, null, _quotas);
+        int nodes = 0;
+        while (reader.Read())
+        {
+            nodes++;
+        }
+
+        return nodes;
+    }
+
+    /// <summary>
+    /// The floor under <see cref="DropIn"/>: the same record step behind one virtual Read per node, with only the node
+    /// type, depth and element stack kept (<see cref="NodeFloorReader"/>). It hands out the same nodes.
+    /// </summary>
+    [Benchmark]
+    public int NodeFloor()
+    {
+        using XmlReader reader = new NodeFloorReader(_document, _quotas);
         int nodes = 0;
         while (reader.Read())
         {
