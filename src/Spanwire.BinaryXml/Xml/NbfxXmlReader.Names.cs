@@ -250,7 +250,16 @@ internal sealed partial class NbfxXmlReader
     }
 
     /// <summary>On an element or end element (not on one of its attributes).</summary>
-    private bool OnNamedNode => _attributeIndex < 0 && _nameFrame >= 0;
+    private bool OnNamedNode => _attributeIndex < 0 && NameFrame >= 0;
+
+    /// <summary>
+    /// The frame naming the current node: an element's or end element's depth is its frame's index; −1 for a node
+    /// with no name of its own. Derived rather than stored, as is <see cref="NodePrefix"/>: Read sets neither.
+    /// </summary>
+    private int NameFrame => _nodeType is XmlNodeType.Element or XmlNodeType.EndElement ? _depth : -1;
+
+    /// <summary>The prefix of the current element or end element (its frame's), or none.</summary>
+    private string NodePrefix => NameFrame is var frame and >= 0 ? _frames[frame].Prefix ?? "" : "";
 
     public override bool IsStartElement(XmlDictionaryString localName, XmlDictionaryString namespaceUri) =>
         localName is null || namespaceUri is null
@@ -270,18 +279,18 @@ internal sealed partial class NbfxXmlReader
             return false;
         }
 
-        ref Frame frame = ref _frames[_nameFrame];
+        ref Frame frame = ref _frames[NameFrame];
         return NameEquals(ref frame.Name, localName, localNameString) && NamespaceEquals(frame.Binding, ns, nsString);
     }
 
     public override bool IsLocalName(string localName) =>
         _attributeIndex >= 0 && localName is not null ? AttributeRecordLocalName(_attributes[_attributeIndex]) == localName
-        : OnNamedNode && localName is not null ? NameEquals(ref _frames[_nameFrame].Name, localName, null)
+        : OnNamedNode && localName is not null ? NameEquals(ref _frames[NameFrame].Name, localName, null)
         : base.IsLocalName(localName!);
 
     public override bool IsLocalName(XmlDictionaryString localName) =>
         _attributeIndex >= 0 && localName is not null ? AttributeRecordLocalName(_attributes[_attributeIndex]) == localName.Value
-        : OnNamedNode && localName is not null ? NameEquals(ref _frames[_nameFrame].Name, localName.Value, localName)
+        : OnNamedNode && localName is not null ? NameEquals(ref _frames[NameFrame].Name, localName.Value, localName)
         : base.IsLocalName(localName!);
 
     /// <summary>
@@ -292,11 +301,11 @@ internal sealed partial class NbfxXmlReader
         attribute.IsXmlns && attribute.Prefix.Length == 0 ? "" : attribute.LocalName;
 
     public override bool IsNamespaceUri(string namespaceUri) => OnNamedNode && namespaceUri is not null
-        ? NamespaceEquals(_frames[_nameFrame].Binding, namespaceUri, null)
+        ? NamespaceEquals(_frames[NameFrame].Binding, namespaceUri, null)
         : base.IsNamespaceUri(namespaceUri!);
 
     public override bool IsNamespaceUri(XmlDictionaryString namespaceUri) => OnNamedNode && namespaceUri is not null
-        ? NamespaceEquals(_frames[_nameFrame].Binding, namespaceUri.Value, namespaceUri)
+        ? NamespaceEquals(_frames[NameFrame].Binding, namespaceUri.Value, namespaceUri)
         : base.IsNamespaceUri(namespaceUri!);
 
     // As in-box: a name or namespace is handed out as a dictionary string when its record gave one (the static
@@ -312,13 +321,13 @@ internal sealed partial class NbfxXmlReader
             return localName is not null;
         }
 
-        if (_nameFrame < 0)
+        if (NameFrame < 0)
         {
             localName = XmlDictionaryString.Empty;
             return true;
         }
 
-        localName = AsDictionaryString(_frames[_nameFrame].Name);
+        localName = AsDictionaryString(_frames[NameFrame].Name);
         return localName is not null;
     }
 
@@ -338,7 +347,7 @@ internal sealed partial class NbfxXmlReader
         }
         else
         {
-            binding = _nameFrame < 0 ? NoBinding : _frames[_nameFrame].Binding;
+            binding = NameFrame < 0 ? NoBinding : _frames[NameFrame].Binding;
         }
 
         namespaceUri = BindingDictionaryString(binding);
@@ -378,7 +387,7 @@ internal sealed partial class NbfxXmlReader
             return base.IndexOfLocalName(localNames!, namespaceUri!);
         }
 
-        ref Frame frame = ref _frames[_nameFrame];
+        ref Frame frame = ref _frames[NameFrame];
         if (!NamespaceEquals(frame.Binding, namespaceUri.Value, namespaceUri))
         {
             return -1;

@@ -37,8 +37,6 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
 
     private XmlNodeType _nodeType;
     private int _depth;
-    private string _prefix = "";
-    private int _nameFrame = -1; // the frame naming the current element or end element; −1 for unnamed nodes
     private string? _value;
     private int _valueTaken; // characters of _value ReadValueChunk has handed out: see ValueLeft
     private bool _valueFromItem;
@@ -149,8 +147,6 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         _peeked = _peekedHas = _exitScope = _readingElement = false;
         _nodeType = XmlNodeType.None;
         _depth = 0;
-        _prefix = "";
-        _nameFrame = -1;
         _value = null;
         _valueTaken = 0;
         _valueFromItem = _atomic = false;
@@ -275,13 +271,13 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
     public override int Depth => _attributeIndex < 0 ? _depth : _onAttributeValue ? _depth + 2 : _depth + 1;
 
     // On an attribute's value (ReadAttributeValue), the in-box reader still gives the attribute's names: so do these.
-    public override string Prefix => Atomized(_attributeIndex < 0 ? _prefix : _attributes[_attributeIndex].Prefix);
+    public override string Prefix => Atomized(_attributeIndex < 0 ? NodePrefix : _attributes[_attributeIndex].Prefix);
 
     public override string LocalName => _attributeIndex >= 0 ? Atomized(_attributes[_attributeIndex].LocalName)
-        : _nameFrame < 0 ? "" : FrameLocalName(ref _frames[_nameFrame]);
+        : NameFrame < 0 ? "" : FrameLocalName(ref _frames[NameFrame]);
 
     public override string NamespaceURI => _attributeIndex >= 0 ? AttributeNamespaceAtom(_attributes[_attributeIndex])
-        : _nameFrame < 0 ? "" : BindingUri(_frames[_nameFrame].Binding);
+        : NameFrame < 0 ? "" : BindingUri(_frames[NameFrame].Binding);
 
     public override int AttributeCount => _nodeType == XmlNodeType.Element ? _attributeCount : 0;
 
@@ -431,8 +427,6 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         {
             _nodeType = XmlNodeType.None;
             _depth = 0;
-            _prefix = "";
-            _nameFrame = -1;
             _attributeCount = 0;
             _state = ReadState.EndOfFile;
             return false;
@@ -462,8 +456,6 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
     {
         _nodeType = type;
         _depth = depth;
-        SetPrefix("");
-        _nameFrame = -1;
     }
 
     private void MoveToEndElementNode()
@@ -475,11 +467,8 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
     /// <summary>An element or end element node named as the innermost open element.</summary>
     private void SetNodeFromFrame(XmlNodeType type)
     {
-        ref Frame frame = ref _frames[_frameCount - 1];
         _nodeType = type;
         _depth = _frameCount - 1;
-        SetPrefix(frame.Prefix ?? "");
-        _nameFrame = _frameCount - 1;
     }
 
     private void ReadText()
@@ -658,8 +647,6 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         PushFrame(prefix, name, binding, bindingsBefore, nameTop);
         _nodeType = XmlNodeType.Element;
         _depth = _frameCount - 1;
-        SetPrefix(prefix);
-        _nameFrame = _frameCount - 1;
     }
 
     /// <summary>Rejects two attributes with the same local name and namespace, as the in-box reader does; linear for many attributes.</summary>
@@ -764,15 +751,6 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         frame.Binding = binding;
         frame.BindingCount = bindingCount;
         frame.NameTop = nameTop;
-    }
-
-    /// <summary>Sets the current node's prefix, skipping the store (and its write barrier) when it is the same string.</summary>
-    private void SetPrefix(string prefix)
-    {
-        if (!ReferenceEquals(_prefix, prefix))
-        {
-            _prefix = prefix;
-        }
     }
 
     private void PopFrame()
@@ -1068,7 +1046,6 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
 
         _state = ReadState.Closed;
         _nodeType = XmlNodeType.None;
-        _nameFrame = -1;
         _depth = _frameCount; // as in-box: a closed reader's depth is the number of elements it had open
         GiveBackWorkingArrays();
         _c.Dispose();
