@@ -192,6 +192,24 @@ public sealed class SteadyRunnerTests
     }
 
     [Fact]
+    public void A_target_with_a_floor_row_shows_the_floor_beside_it()
+    {
+        SteadyRunner.Row In(string scenario, string method, double ratio) =>
+            Steady(method, ratio, ratio, ratio, baseline: ratio == 1) with { Scenario = scenario, Parameters = "" };
+        List<RatioReport.Row> rows = RatioReport.FromSteady([
+            In("NbfxReadBenchmarks", "InBox", 1), In("NbfxReadBenchmarks", "DropIn", 1.27), In("NbfxReadBenchmarks", "NodeFloor", 0.86),
+            In("AmqpPropertiesWriteBenchmarks", "RabbitMqClient", 1), In("AmqpPropertiesWriteBenchmarks", "Spanwire", 0.76),
+        ]);
+
+        string markdown = RatioReport.Render(rows, "steady", "test");
+
+        // The raw read's goal (0.70) lies under its floor row; the properties write has no floor row.
+        Assert.Contains("| DropIn | 1.27 | 1.27–1.27 | ≤ 0.70 | not met | yes | 0.86 (0.86–0.86) |", markdown, StringComparison.Ordinal);
+        Assert.Contains("| Spanwire | 0.76 | 0.76–0.76 | ≤ 0.80 | met | yes |  |", markdown, StringComparison.Ordinal);
+        Assert.DoesNotContain("| NodeFloor | 0.86 |", markdown[markdown.IndexOf("### Targets", StringComparison.Ordinal)..], StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void Compare_names_the_rows_with_a_target_that_moved_more_than_5_percent()
     {
         string Report(double properties, double template) => RatioReport.Render(RatioReport.FromSteady([
