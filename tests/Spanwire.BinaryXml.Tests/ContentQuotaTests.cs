@@ -35,6 +35,10 @@ public class ContentQuotaTests
         { "digits over the quota (typed reads pass them)", Chars8("42"), "99023432", "023432", 1 },
         { "a Guid's text over the quota", Chars8("x"), "99" + "24" + Convert.ToHexString("00112233-4455-6677-8899-aabbccddeeff"u8), "0178", 2 },
         { "a list", Chars8("x"), "A4 88 05 88 06 A6 01".Replace(" ", ""), "0178", 2 },
+        { "a text, then an EndElement record, over the quota", Chars8("abc"), "9803616263 01".Replace(" ", ""), "03616263", 2 },
+        { "a text, then an EndElement record, at the quota", Chars8("abc"), "9803616263 01".Replace(" ", ""), "03616263", 3 },
+        { "a Chars16 text over the quota", Chars8("abc"), "9B0300616263", "03616263", 2 },
+        { "a Chars16 text, then an EndElement record, at the quota", Chars8("abc"), "9A0300616263 01".Replace(" ", ""), "03616263", 3 },
     };
 
     private static readonly (string Name, Func<XmlDictionaryReader, object> Call)[] s_calls =

@@ -26,6 +26,10 @@ public class TypedReadTests
         new UniqueId(new Guid("00112233-4455-6677-8899-aabbccddeeff")), new UniqueId("urn:not-a-guid"),
         "", "0", "1", "12", "-7", " 5 ", "true", "1e5", "abc", "2026-11-21T12:30:00Z", "00:00:01",
         "00112233-4455-6677-8899-aabbccddeeff", "urn:uuid:00112233-4455-6677-8899-aabbccddeeff", "日本語", "NaN", "INF",
+        // Longer than 85 characters: the in-box writer does not fold the end element into the text record.
+        new string('d', 86), new string('ü', 100), " " + new string('7', 90) + " ",
+        // Chars16Text, folded and not (the drop-ins here have the default quotas: 8,192 characters of string content).
+        new string('x', 300), new string('y', 8_000),
     ];
 
     private static readonly (string Name, Func<XmlDictionaryReader, object> Read)[] s_elementReads =

@@ -56,17 +56,24 @@ internal partial struct NbfxCursor
     }
 
     /// <summary>
-    /// The value of the text record with end element right after the start tag just read, read where it is without
-    /// taking it, when the record is whole and is a fixed-size value (a valid one: a record the general step would
-    /// refuse is left to it) or a short UTF-8 text handed out whole. A typed read of the element converts the value
-    /// and then takes the record with <see cref="TakeTextWithEnd"/>. Nothing is changed, and nothing is thrown.
+    /// The value of the text that is the whole content of the element whose start tag was just read, read where it is
+    /// without taking it: a text record with end element, or, when <paramref name="endRecord"/> allows, a text record
+    /// and then an EndElement record (the in-box writer folds the end into a text only when it wrote the text whole
+    /// into its buffer, so longer strings come that way). The record must be whole and a fixed-size value (a valid one: a record the general step would
+    /// refuse is left to it) or a UTF-8 text of up to 65,535 bytes handed out whole. A typed read of the element
+    /// converts the value and then takes the records with <see cref="TakeTextWithEnd"/>. Nothing is changed, and
+    /// nothing is thrown.
     /// </summary>
     /// <param name="w">The whole input.</param>
+    /// <param name="endRecord">
+    /// Whether a text followed by an EndElement record is taken too. The in-box reader converts such a text as
+    /// XmlReader does, not as its own typed reads do: only a read of the text as a string takes it this way.
+    /// </param>
     /// <param name="value">The text's value, its payload in <paramref name="w"/>.</param>
-    /// <param name="end">Where the record ends.</param>
+    /// <param name="end">Where the records end.</param>
     /// <returns>False otherwise: <see cref="Read"/> then reads the record, or refuses it.</returns>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public readonly bool TryPeekTextWithEnd(ReadOnlySpan<byte> w, out NbfxValue value, out int end)
+    public readonly bool TryPeekTextWithEnd(ReadOnlySpan<byte> w, bool endRecord, out NbfxValue value, out int end)
     {
         value = default;
         end = 0;
@@ -77,7 +84,7 @@ internal partial struct NbfxCursor
         }
 
         byte record = w[p];
-        if ((record & 1) == 0 || !NbfxRecord.IsText(record) || record is NbfxRecord.StartListText + 1 or NbfxRecord.EndListText + 1)
+        if (!NbfxRecord.IsText(record) || ((record & 1) == 0 && !endRecord) || (record | 1) is NbfxRecord.StartListText + 1 or NbfxRecord.EndListText + 1)
         {
             return false;
         }
@@ -91,14 +98,44 @@ internal partial struct NbfxCursor
                 return false;
             }
         }
-        else if (!TryShortCharsPayload(w, p, record, out start, out length) || length > _splitTextAbove)
+        else if (!TryCharsPayload(w, p, record, out start, out length) || length > _splitTextAbove)
         {
             return false;
         }
 
+        int after = start + length;
+        if ((record & 1) == 0)
+        {
+            if ((uint)after >= (uint)w.Length || w[after] != NbfxRecord.EndElement)
+            {
+                return false;
+            }
+
+            after++;
+        }
+
         value = new NbfxValue(type, w.Slice(start, length), null, 0, _windowOffset + start);
-        end = start + length;
+        end = after;
         return true;
+    }
+
+    /// <summary>The payload of a Chars8Text or Chars16Text record at <paramref name="p"/>, when it is whole and within the string quota.</summary>
+    private readonly bool TryCharsPayload(ReadOnlySpan<byte> w, int p, byte record, out int start, out int length)
+    {
+        if ((record | 1) != NbfxRecord.Chars16Text + 1)
+        {
+            return TryShortCharsPayload(w, p, record, out start, out length);
+        }
+
+        start = p + 3;
+        length = 0;
+        if (start > w.Length)
+        {
+            return false;
+        }
+
+        length = BinaryPrimitives.ReadUInt16LittleEndian(w[(p + 1)..]);
+        return length <= w.Length - start && length <= _maxStringContentLength;
     }
 
     /// <summary>
@@ -225,7 +262,7 @@ internal partial struct NbfxCursor
         return true;
     }
 
-    /// <summary>Past the text record with end element that <see cref="TryPeekTextWithEnd"/> parsed, ending at <paramref name="end"/>: its element ends.</summary>
+    /// <summary>Past the text and end that <see cref="TryPeekTextWithEnd"/> parsed, ending at <paramref name="end"/>: its element ends.</summary>
     public void TakeTextWithEnd(int end)
     {
         _pos = end;

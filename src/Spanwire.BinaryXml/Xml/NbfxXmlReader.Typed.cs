@@ -57,11 +57,12 @@ internal sealed partial class NbfxXmlReader
     /// On an element whose one content record is a text that ends it, that text's value: read where it is when the
     /// input is one array and the cursor reads the record so (<paramref name="end"/> is where the record ends), else
     /// from the record read ahead (<paramref name="end"/> is −1). <see cref="EndAtomicElement"/> then moves past the
-    /// element.
+    /// element. With <paramref name="endRecord"/>, a text followed by an EndElement record is taken too where it is
+    /// read in place (see <see cref="NbfxCursor.TryPeekTextWithEnd"/>).
     /// </summary>
-    private bool TryAtomicElementValue(out NbfxValue value, out int end)
+    private bool TryAtomicElementValue(out NbfxValue value, out int end, bool endRecord = false)
     {
-        if (OnStartTagInPlace && _c.TryPeekTextWithEnd(Input, out value, out end))
+        if (OnStartTagInPlace && _c.TryPeekTextWithEnd(Input, endRecord, out value, out end))
         {
             return true;
         }
@@ -281,7 +282,7 @@ internal sealed partial class NbfxXmlReader
 
     public override string ReadElementContentAsString()
     {
-        if (TryAtomicElementValue(out NbfxValue atomic, out int end))
+        if (TryAtomicElementValue(out NbfxValue atomic, out int end, endRecord: true))
         {
             string value = WithinStringQuota(atomic.ToText(), _quotas.MaxStringContentLength);
             EndAtomicElement(end);
