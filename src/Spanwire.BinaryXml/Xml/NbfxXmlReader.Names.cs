@@ -74,7 +74,8 @@ internal sealed partial class NbfxXmlReader
 
     private struct Frame
     {
-        public string? Prefix;    // null for no prefix (a popped frame is all zeros)
+        public string? Prefix;    // null for no prefix or a letter (a popped frame is all zeros)
+        public int PrefixLetter;  // 1..26 for the prefixes a..z, kept as a number: a reference stored costs a write barrier
         public NameHandle Name;
         public int Binding;       // the binding of the element's prefix, or NoBinding for no namespace
         public int BindingCount;  // the bindings in scope before the element's own declarations
@@ -259,7 +260,10 @@ internal sealed partial class NbfxXmlReader
     private int NameFrame => _nodeType is XmlNodeType.Element or XmlNodeType.EndElement ? _depth : -1;
 
     /// <summary>The prefix of the current element or end element (its frame's), or none.</summary>
-    private string NodePrefix => NameFrame is var frame and >= 0 ? _frames[frame].Prefix ?? "" : "";
+    private string NodePrefix => NameFrame is var frame and >= 0 ? FramePrefix(ref _frames[frame]) : "";
+
+    private static string FramePrefix(ref Frame frame) =>
+        frame.Prefix ?? (frame.PrefixLetter != 0 ? NbfxReader.LetterPrefixes[frame.PrefixLetter - 1] : "");
 
     public override bool IsStartElement(XmlDictionaryString localName, XmlDictionaryString namespaceUri) =>
         localName is null || namespaceUri is null

@@ -736,7 +736,11 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         }
 
         ref Frame frame = ref _frames[_frameCount++];
-        if (prefix.Length != 0)
+        if (prefix.Length == 1 && (uint)(prefix[0] - 'a') < 26)
+        {
+            frame.PrefixLetter = prefix[0] - 'a' + 1;
+        }
+        else if (prefix.Length != 0)
         {
             frame.Prefix = prefix;
         }
