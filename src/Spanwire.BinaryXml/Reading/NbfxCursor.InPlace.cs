@@ -59,10 +59,10 @@ internal partial struct NbfxCursor
     /// The value of the text that is the whole content of the element whose start tag was just read, read where it is
     /// without taking it: a text record with end element, or, when <paramref name="endRecord"/> allows, a text record
     /// and then an EndElement record (the in-box writer folds the end into a text only when it wrote the text whole
-    /// into its buffer, so longer strings come that way). The record must be whole and a fixed-size value (a valid one: a record the general step would
-    /// refuse is left to it) or a UTF-8 text of up to 65,535 bytes handed out whole. A typed read of the element
-    /// converts the value and then takes the records with <see cref="TakeTextWithEnd"/>. Nothing is changed, and
-    /// nothing is thrown.
+    /// into its buffer, so longer strings come that way). The record must be whole and a fixed-size value (a valid
+    /// one: a record the general step would refuse is left to it) or a UTF-8 text of up to 65,535 bytes handed out
+    /// whole. A typed read of the element converts the value and then takes the records with
+    /// <see cref="TakeTextWithEnd"/>. Nothing is changed, and nothing is thrown.
     /// </summary>
     /// <param name="w">The whole input.</param>
     /// <param name="endRecord">

@@ -37,11 +37,10 @@ internal sealed partial class NbfxXmlReader
     private void StartElementInPlace(in NbfxElementName name)
     {
         _startTagOffset = _c.TokenOffset;
-        string prefix = LetterPrefix(name.PrefixLetter);
-        int binding = FindBinding(prefix);
+        int binding = FindBinding(LetterPrefix(name.PrefixLetter));
         _attributeCount = 0;
         _attributePayloadTop = 0;
-        EnterElement(prefix, InPlaceName(name), binding, _bindingCount, _nameTop);
+        EnterElement(InPlaceName(name), binding, _bindingCount, _nameTop);
     }
 
     /// <summary>

@@ -74,8 +74,6 @@ internal sealed partial class NbfxXmlReader
 
     private struct Frame
     {
-        public string? Prefix;    // null for no prefix or a letter (a popped frame is all zeros)
-        public int PrefixLetter;  // 1..26 for the prefixes a..z, kept as a number: a reference stored costs a write barrier
         public NameHandle Name;
         public int Binding;       // the binding of the element's prefix, or NoBinding for no namespace
         public int BindingCount;  // the bindings in scope before the element's own declarations
@@ -259,11 +257,11 @@ internal sealed partial class NbfxXmlReader
     /// </summary>
     private int NameFrame => _nodeType is XmlNodeType.Element or XmlNodeType.EndElement ? _depth : -1;
 
-    /// <summary>The prefix of the current element or end element (its frame's), or none.</summary>
-    private string NodePrefix => NameFrame is var frame and >= 0 ? FramePrefix(ref _frames[frame]) : "";
-
-    private static string FramePrefix(ref Frame frame) =>
-        frame.Prefix ?? (frame.PrefixLetter != 0 ? NbfxReader.LetterPrefixes[frame.PrefixLetter - 1] : "");
+    /// <summary>
+    /// The prefix of the current element or end element, or none: its binding's prefix (an element whose prefix is
+    /// not bound is refused), or none when it has no binding. Derived, so frames hold no string to store.
+    /// </summary>
+    private string NodePrefix => NameFrame is var frame and >= 0 && _frames[frame].Binding is var binding and >= 0 ? _bindings[binding].Prefix : "";
 
     public override bool IsStartElement(XmlDictionaryString localName, XmlDictionaryString namespaceUri) =>
         localName is null || namespaceUri is null

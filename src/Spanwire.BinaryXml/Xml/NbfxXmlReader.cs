@@ -612,7 +612,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
             CheckDuplicateAttributes();
         }
 
-        EnterElement(prefix, name, binding, bindingsBefore, nameTop);
+        EnterElement(name, binding, bindingsBefore, nameTop);
         if (_startTagLang is not null || _startTagSpace != XmlSpace.None)
         {
             PushXmlScope();
@@ -632,7 +632,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
     }
 
     /// <summary>Opens the element's frame (one root only) and makes it the current node.</summary>
-    private void EnterElement(string prefix, in NameHandle name, int binding, int bindingsBefore, int nameTop)
+    private void EnterElement(in NameHandle name, int binding, int bindingsBefore, int nameTop)
     {
         if (_frameCount == 0)
         {
@@ -644,7 +644,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
             _rootSeen = true;
         }
 
-        PushFrame(prefix, name, binding, bindingsBefore, nameTop);
+        PushFrame(name, binding, bindingsBefore, nameTop);
         _nodeType = XmlNodeType.Element;
         _depth = _frameCount - 1;
     }
@@ -725,10 +725,11 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
     }
 
     /// <summary>
-    /// Opens a frame. A popped frame is all zeros, so only what is not null or empty is stored: each reference stored
-    /// into the heap costs a write barrier, and most elements have no prefix and a name that is bytes in the input.
+    /// Opens a frame. A popped frame is all zeros, so only what is not null is stored: each reference stored into the
+    /// heap costs a write barrier, and most elements have a name that is bytes in the input. The prefix is not stored
+    /// at all (see <see cref="NodePrefix"/>).
     /// </summary>
-    private void PushFrame(string prefix, in NameHandle name, int binding, int bindingCount, int nameTop)
+    private void PushFrame(in NameHandle name, int binding, int bindingCount, int nameTop)
     {
         if (_frameCount == _frames.Length)
         {
@@ -736,15 +737,6 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         }
 
         ref Frame frame = ref _frames[_frameCount++];
-        if (prefix.Length == 1 && (uint)(prefix[0] - 'a') < 26)
-        {
-            frame.PrefixLetter = prefix[0] - 'a' + 1;
-        }
-        else if (prefix.Length != 0)
-        {
-            frame.Prefix = prefix;
-        }
-
         if (name.Dictionary is { } dictionary)
         {
             frame.Name.Dictionary = dictionary;
