@@ -111,12 +111,12 @@ public static class NbfxPrimitives
         if (BitConverter.IsLittleEndian)
         {
             // A decimal is laid out as Win32's DECIMAL (flags, hi32, lo64; the runtime keeps that order for interop),
-            // which is the record's order. Read field by field: a wider read than the stores that built the value
-            // (a constant is built as flags, hi32, lo64) waits for them instead of taking their bytes forwarded.
-            ReadOnlySpan<byte> bytes = MemoryMarshal.AsBytes(new ReadOnlySpan<decimal>(in value));
-            BinaryPrimitives.WriteUInt32LittleEndian(destination, MemoryMarshal.Read<uint>(bytes));
-            BinaryPrimitives.WriteUInt32LittleEndian(destination[4..], MemoryMarshal.Read<uint>(bytes[4..]));
-            BinaryPrimitives.WriteUInt64LittleEndian(destination[8..], MemoryMarshal.Read<ulong>(bytes[8..]));
+            // which is the record's order. Taken as fields of a value rather than bytes at an address, so a constant
+            // inlined here is written as constants, and no wide read waits on the narrow stores that built it.
+            DecimalFields fields = Unsafe.BitCast<decimal, DecimalFields>(value);
+            BinaryPrimitives.WriteInt32LittleEndian(destination, fields.Flags);
+            BinaryPrimitives.WriteInt32LittleEndian(destination[4..], fields.High);
+            BinaryPrimitives.WriteUInt64LittleEndian(destination[8..], fields.Low);
             return;
         }
 
@@ -202,5 +202,13 @@ public static class NbfxPrimitives
                 value = new DateTime(ticks, DateTimeKind.Utc).ToLocalTime();
                 return true;
         }
+    }
+
+    /// <summary>The fields of <see cref="decimal"/> in its layout (see <see cref="WriteDecimal"/>); only ever bit-cast to.</summary>
+    private readonly struct DecimalFields(int flags, int high, ulong low)
+    {
+        public readonly int Flags = flags;
+        public readonly int High = high;
+        public readonly ulong Low = low;
     }
 }

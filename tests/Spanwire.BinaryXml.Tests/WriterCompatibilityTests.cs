@@ -92,7 +92,7 @@ public sealed class WriterCompatibilityTests
         [
             w => w.WriteValue(0x78), w => w.WriteValue(0x1234), w => w.WriteValue(unchecked((int)0xfffff234)), w => w.WriteValue(0x12345678),
             w => w.WriteValue(0x0102030412345678L), w => w.WriteValue(0L), w => w.WriteValue(1L), w => w.WriteValue(unchecked((long)0xfffffffff2345678)),
-            w => w.WriteValue(decimal.MaxValue), w => w.WriteValue(1.23f), w => w.WriteValue((double)1.23f), w => w.WriteValue(256.0), w => w.WriteValue(1.0 / 3.0),
+            w => w.WriteValue(decimal.MaxValue), w => w.WriteValue(new decimal(1, 2, 3, true, 5)), w => w.WriteValue(-12345.6789m), w => w.WriteValue(1.23f), w => w.WriteValue((double)1.23f), w => w.WriteValue(256.0), w => w.WriteValue(1.0 / 3.0),
             w => w.WriteValue(-0.0), w => w.WriteValue(float.NaN), w => w.WriteValue(double.NegativeInfinity), w => w.WriteValue(true),
             w => w.WriteValue(new Guid("01020304-0506-0708-090a-0b0c0d0e0f10")), w => w.WriteValue(new TimeSpan(0x0807060504030201)),
             w => w.WriteValue(new DateTime(2020, 1, 1, 0, 0, 0, DateTimeKind.Local)), w => w.WriteValue(new DateTimeOffset(2020, 1, 1, 0, 0, 0, TimeSpan.FromHours(2))),
