@@ -54,6 +54,25 @@ public sealed class WriterCompatibilityTests
         { "text that turns non-ASCII after a long ASCII start", [Call("Start", w => w.WriteStartElement("c")), Call("String(40 ASCII + ü)", w => w.WriteString(new string('a', 40) + "ü"))] },
         { "a lone surrogate after ASCII text is refused", [Call("Start", w => w.WriteStartElement("c")), Call("String(abc + D800)", w => w.WriteString("abc\uD800"))] },
         { "a lone surrogate after long ASCII text is refused", [Call("Start", w => w.WriteStartElement("c")), Call("String(300 ASCII + D800 + x)", w => w.WriteString(new string('a', 300) + "\uD800x"))] },
+        // Long ASCII text is narrowed straight into place after the header its length gives: each length form, the
+        // in-box writer's 170-char chunks and 512-byte staging (which decide whether the end folds in), and text that
+        // turns non-ASCII only at its last char.
+        { "long ASCII text of each length form, each ended", [
+            Call("Start", w => w.WriteStartElement("c")), Call("String(86)", w => w.WriteString(new string('a', 86))), Call("End", w => w.WriteEndElement()),
+            Call("Start", w => w.WriteStartElement("c")), Call("String(170)", w => w.WriteString(new string('b', 170))), Call("End", w => w.WriteEndElement()),
+            Call("Start", w => w.WriteStartElement("c")), Call("String(171)", w => w.WriteString(new string('c', 171))), Call("End", w => w.WriteEndElement()),
+            Call("Start", w => w.WriteStartElement("c")), Call("String(255)", w => w.WriteString(new string('d', 255))), Call("End", w => w.WriteEndElement()),
+            Call("Start", w => w.WriteStartElement("c")), Call("String(256)", w => w.WriteString(new string('e', 256))), Call("End", w => w.WriteEndElement()),
+            Call("Start", w => w.WriteStartElement("c")), Call("String(509)", w => w.WriteString(new string('f', 509))), Call("End", w => w.WriteEndElement()),
+            Call("Start", w => w.WriteStartElement("c")), Call("String(65,535)", w => w.WriteString(new string('g', 65535))), Call("End", w => w.WriteEndElement()),
+            Call("Start", w => w.WriteStartElement("c")), Call("String(65,536)", w => w.WriteString(new string('h', 65536))), Call("End", w => w.WriteEndElement()),
+            Call("Start", w => w.WriteStartElement("c")), Call("String(65,537)", w => w.WriteString(new string('i', 65537))), Call("End", w => w.WriteEndElement())] },
+        { "long ASCII text after text that filled most of the staging buffer", [
+            Call("Start", w => w.WriteStartElement("c")), Call("String(400)", w => w.WriteString(new string('a', 400))), Call("String(100)", w => w.WriteString(new string('b', 100))),
+            Call("End", w => w.WriteEndElement()), Call("Start", w => w.WriteStartElement("c")), Call("String(90)", w => w.WriteString(new string('c', 90))), Call("End", w => w.WriteEndElement())] },
+        { "long text that is ASCII up to its last char", [
+            Call("Start", w => w.WriteStartElement("c")), Call("String(99 ASCII + é)", w => w.WriteString(new string('a', 99) + "é")), Call("End", w => w.WriteEndElement()),
+            Call("Start", w => w.WriteStartElement("c")), Call("String(300 ASCII + 中)", w => w.WriteString(new string('a', 300) + "中")), Call("End", w => w.WriteEndElement())] },
         { "an element name that turns non-ASCII", [Call("Start(abcdé)", w => w.WriteStartElement("abcdé")), Call("String", w => w.WriteString("x"))] },
         { "an array refused for its empty or null name, then arrays written", [
             Call("Start", w => w.WriteStartElement("c")), Call("Array('')", w => w.WriteArray(null, "", null, new[] { 1, 2 }, 0, 2)),

@@ -89,6 +89,11 @@ public sealed partial class NbfxWriter
     private void WriteLongText(ReadOnlySpan<char> value)
     {
         int count = value.Length;
+        if (count <= DirectPayloadLimit && TryWriteAsciiText(value))
+        {
+            return;
+        }
+
         int byteCount = s_strictUtf8.GetByteCount(value);
         if (byteCount / 2 > count)
         {
@@ -102,6 +107,26 @@ public sealed partial class NbfxWriter
             StageChunks(value, Utf8ChunkChars, ascii: byteCount == count, utf16: false, byteCount);
             WriteUtf8Payload(value, byteCount);
         }
+    }
+
+    /// <summary>
+    /// Long text that is all ASCII, narrowed once straight into its place after the header its length gives: no
+    /// separate count of its UTF-8 bytes. False, with nothing written, at the first char that is not ASCII.
+    /// </summary>
+    private bool TryWriteAsciiText(ReadOnlySpan<char> value)
+    {
+        int count = value.Length;
+        int header = count < 0x100 ? 2 : count < 0x10000 ? 3 : 5;
+        Ensure(header + count);
+        if (Ascii.FromUtf16(value, _w.Buffer.AsSpan(_w.Pos + header, count), out _) != OperationStatus.Done)
+        {
+            return false; // the bytes narrowed so far lie past Pos, where the general path writes over them
+        }
+
+        WriteTextHeader(NbfxRecord.Chars8Text, count); // room ensured above, so the header lands where it was assumed
+        StageChunks(value, Utf8ChunkChars, ascii: true, utf16: false, count);
+        _w.Pos += count;
+        return true;
     }
 
     /// <summary>The header of a length-prefixed text record (Chars, Bytes, UnicodeChars) with the smallest length form.</summary>
