@@ -261,6 +261,38 @@ public sealed class ReaderCompatibilityTests
         }
     }
 
+    /// <summary>
+    /// A reader pooled as WCF pools them: SetInput with a close callback allocates nothing, as in-box, and Close hands
+    /// the callback the reader itself.
+    /// </summary>
+    [Fact]
+    public void SetInput_with_a_close_callback_allocates_nothing_and_Close_hands_the_callback_its_reader()
+    {
+        byte[] document = [0x40, 0x01, 0x63, 0x01];
+        foreach (XmlDictionaryReader reader in new[] { XmlDictionaryReader.CreateBinaryReader(document, XmlDictionaryReaderQuotas.Max), Nbfx.CreateReader(document) })
+        {
+            var initializer = (IXmlBinaryReaderInitializer)reader;
+            XmlDictionaryReader? closedWith = null;
+            OnXmlDictionaryReaderClose onClose = r => closedWith = r;
+            long allocated = 0;
+            for (int i = 0; i < 3; i++)
+            {
+                long before = GC.GetAllocatedBytesForCurrentThread();
+                initializer.SetInput(document, 0, document.Length, null, XmlDictionaryReaderQuotas.Max, null, onClose);
+                allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+                while (reader.Read())
+                {
+                }
+
+                reader.Close();
+                Assert.Same(reader, closedWith);
+                closedWith = null;
+            }
+
+            Assert.True(allocated == 0, $"{reader.GetType().Name}: SetInput allocated {allocated} bytes on the third document; expected none");
+        }
+    }
+
     [Fact]
     public void Content_reads_before_the_first_Read_do_not_read_the_document()
     {

@@ -22,7 +22,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
     private NbfxCursor _c;
     private ReaderNameTable? _nameTable;
     private XmlDictionaryReaderQuotas _quotas;
-    private Action? _onClose;
+    private OnXmlDictionaryReaderClose? _onClose; // kept as given: a wrapper would be made for every input
     private Action? _release; // gives back the pooled copy of a stream's bytes
     private bool _rootSeen;
     private long _startTagOffset; // where the current element's record starts: see NodeStartOffset
@@ -112,7 +112,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
 
     /// <summary>Starts the reader on <paramref name="input"/>: every state as a new reader's (the name table is kept).</summary>
     [System.Diagnostics.CodeAnalysis.MemberNotNull(nameof(_quotas))]
-    private void Initialize(ReadOnlySequence<byte> input, Stream? stream, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas? quotas, XmlBinaryReaderSession? session, Action? release, Action? onClose)
+    private void Initialize(ReadOnlySequence<byte> input, Stream? stream, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas? quotas, XmlBinaryReaderSession? session, Action? release, OnXmlDictionaryReaderClose? onClose)
     {
         _quotas = quotas ?? NbfxCursor.DefaultQuotas;
         TakeWorkingArrays();
@@ -230,7 +230,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
     }
 
     /// <summary>Sets the callback <see cref="Close"/> makes, as the in-box reader's onClose argument.</summary>
-    internal void SetOnClose(OnXmlDictionaryReaderClose? onClose) => _onClose = onClose is null ? null : () => onClose(this);
+    internal void SetOnClose(OnXmlDictionaryReaderClose? onClose) => _onClose = onClose;
 
     private void Restart(ReadOnlySequence<byte> input, Stream? stream, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas? quotas, XmlBinaryReaderSession? session, Action? release, OnXmlDictionaryReaderClose? onClose)
     {
@@ -242,7 +242,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
 
         _release?.Invoke();
         EnableDictionaryAtoms();
-        Initialize(input, stream, dictionary, quotas, session, release, onClose is null ? null : () => onClose(this));
+        Initialize(input, stream, dictionary, quotas, session, release, onClose);
     }
 
     /// <summary>
@@ -1047,7 +1047,7 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         _c.Dispose();
         _release?.Invoke();
         _release = null;
-        _onClose?.Invoke();
+        _onClose?.Invoke(this);
     }
 
     public override void ResolveEntity() => throw new InvalidOperationException("Binary XML has no entity references.");
