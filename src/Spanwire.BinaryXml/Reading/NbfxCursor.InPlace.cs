@@ -98,7 +98,7 @@ internal partial struct NbfxCursor
                 return false;
             }
         }
-        else if (!TryCharsPayload(w, p, record, out start, out length) || length > _splitTextAbove)
+        else if (!TryCharsPayload(w, p, record, wide: true, out start, out length) || length > _splitTextAbove)
         {
             return false;
         }
@@ -117,25 +117,6 @@ internal partial struct NbfxCursor
         value = new NbfxValue(type, w.Slice(start, length), null, 0, _windowOffset + start);
         end = after;
         return true;
-    }
-
-    /// <summary>The payload of a Chars8Text or Chars16Text record at <paramref name="p"/>, when it is whole and within the string quota.</summary>
-    private readonly bool TryCharsPayload(ReadOnlySpan<byte> w, int p, byte record, out int start, out int length)
-    {
-        if ((record | 1) != NbfxRecord.Chars16Text + 1)
-        {
-            return TryShortCharsPayload(w, p, record, out start, out length);
-        }
-
-        start = p + 3;
-        length = 0;
-        if (start > w.Length)
-        {
-            return false;
-        }
-
-        length = BinaryPrimitives.ReadUInt16LittleEndian(w[(p + 1)..]);
-        return length <= w.Length - start && length <= _maxStringContentLength;
     }
 
     /// <summary>

@@ -544,7 +544,7 @@ internal partial struct NbfxCursor
         int size = FixedPayloadSize(record, out NbfxValueType type);
         if (size < 0)
         {
-            if (TryShortCharsPayload(w, p, record, out int start, out int length))
+            if (TryCharsPayload(w, p, record, wide: false, out int start, out int length))
             {
                 needed = 0;
                 ValueString = null;
@@ -570,20 +570,40 @@ internal partial struct NbfxCursor
     }
 
     /// <summary>
-    /// The payload of a Chars8 record whole in the window and within the string quota: most texts, for which every
-    /// check of <see cref="ParseSizedTextPayload"/> holds. False, with nothing read, for any other record.
+    /// The payload of a Chars8 record (and, with <paramref name="wide"/>, a Chars16 one) whole in the window and within
+    /// the string quota: most texts, for which every check of <see cref="ParseSizedTextPayload"/> holds. False, with
+    /// nothing read, for any other record.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private readonly bool TryShortCharsPayload(ReadOnlySpan<byte> w, int p, byte record, out int start, out int length)
+    private readonly bool TryCharsPayload(ReadOnlySpan<byte> w, int p, byte record, bool wide, out int start, out int length)
     {
+        // The Chars8 test comes first and alone: with wide false (the general step) the rest folds away.
         start = p + 2;
         length = 0;
-        if (record is not (NbfxRecord.Chars8Text or NbfxRecord.Chars8Text + 1) || start > w.Length)
+        if ((record | 1) == NbfxRecord.Chars8Text + 1)
+        {
+            if (start > w.Length)
+            {
+                return false;
+            }
+
+            length = w[p + 1];
+        }
+        else if (wide && (record | 1) == NbfxRecord.Chars16Text + 1)
+        {
+            start = p + 3;
+            if (start > w.Length)
+            {
+                return false;
+            }
+
+            length = BinaryPrimitives.ReadUInt16LittleEndian(w[(p + 1)..]);
+        }
+        else
         {
             return false;
         }
 
-        length = w[p + 1];
         return length <= w.Length - start && length <= _maxStringContentLength;
     }
 

@@ -116,7 +116,7 @@ public sealed partial class NbfxWriter
     private bool TryWriteAsciiText(ReadOnlySpan<char> value)
     {
         int count = value.Length;
-        int header = count < 0x100 ? 2 : count < 0x10000 ? 3 : 5;
+        int header = TextHeaderLength(count);
         Ensure(header + count);
         if (Ascii.FromUtf16(value, _w.Buffer.AsSpan(_w.Pos + header, count), out _) != OperationStatus.Done)
         {
@@ -129,29 +129,29 @@ public sealed partial class NbfxWriter
         return true;
     }
 
+    /// <summary>The bytes of a length-prefixed text record's header: the record and the smallest length form for <paramref name="length"/>.</summary>
+    private static int TextHeaderLength(int length) => length < 0x100 ? 2 : length < 0x10000 ? 3 : 5;
+
     /// <summary>The header of a length-prefixed text record (Chars, Bytes, UnicodeChars) with the smallest length form.</summary>
     private void WriteTextHeader(byte record8, int length)
     {
         Ensure(5);
-        int header;
+        int header = TextHeaderLength(length);
         Span<byte> span = _w.Buffer.AsSpan(_w.Pos, 5);
-        if (length < 0x100)
+        switch (header)
         {
-            span[0] = record8;
-            span[1] = (byte)length;
-            header = 2;
-        }
-        else if (length < 0x10000)
-        {
-            span[0] = (byte)(record8 + 2);
-            System.Buffers.Binary.BinaryPrimitives.WriteUInt16LittleEndian(span[1..], (ushort)length);
-            header = 3;
-        }
-        else
-        {
-            span[0] = (byte)(record8 + 4);
-            System.Buffers.Binary.BinaryPrimitives.WriteInt32LittleEndian(span[1..], length);
-            header = 5;
+            case 2:
+                span[0] = record8;
+                span[1] = (byte)length;
+                break;
+            case 3:
+                span[0] = (byte)(record8 + 2);
+                System.Buffers.Binary.BinaryPrimitives.WriteUInt16LittleEndian(span[1..], (ushort)length);
+                break;
+            default:
+                span[0] = (byte)(record8 + 4);
+                System.Buffers.Binary.BinaryPrimitives.WriteInt32LittleEndian(span[1..], length);
+                break;
         }
 
         Stage(header, header); // the installed writer asks for exactly the header it writes
