@@ -24,7 +24,7 @@ public static partial class Nbfx
     public static XmlDictionaryReader CreateReader(byte[] buffer, IXmlDictionary? dictionary = null, XmlDictionaryReaderQuotas? quotas = null, XmlBinaryReaderSession? session = null)
     {
         ArgumentNullException.ThrowIfNull(buffer);
-        return new NbfxXmlReader(new ReadOnlySequence<byte>(buffer), dictionary, quotas, session, null);
+        return new NbfxXmlReader(new ReadOnlySequence<byte>(buffer), dictionary, quotas, session);
     }
 
     /// <summary>A binary XML reader over <paramref name="buffer"/> (see <see cref="CreateReader(byte[], IXmlDictionary?, XmlDictionaryReaderQuotas?, XmlBinaryReaderSession?)"/>).</summary>
@@ -34,7 +34,7 @@ public static partial class Nbfx
     /// <param name="session">The session the odd ids refer to, or null for none.</param>
     /// <returns>A reader positioned before the first node.</returns>
     public static XmlDictionaryReader CreateReader(ReadOnlyMemory<byte> buffer, IXmlDictionary? dictionary = null, XmlDictionaryReaderQuotas? quotas = null, XmlBinaryReaderSession? session = null) =>
-        new NbfxXmlReader(new ReadOnlySequence<byte>(buffer), dictionary, quotas, session, null);
+        new NbfxXmlReader(new ReadOnlySequence<byte>(buffer), dictionary, quotas, session);
 
     /// <summary>A binary XML reader over <paramref name="buffer"/>, which may be split anywhere.</summary>
     /// <param name="buffer">The document's bytes.</param>
@@ -43,7 +43,7 @@ public static partial class Nbfx
     /// <param name="session">The session the odd ids refer to, or null for none.</param>
     /// <returns>A reader positioned before the first node.</returns>
     public static XmlDictionaryReader CreateReader(ReadOnlySequence<byte> buffer, IXmlDictionary? dictionary = null, XmlDictionaryReaderQuotas? quotas = null, XmlBinaryReaderSession? session = null) =>
-        new NbfxXmlReader(buffer, dictionary, quotas, session, null);
+        new NbfxXmlReader(buffer, dictionary, quotas, session);
 
     /// <summary>
     /// A binary XML reader over the rest of <paramref name="stream"/>, read forward as the nodes need it, as the in-box
@@ -80,9 +80,7 @@ public static partial class Nbfx
         ArgumentNullException.ThrowIfNull(buffer);
         ArgumentNullException.ThrowIfNull(quotas);
         ArrayArguments.Check(buffer, offset, count);
-        var reader = new NbfxXmlReader(new ReadOnlySequence<byte>(buffer, offset, count), dictionary, quotas, session, null);
-        reader.SetOnClose(onClose);
-        return reader;
+        return new NbfxXmlReader(new ReadOnlySequence<byte>(buffer, offset, count), dictionary, quotas, session, onClose);
     }
 
     /// <summary>
@@ -95,10 +93,6 @@ public static partial class Nbfx
     /// <param name="session">The session the odd ids refer to, or null for none.</param>
     /// <param name="onClose">Called once when the reader is closed (or disposed), or null.</param>
     /// <returns>A reader positioned before the first node.</returns>
-    public static XmlDictionaryReader CreateReader(ReadOnlySequence<byte> buffer, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas? quotas, XmlBinaryReaderSession? session, OnXmlDictionaryReaderClose? onClose)
-    {
-        var reader = new NbfxXmlReader(buffer, dictionary, quotas, session, null);
-        reader.SetOnClose(onClose);
-        return reader;
-    }
+    public static XmlDictionaryReader CreateReader(ReadOnlySequence<byte> buffer, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas? quotas, XmlBinaryReaderSession? session, OnXmlDictionaryReaderClose? onClose) =>
+        new NbfxXmlReader(buffer, dictionary, quotas, session, onClose);
 }

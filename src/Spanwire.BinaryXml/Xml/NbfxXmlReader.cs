@@ -96,10 +96,10 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
 
     private enum ArrayStep : byte { None, Text, End, Element }
 
-    public NbfxXmlReader(ReadOnlySequence<byte> input, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas? quotas, XmlBinaryReaderSession? session, Action? release)
+    public NbfxXmlReader(ReadOnlySequence<byte> input, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas? quotas, XmlBinaryReaderSession? session, OnXmlDictionaryReaderClose? onClose = null)
     {
         _quotas = null!;
-        Initialize(input, null, dictionary, quotas, session, release, null);
+        Initialize(input, null, dictionary, quotas, session, null, onClose);
     }
 
     /// <summary>A reader over what <paramref name="stream"/> has left, read as the nodes need it; closing the reader closes the stream, as in-box.</summary>
@@ -228,9 +228,6 @@ internal sealed partial class NbfxXmlReader : XmlDictionaryReader, IXmlBinaryRea
         ArgumentNullException.ThrowIfNull(stream);
         Restart(default, stream, dictionary, quotas, session, null, onClose);
     }
-
-    /// <summary>Sets the callback <see cref="Close"/> makes, as the in-box reader's onClose argument.</summary>
-    internal void SetOnClose(OnXmlDictionaryReaderClose? onClose) => _onClose = onClose;
 
     private void Restart(ReadOnlySequence<byte> input, Stream? stream, IXmlDictionary? dictionary, XmlDictionaryReaderQuotas? quotas, XmlBinaryReaderSession? session, Action? release, OnXmlDictionaryReaderClose? onClose)
     {
